@@ -1,0 +1,1 @@
+# benchmark scripts and helpers

@@ -1,0 +1,329 @@
+/* The memcgfs engine: cgroup hierarchy, emulated CPUs and the rstat machinery
+ * behind the memory controller's statistics (no FUSE here).
+ *
+ * Data flows one way:
+ *
+ *   updater on emulated CPU c --> per-CPU counters of (cgroup, c)
+ *                             --> "updated" mark on CPU c's rstat list
+ *   reader --> heuristic flush --> rstat tree walk, children before parents
+ *          --> flush callbacks fold per-CPU deltas into aggregated counters
+ *          --> formatter reads aggregated counters
+ *
+ * Threads.  An emulated CPU (struct mcg_cpu) is driven by at most one thread at
+ * a time, between mcg_cpu_enter() and mcg_cpu_exit(); only inside that window
+ * may the thread call the update functions for that CPU.  Update functions take
+ * no lock shared between CPUs and never allocate.  Everything else (create,
+ * destroy, lookup, flush, read) may be called from any thread at any time.
+ *
+ * Lifetime.  Every struct mcg_cgroup pointer handed out by a function whose
+ * contract says "new reference" must be released with mcg_cgroup_put().  A
+ * destroyed cgroup stays readable through held references (reads return its
+ * last values; the file system answers ENODEV as the kernel does) and is
+ * freed on its last put.  An updater may keep using a cgroup pointer across
+ * mcg_cpu_exit()/mcg_cpu_enter() only if it holds a reference; updates aimed at
+ * a destroyed cgroup are redirected to its nearest online ancestor, as Linux
+ * 7.3 redirects updates aimed at a dying memcg.
+ */
+#ifndef MEMCGFS_ENGINE_H
+#define MEMCGFS_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "memcg/items.h"
+
+struct mcg_engine;
+struct mcg_cgroup;
+struct mcg_cpu;
+
+#define MCG_MAX_CPUS 1024
+#define MCG_MAX_NODES 64
+/* MEMCG_CHARGE_BATCH: per-CPU batch of the update counter, and the per-CPU
+ * share of the flush threshold. */
+#define MCG_CHARGE_BATCH 64
+/* FLUSH_TIME in the kernel: period of the forced root flush. */
+#define MCG_DEFAULT_FLUSH_PERIOD_MS 2000
+/* Unlimited page counter: PAGE_COUNTER_MAX = LONG_MAX / PAGE_SIZE. */
+#define MCG_PAGE_COUNTER_MAX (INT64_MAX / MCG_PAGE_SIZE)
+#define MCG_NAME_MAX 255
+
+enum mcg_hierarchy {
+	MCG_HIERARCHY_V2 = 0,
+	MCG_HIERARCHY_V1,
+};
+
+/* The seed patches as runtime switches.  false everywhere is today's kernel;
+ * each true reproduces the "before" (or, for seed 001, the "after") of one
+ * patch thread in ../shared/seeds. */
+struct mcg_switches {
+	/* seed 000, before v6.6: non-hierarchical values are summed over all
+	 * per-CPU counters at read time instead of being kept by the flush. */
+	bool percpu_local_sum;
+	/* seed 001 (proposed): on a v2 hierarchy the memcg-wide local arrays
+	 * are not maintained by the flush at all (CONFIG_MEMCG_V1=n). */
+	bool v2_skip_local;
+	/* seed 002, before v6.16: memory, io and base stats share one rstat
+	 * tree; any flush runs every participant's callback, memcg's included,
+	 * bypassing memcg's threshold. */
+	bool shared_rstat_tree;
+	/* seed 003, before v5.8: v1 numa_stat hierarchical lines are computed
+	 * by walking the subtree and summing local per-node counters. */
+	bool numa_stat_walk;
+	/* seed 004, before 2.6.36 / v3.19-v5.8 era: every charge and uncharge
+	 * touches one shared atomic reference count of the charged cgroup. */
+	bool css_ref_per_charge;
+};
+
+/* A table of the switches by readable name, for options and help text. */
+struct mcg_switch_desc {
+	const char *name;	/* e.g. "percpu_local_sum" */
+	const char *seed;	/* e.g. "000" */
+	const char *help;	/* one line */
+	size_t offset;		/* offsetof(struct mcg_switches, field) */
+};
+extern const struct mcg_switch_desc mcg_switch_descs[];
+extern const unsigned mcg_nr_switch_descs;
+/* Sets switch `name` to `on`; false if no switch has that name. */
+bool mcg_switches_set(struct mcg_switches *sw, const char *name, bool on);
+bool mcg_switches_get(const struct mcg_switches *sw, const char *name, bool *on);
+
+struct mcg_engine_config {
+	unsigned nr_cpus;		/* 1..MCG_MAX_CPUS emulated CPUs */
+	unsigned nr_nodes;		/* 1..MCG_MAX_NODES NUMA nodes, all with memory */
+	const struct mcg_layout *layout;
+	enum mcg_hierarchy hierarchy;
+	unsigned flush_period_ms;	/* periodic forced root flush; 0 = off */
+	bool hugetlb_accounting;	/* cgroup2 memory_hugetlb_accounting */
+	struct mcg_switches sw;
+};
+
+/* Defaults: 1 CPU, 1 node, layout 7.3, v2, 2 s period, all switches off. */
+void mcg_engine_config_init(struct mcg_engine_config *cfg);
+
+/* Creates an engine with its root cgroup and, if the period is non-zero, the
+ * periodic flusher thread.  Returns NULL and sets errno (EINVAL for a bad
+ * config, ENOMEM) on failure. */
+struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg);
+/* Stops the flusher and frees everything.  No other thread may be using the
+ * engine; cgroups still referenced are freed too. */
+void mcg_engine_free(struct mcg_engine *e);
+const struct mcg_engine_config *mcg_engine_config(const struct mcg_engine *e);
+
+/* ---- Hierarchy ---------------------------------------------------------- */
+
+/* The root cgroup (no new reference; lives as long as the engine). */
+struct mcg_cgroup *mcg_engine_root(struct mcg_engine *e);
+
+/* Creates child `name` of `parent`.  0 and a new reference in *out, or
+ * -EINVAL (empty, ".", "..", contains '/'), -ENAMETOOLONG (> 255 bytes),
+ * -EEXIST, -ENODEV (parent destroyed), -ENOMEM. */
+int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name,
+		      struct mcg_cgroup **out);
+/* Destroys a childless cgroup: updates in flight drain, its per-CPU deltas are
+ * flushed into the parent, its local counters are reparented (kernel offline
+ * path), so the ancestors keep every charge it received.  Charged pages stay
+ * charged to the ancestors' page counters.  0, -EBUSY (has children), -EPERM
+ * (root), -ENODEV (already destroyed). */
+int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* Renames within the same parent: 0, -EINVAL, -ENAMETOOLONG, -EEXIST,
+ * -ENODEV, -EPERM (root). */
+int mcg_cgroup_rename(struct mcg_engine *e, struct mcg_cgroup *cg, const char *new_name);
+
+/* New reference to the online child `name` of parent, or NULL. */
+struct mcg_cgroup *mcg_cgroup_lookup_child(struct mcg_engine *e, struct mcg_cgroup *parent,
+					   const char *name);
+/* New reference to the cgroup at "/a/b" ("/" or "" is the root), or NULL. */
+struct mcg_cgroup *mcg_cgroup_lookup(struct mcg_engine *e, const char *path);
+/* New references to the online children, in creation order; the caller
+ * puts each and frees the array with g_free().  *nr receives the count. */
+struct mcg_cgroup **mcg_cgroup_children(struct mcg_engine *e, struct mcg_cgroup *cg,
+					unsigned *nr);
+/* Calls fn on cg and every online descendant, parents before children, under
+ * the hierarchy read lock (fn must not create or destroy cgroups). */
+void mcg_cgroup_walk(struct mcg_engine *e, struct mcg_cgroup *cg,
+		     void (*fn)(struct mcg_cgroup *cg, void *arg), void *arg);
+
+struct mcg_cgroup *mcg_cgroup_get(struct mcg_cgroup *cg);
+void mcg_cgroup_put(struct mcg_cgroup *cg);
+
+bool mcg_cgroup_online(const struct mcg_cgroup *cg);
+bool mcg_cgroup_is_root(const struct mcg_cgroup *cg);
+/* Parent (no new reference; valid while cg is referenced), NULL at the root. */
+struct mcg_cgroup *mcg_cgroup_parent(const struct mcg_cgroup *cg);
+/* Unique id, stable for the cgroup's life; the root is 1. */
+uint64_t mcg_cgroup_id(const struct mcg_cgroup *cg);
+/* Copy of the current name ("" for the root) into buf of MCG_NAME_MAX + 1. */
+void mcg_cgroup_name(struct mcg_engine *e, const struct mcg_cgroup *cg, char *buf);
+/* Depth below the root (root 0). */
+unsigned mcg_cgroup_depth(const struct mcg_cgroup *cg);
+unsigned mcg_cgroup_nr_children(struct mcg_engine *e, const struct mcg_cgroup *cg);
+/* Online descendants (cgroup.stat nr_descendants). */
+unsigned mcg_cgroup_nr_descendants(struct mcg_engine *e, const struct mcg_cgroup *cg);
+
+/* One pointer of the workload layer per cgroup (NULL initially); atomic. */
+void *mcg_cgroup_workload(const struct mcg_cgroup *cg);
+void mcg_cgroup_set_workload(struct mcg_cgroup *cg, void *workload);
+
+/* ---- Emulated CPUs -------------------------------------------------------- */
+
+struct mcg_cpu *mcg_engine_cpu(struct mcg_engine *e, unsigned cpu);
+unsigned mcg_cpu_id(const struct mcg_cpu *c);
+/* Take and release emulated CPU c.  Blocks while another thread has it or a
+ * destroy is draining updates.  Keep the window short (a batch of updates):
+ * mcg_cgroup_destroy() waits for every CPU to pass an exit. */
+void mcg_cpu_enter(struct mcg_cpu *c);
+void mcg_cpu_exit(struct mcg_cpu *c);
+
+/* ---- Update path (inside mcg_cpu_enter/exit of c) ------------------------- */
+
+/* Adds val (in the item's storage unit; events: a count >= 0) to `item` of cg
+ * as CPU c.  Node items go to node nid (0 <= nid < nr_nodes) and memcg-wide;
+ * other kinds ignore nid; items the layout lacks are dropped.  Marks cg
+ * updated on c and feeds the flush threshold (memcg_rstat_updated()). */
+void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_item item,
+		  long val);
+
+enum mcg_cputime_kind { MCG_CPUTIME_USER, MCG_CPUTIME_NICE, MCG_CPUTIME_SYSTEM };
+/* Base stats: ns of CPU time spent by cg's tasks on c (cpu.stat). */
+void mcg_cputime_account(struct mcg_cpu *c, struct mcg_cgroup *cg, enum mcg_cputime_kind kind,
+			 uint64_t ns);
+
+#define MCG_IO_NR_DEVS 2
+enum mcg_io_op { MCG_IO_READ, MCG_IO_WRITE, MCG_IO_DISCARD, MCG_IO_NR_OPS };
+struct mcg_io_dev { unsigned major, minor; };
+extern const struct mcg_io_dev mcg_io_devs[MCG_IO_NR_DEVS];
+/* io controller: one request of `bytes` on device dev (io.stat). */
+void mcg_io_account(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned dev, enum mcg_io_op op,
+		    uint64_t bytes);
+
+/* ---- Page counters (charges and limits) ---------------------------------- */
+
+/* The kernel's page_counters of a memcg: memory (v1 and v2), swap (v2),
+ * memsw (v1 memory+swap), kmem and tcpmem (v1 accounting only). */
+enum mcg_counter {
+	MCG_COUNTER_MEMORY,
+	MCG_COUNTER_SWAP,
+	MCG_COUNTER_MEMSW,
+	MCG_COUNTER_KMEM,
+	MCG_COUNTER_TCPMEM,
+	MCG_NR_COUNTERS
+};
+
+/* Charges nr_pages to counter of cg and every ancestor unless that would take
+ * one over its max; then nothing changes, that counter's failcnt is raised,
+ * *over (if non-NULL) is set to the limiting cgroup and false is returned.
+ * With css_ref_per_charge, each memory charge also takes nr_pages references
+ * on cg (one shared atomic). */
+bool mcg_counter_try_charge(struct mcg_cgroup *cg, enum mcg_counter counter,
+			    unsigned long nr_pages, struct mcg_cgroup **over);
+/* Charges ignoring limits (page_counter_charge). */
+void mcg_counter_charge(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long nr_pages);
+void mcg_counter_uncharge(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long nr_pages);
+
+enum mcg_counter_field {
+	MCG_FIELD_USAGE,	/* read only */
+	MCG_FIELD_WATERMARK,	/* peak usage; set to reset */
+	MCG_FIELD_FAILCNT,	/* set to reset */
+	MCG_FIELD_MAX,
+	MCG_FIELD_HIGH,
+	MCG_FIELD_LOW,
+	MCG_FIELD_MIN,
+	MCG_NR_COUNTER_FIELDS
+};
+/* In pages (failcnt: a count). */
+unsigned long mcg_counter_read(const struct mcg_cgroup *cg, enum mcg_counter counter,
+			       enum mcg_counter_field field);
+/* Stores a value (no reclaim here: that is the workload layer's job). */
+void mcg_counter_set(struct mcg_cgroup *cg, enum mcg_counter counter,
+		     enum mcg_counter_field field, unsigned long value);
+/* Shared css reference count (only moves with css_ref_per_charge). */
+long mcg_cgroup_css_refs(const struct mcg_cgroup *cg);
+
+/* memory.events and memory.swap.events. */
+enum mcg_memory_event {
+	MCG_MEMORY_LOW,
+	MCG_MEMORY_HIGH,
+	MCG_MEMORY_MAX,
+	MCG_MEMORY_OOM,
+	MCG_MEMORY_OOM_KILL,
+	MCG_MEMORY_OOM_GROUP_KILL,
+	MCG_MEMORY_SWAP_HIGH,
+	MCG_MEMORY_SWAP_MAX,
+	MCG_MEMORY_SWAP_FAIL,
+	MCG_NR_MEMORY_EVENTS
+};
+/* memcg_memory_event(): raises cg's local count and the hierarchical count
+ * of cg and every ancestor. */
+void mcg_memory_event(struct mcg_cgroup *cg, enum mcg_memory_event ev);
+unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory_event ev,
+				    bool local);
+
+/* ---- Flush ----------------------------------------------------------------- */
+
+/* mem_cgroup_flush_stats(): flushes cg's subtree only if its pending updates
+ * exceed MCG_CHARGE_BATCH x nr_cpus. */
+void mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* __mem_cgroup_flush_stats(cg, force): force ignores the threshold. */
+void __mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg, bool force);
+/* mem_cgroup_flush_stats_ratelimited(): only if the last root flush is more
+ * than two periods old, then thresholded. */
+void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* Would mcg_memcg_flush_stats() flush now? */
+bool mcg_memcg_needs_flush(const struct mcg_engine *e, const struct mcg_cgroup *cg);
+/* Flushes of the base (cpu.stat) and io (io.stat) trees, as their readers do.
+ * With shared_rstat_tree these also run memcg's callback. */
+void mcg_cputime_flush(struct mcg_engine *e, struct mcg_cgroup *cg);
+void mcg_io_flush(struct mcg_engine *e, struct mcg_cgroup *cg);
+
+struct mcg_flush_counters {
+	uint64_t flushes;	/* memcg flushes performed (forced or over threshold) */
+	uint64_t forced;	/* of which forced */
+	uint64_t periodic;	/* of which by the periodic flusher */
+	uint64_t skipped;	/* thresholded requests that returned early */
+	uint64_t side_flushes;	/* base/io flushes that ran memcg's callback (shared tree) */
+	uint64_t visited;	/* memcg callback invocations: (cgroup, cpu) pairs folded */
+	uint64_t ns;		/* time spent in memcg flushes (all kinds) */
+};
+void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_counters *out);
+
+/* ---- Reading (after a flush; any thread) ----------------------------------- */
+
+enum mcg_scope {
+	MCG_HIERARCHICAL,	/* cg and all descendants */
+	MCG_LOCAL,		/* cg only */
+};
+/* Memcg-wide value of item in its storage unit, negative state clamped to 0
+ * as the kernel does.  0 for items the layout lacks. */
+unsigned long mcg_stat_read(const struct mcg_engine *e, const struct mcg_cgroup *cg,
+			    enum mcg_item item, enum mcg_scope scope);
+/* Per-node value of a node item (0 for other kinds). */
+unsigned long mcg_stat_read_node(const struct mcg_engine *e, const struct mcg_cgroup *cg,
+				 int nid, enum mcg_item item, enum mcg_scope scope);
+/* The same without clamping, for checks of exact sums. */
+long mcg_stat_read_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg,
+		       enum mcg_item item, enum mcg_scope scope);
+long mcg_stat_read_node_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
+			    enum mcg_item item, enum mcg_scope scope);
+
+struct mcg_cputime {
+	uint64_t usage_ns;	/* sum_exec_runtime */
+	uint64_t user_ns;	/* utime, nice included */
+	uint64_t system_ns;
+	uint64_t nice_ns;
+};
+/* Hierarchical CPU time of cg (after mcg_cputime_flush). */
+void mcg_cputime_read(const struct mcg_cgroup *cg, struct mcg_cputime *out);
+
+struct mcg_iostat {
+	uint64_t bytes[MCG_IO_NR_OPS];
+	uint64_t ios[MCG_IO_NR_OPS];
+};
+/* Hierarchical io of cg on dev (after mcg_io_flush). */
+void mcg_io_read(const struct mcg_cgroup *cg, unsigned dev, struct mcg_iostat *out);
+
+/* Bytes the engine allocated for one cgroup with this config (per-CPU,
+ * per-node and rstat data included). */
+size_t mcg_engine_cgroup_footprint(const struct mcg_engine *e);
+
+#endif

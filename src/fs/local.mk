@@ -1,0 +1,1 @@
+# FUSE daemon

@@ -1,0 +1,30 @@
+/* Renderers of the memory controller's stat files, byte for byte as the
+ * kernel prints them for the engine's layout and hierarchy.
+ *
+ * Each renderer first does what the kernel's seq_show does before printing
+ * (the thresholded memcg flush for memory.stat and memory.numa_stat; the base
+ * or io tree flush for cpu.stat and io.stat), then appends the whole text to
+ * `out`.  They may be called from any thread, concurrently.
+ */
+#ifndef MEMCGFS_MEMCG_FORMAT_H
+#define MEMCGFS_MEMCG_FORMAT_H
+
+#include <glib.h>
+
+#include "engine/engine.h"
+
+/* memory.stat: v2 (memcg_stat_format) or v1 (memcg1_stat_format). */
+void mcg_format_memory_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
+/* memory.numa_stat: v2 (memory_numa_stat_show) or v1 (memcg_numa_stat_show). */
+void mcg_format_numa_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
+/* cpu.stat (base stats only: usage, user, system, nice). */
+void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
+/* io.stat: one line per device with any I/O. */
+void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
+
+/* The v1 hierarchical_memory_limit / hierarchical_memsw_limit value in bytes:
+ * the smallest max of the counter over cg and its ancestors. */
+unsigned long long mcg_format_hierarchical_limit(const struct mcg_cgroup *cg,
+						 enum mcg_counter counter);
+
+#endif

@@ -1,0 +1,206 @@
+/* Statistic items of the memory controller and the kernel layouts that arrange them.
+ *
+ * The kernel keeps memcg statistics in compact arrays: a u8 map turns an enum
+ * item into a slot, node (lruvec) items first, then memcg-only items, and a
+ * separate event array.  Which items exist, whether an item is a per-node
+ * state, a memcg-wide state or an event, its storage unit and its output unit
+ * all changed between kernel versions (pgscan and pgsteal were events in 6.12
+ * and are per-node state in 7.3; vmalloc moved from memcg-only to per-node).
+ *
+ * memcgfs therefore names every item that any supported layout has in one
+ * enum, and a layout (struct mcg_layout) says, for its kernel version, what
+ * each item is.  Updaters speak in items and never care about the layout;
+ * the engine sizes and indexes its arrays from the layout; formatters print
+ * the layout's tables.  Nothing downstream hard-codes a key.
+ *
+ * Layouts are immutable after construction and shared by all threads.
+ */
+#ifndef MEMCGFS_MEMCG_ITEMS_H
+#define MEMCGFS_MEMCG_ITEMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MCG_PAGE_SIZE 4096L
+#define MCG_PAGE_SHIFT 12
+
+/* Every statistic item of every supported layout (kernel enum names without
+ * the NR_ prefix).  Order here is irrelevant to output: layouts own order. */
+enum mcg_item {
+	/* node_stat_item */
+	MCG_INACTIVE_ANON,
+	MCG_ACTIVE_ANON,
+	MCG_INACTIVE_FILE,
+	MCG_ACTIVE_FILE,
+	MCG_UNEVICTABLE,
+	MCG_SLAB_RECLAIMABLE_B,
+	MCG_SLAB_UNRECLAIMABLE_B,
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+	MCG_ANON_MAPPED,
+	MCG_FILE_MAPPED,
+	MCG_FILE_PAGES,
+	MCG_FILE_DIRTY,
+	MCG_WRITEBACK,
+	MCG_SHMEM,
+	MCG_SHMEM_THPS,
+	MCG_FILE_THPS,
+	MCG_ANON_THPS,
+	MCG_VMSCAN_WRITE,
+	MCG_VMALLOC,
+	MCG_KERNEL_STACK_KB,
+	MCG_PAGETABLE,
+	MCG_SECONDARY_PAGETABLE,
+	MCG_SWAPCACHE,
+	MCG_PGPROMOTE_SUCCESS,
+	MCG_PGDEMOTE_KSWAPD,
+	MCG_PGDEMOTE_DIRECT,
+	MCG_PGDEMOTE_KHUGEPAGED,
+	MCG_PGDEMOTE_PROACTIVE,
+	MCG_PGSTEAL_KSWAPD,
+	MCG_PGSTEAL_DIRECT,
+	MCG_PGSTEAL_KHUGEPAGED,
+	MCG_PGSTEAL_PROACTIVE,
+	MCG_PGSTEAL_ANON,
+	MCG_PGSTEAL_FILE,
+	MCG_PGSCAN_KSWAPD,
+	MCG_PGSCAN_DIRECT,
+	MCG_PGSCAN_KHUGEPAGED,
+	MCG_PGSCAN_PROACTIVE,
+	MCG_PGSCAN_ANON,
+	MCG_PGSCAN_FILE,
+	MCG_PGROTATE_ANON,
+	MCG_PGROTATE_FILE,
+	MCG_PGREFILL,
+	MCG_HUGETLB,
+	/* memcg_stat_item */
+	MCG_MEMCG_SWAP,
+	MCG_MEMCG_SOCK,
+	MCG_MEMCG_PERCPU_B,
+	MCG_MEMCG_KMEM,
+	MCG_MEMCG_ZSWAP_B,
+	MCG_MEMCG_ZSWAPPED,
+	MCG_MEMCG_ZSWAP_INCOMP,
+	/* vm_event_item counted per memcg */
+	MCG_PGPGIN,
+	MCG_PGPGOUT,
+	MCG_PSWPIN,
+	MCG_PSWPOUT,
+	MCG_PGFAULT,
+	MCG_PGMAJFAULT,
+	MCG_PGACTIVATE,
+	MCG_PGDEACTIVATE,
+	MCG_PGLAZYFREE,
+	MCG_PGLAZYFREED,
+	MCG_SWPIN_ZERO,
+	MCG_SWPOUT_ZERO,
+	MCG_ZSWPIN,
+	MCG_ZSWPOUT,
+	MCG_ZSWPWB,
+	MCG_THP_FAULT_ALLOC,
+	MCG_THP_COLLAPSE_ALLOC,
+	MCG_THP_SWPOUT,
+	MCG_THP_SWPOUT_FALLBACK,
+	MCG_NUMA_PAGE_MIGRATE,
+	MCG_NUMA_PTE_UPDATES,
+	MCG_NUMA_HINT_FAULTS,
+	MCG_NR_ITEMS
+};
+
+/* What an item is in one layout. */
+enum mcg_item_kind {
+	MCG_KIND_ABSENT = 0,	/* not tracked by this kernel: updates are dropped */
+	MCG_KIND_NODE,		/* per-node (lruvec) state, also summed memcg-wide */
+	MCG_KIND_MEMCG,		/* memcg-wide state only */
+	MCG_KIND_EVENT,		/* monotonic event counter, memcg-wide */
+};
+
+/* Unit a state item is stored in (memcg_page_state_unit()). */
+enum mcg_storage_unit {
+	MCG_STORE_PAGES = 0,
+	MCG_STORE_BYTES,
+	MCG_STORE_KB,
+};
+
+/* Unit a state item is printed in (memcg_page_state_output_unit()). */
+enum mcg_output_unit {
+	MCG_OUT_BYTES = 0,	/* stored value converted to bytes */
+	MCG_OUT_COUNT,		/* printed raw, as a count of events/pages */
+};
+
+/* One printed row of a v2 table: key and the item behind it. */
+struct mcg_stat_row {
+	const char *name;
+	enum mcg_item item;
+};
+
+enum mcg_layout_id {
+	MCG_LAYOUT_7_3 = 0,	/* Linux 7.3, the default */
+	MCG_LAYOUT_6_12,	/* Linux 6.12 LTS */
+	MCG_NR_LAYOUTS
+};
+
+#define MCG_SLOT_NONE 0xff
+
+/* A kernel layout.  All arrays are built once by mcg_layout_get(). */
+struct mcg_layout {
+	enum mcg_layout_id id;
+	const char *name;		/* "7.3", "6.12" */
+
+	/* Per item: kind, slot in its array, storage and output unit. */
+	uint8_t kind[MCG_NR_ITEMS];
+	uint8_t slot[MCG_NR_ITEMS];	/* MCG_SLOT_NONE when absent */
+	uint8_t storage_unit[MCG_NR_ITEMS];
+	uint8_t output_unit[MCG_NR_ITEMS];
+
+	/* Array sizes: state = node slots first, then memcg-only slots. */
+	unsigned nr_node_slots;
+	unsigned nr_state_slots;	/* MEMCG_VMSTAT_SIZE */
+	unsigned nr_event_slots;	/* NR_MEMCG_EVENTS */
+	/* Inverse maps: which item sits in a slot. */
+	enum mcg_item state_item[64];
+	enum mcg_item event_item[64];
+
+	/* v2 memory.stat: memory_stats[] rows in order.  A row of item
+	 * MCG_SLAB_UNRECLAIMABLE_B is followed by the derived "slab" line; the
+	 * MCG_HUGETLB row prints only with hugetlb accounting on. */
+	const struct mcg_stat_row *v2_stats;
+	unsigned nr_v2_stats;
+	/* Items summed into the "pgscan" and "pgsteal" summary lines. */
+	const enum mcg_item *pgscan_items, *pgsteal_items;
+	unsigned nr_pgscan_items, nr_pgsteal_items;
+	/* memcg_vm_event_stat[] rows printed after the summaries (PGPGIN and
+	 * PGPGOUT, which v2 skips, are not listed here). */
+	const struct mcg_stat_row *v2_events;
+	unsigned nr_v2_events;
+};
+
+/* The layout for an id; never NULL for a valid id.  Thread-safe. */
+const struct mcg_layout *mcg_layout_get(enum mcg_layout_id id);
+/* The layout named "7.3" or "6.12", or NULL. */
+const struct mcg_layout *mcg_layout_by_name(const char *name);
+
+/* Is the item tracked by this layout at all? */
+static inline bool mcg_layout_has(const struct mcg_layout *l, enum mcg_item item)
+{
+	return l->kind[item] != MCG_KIND_ABSENT;
+}
+
+/* Change normalised to pages for the flush threshold
+ * (memcg_state_val_in_pages()): |val| x unit / PAGE_SIZE, at least 1 when
+ * val != 0.  Events count as themselves. */
+unsigned long mcg_layout_val_in_pages(const struct mcg_layout *l, enum mcg_item item, long val);
+
+/* A stored state value converted for output (memory.stat, numa_stat). */
+unsigned long long mcg_layout_output_value(const struct mcg_layout *l, enum mcg_item item,
+					    long stored);
+
+/* Kernel name of an item ("nr_inactive_anon", "pgfault"), for diagnostics. */
+const char *mcg_item_name(enum mcg_item item);
+
+#endif

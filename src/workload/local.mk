@@ -1,0 +1,1 @@
+# workload module (issue 4)
