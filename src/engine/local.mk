@@ -11,6 +11,6 @@ libmemcgfs_a_SOURCES += \
 	src/engine/engine.c \
 	$(NULL)
 
-bin_PROGRAMS += memcgfs-bench
-memcgfs_bench_SOURCES = src/engine/bench.c
-memcgfs_bench_LDADD = $(LIBMEMCGFS)
+#bin_PROGRAMS += memcgfs-bench
+#memcgfs_bench_SOURCES = src/engine/bench.c
+#memcgfs_bench_LDADD = $(LIBMEMCGFS)

@@ -1,0 +1,373 @@
+/* The cgroup hierarchy: creation, lookup, renaming, and destruction with the
+ * kernel's offline semantics (nothing a cgroup was charged is ever lost). */
+#include "engine/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cgroup_name_check(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strchr(name, '/'))
+		return -EINVAL;
+	if (len > MCG_NAME_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *parent)
+{
+	size_t pcpu_bytes = e->pcpu_stride * e->cfg.nr_cpus;
+	struct mcg_cgroup *cg = aligned_alloc(64, align_up_64(sizeof(*cg)));
+
+	if (!cg)
+		return NULL;
+	memset(cg, 0, sizeof(*cg));
+	cg->engine = e;
+	cg->parent = parent ? mcg_cgroup_get(parent) : NULL;
+	cg->depth = parent ? parent->depth + 1 : 0;
+	cg->id = atomic_fetch_add(&e->next_id, 1);
+	atomic_init(&cg->refcount, 1);
+	atomic_init(&cg->online, true);
+	/* calloc: large blocks come zeroed straight from the kernel. */
+	cg->pcpu_raw = calloc(1, pcpu_bytes + 64);
+	cg->aggregates = calloc(e->nr_aggregates, sizeof(acount_t));
+	if (!cg->pcpu_raw || !cg->aggregates) {
+		engine_cgroup_free(cg);
+		return NULL;
+	}
+	cg->pcpu = (char *)(((uintptr_t)cg->pcpu_raw + 63) & ~(uintptr_t)63);
+
+	for (int p = 0; p < MCG_NR_PARTS; p++) {
+		/* With one shared tree a cgroup is one node in it. */
+		int idx = e->cfg.sw.shared_rstat_tree ? 0 : p;
+
+		cg->node_of[p] = &cg->rnode[idx];
+		if (idx != p)
+			continue;
+		rstat_node_init(&cg->rnode[p], parent ? parent->node_of[p] : NULL, cg,
+				(struct rstat_node_cpu *)(cg->pcpu + e->off_rstat[p]),
+				(unsigned)e->pcpu_stride, e->cfg.nr_cpus);
+	}
+	memcg_init_cgroup(e, cg);
+	counters_init(cg);
+	return cg;
+}
+
+void engine_cgroup_free(struct mcg_cgroup *cg)
+{
+	struct mcg_cgroup *parent = cg->parent;
+
+	if (cg->children_by_name)
+		g_hash_table_destroy(cg->children_by_name);
+	free(cg->pcpu_raw);
+	free(cg->aggregates);
+	free(cg);
+	if (parent)
+		mcg_cgroup_put(parent);
+}
+
+struct mcg_cgroup *mcg_cgroup_get(struct mcg_cgroup *cg)
+{
+	atomic_fetch_add_explicit(&cg->refcount, 1, memory_order_relaxed);
+	return cg;
+}
+
+void mcg_cgroup_put(struct mcg_cgroup *cg)
+{
+	if (!cg)
+		return;
+	if (atomic_fetch_sub_explicit(&cg->refcount, 1, memory_order_acq_rel) == 1)
+		engine_cgroup_free(cg);
+}
+
+struct mcg_cgroup *mcg_engine_root(struct mcg_engine *e)
+{
+	return e->root;
+}
+
+bool mcg_cgroup_online(const struct mcg_cgroup *cg)
+{
+	return atomic_load_explicit(&cg->online, memory_order_acquire);
+}
+
+bool mcg_cgroup_is_root(const struct mcg_cgroup *cg)
+{
+	return cg->parent == NULL;
+}
+
+struct mcg_cgroup *mcg_cgroup_parent(const struct mcg_cgroup *cg)
+{
+	return cg->parent;
+}
+
+uint64_t mcg_cgroup_id(const struct mcg_cgroup *cg)
+{
+	return cg->id;
+}
+
+unsigned mcg_cgroup_depth(const struct mcg_cgroup *cg)
+{
+	return cg->depth;
+}
+
+void *mcg_cgroup_workload(const struct mcg_cgroup *cg)
+{
+	return atomic_load_explicit(&cg->workload, memory_order_acquire);
+}
+
+void mcg_cgroup_set_workload(struct mcg_cgroup *cg, void *workload)
+{
+	atomic_store_explicit(&cg->workload, workload, memory_order_release);
+}
+
+void mcg_cgroup_name(struct mcg_engine *e, const struct mcg_cgroup *cg, char *buf)
+{
+	pthread_rwlock_rdlock(&e->hier_lock);
+	memcpy(buf, cg->name, sizeof(cg->name));
+	pthread_rwlock_unlock(&e->hier_lock);
+}
+
+unsigned mcg_cgroup_nr_children(struct mcg_engine *e, const struct mcg_cgroup *cg)
+{
+	unsigned n;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	n = cg->nr_children;
+	pthread_rwlock_unlock(&e->hier_lock);
+	return n;
+}
+
+unsigned mcg_cgroup_nr_descendants(struct mcg_engine *e, const struct mcg_cgroup *cg)
+{
+	unsigned n;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	n = cg->nr_descendants;
+	pthread_rwlock_unlock(&e->hier_lock);
+	return n;
+}
+
+/* Caller holds hier_lock. */
+static struct mcg_cgroup *cgroup_find_child(struct mcg_cgroup *parent, const char *name)
+{
+	return parent->children_by_name ? g_hash_table_lookup(parent->children_by_name, name)
+					: NULL;
+}
+
+/* Caller holds hier_lock for writing. */
+static void cgroup_link(struct mcg_cgroup *parent, struct mcg_cgroup *cg)
+{
+	if (!parent->children_by_name)
+		parent->children_by_name = g_hash_table_new(g_str_hash, g_str_equal);
+	g_hash_table_insert(parent->children_by_name, cg->name, cg);
+	cg->prev_sibling = parent->last_child;
+	if (parent->last_child)
+		parent->last_child->next_sibling = cg;
+	else
+		parent->first_child = cg;
+	parent->last_child = cg;
+	parent->nr_children++;
+	for (struct mcg_cgroup *a = parent; a; a = a->parent)
+		a->nr_descendants++;
+}
+
+/* Caller holds hier_lock for writing. */
+static void cgroup_unlink(struct mcg_cgroup *parent, struct mcg_cgroup *cg)
+{
+	g_hash_table_remove(parent->children_by_name, cg->name);
+	if (cg->prev_sibling)
+		cg->prev_sibling->next_sibling = cg->next_sibling;
+	else
+		parent->first_child = cg->next_sibling;
+	if (cg->next_sibling)
+		cg->next_sibling->prev_sibling = cg->prev_sibling;
+	else
+		parent->last_child = cg->prev_sibling;
+	cg->prev_sibling = cg->next_sibling = NULL;
+	parent->nr_children--;
+	for (struct mcg_cgroup *a = parent; a; a = a->parent)
+		a->nr_descendants--;
+}
+
+int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name,
+		      struct mcg_cgroup **out)
+{
+	struct mcg_cgroup *cg;
+	int err = cgroup_name_check(name);
+
+	if (err)
+		return err;
+	cg = engine_cgroup_alloc(e, parent);
+	if (!cg)
+		return -ENOMEM;
+	strcpy(cg->name, name);
+
+	pthread_rwlock_wrlock(&e->hier_lock);
+	if (!mcg_cgroup_online(parent))
+		err = -ENODEV;
+	else if (cgroup_find_child(parent, name))
+		err = -EEXIST;
+	else
+		cgroup_link(parent, cg);
+	pthread_rwlock_unlock(&e->hier_lock);
+	if (err) {
+		mcg_cgroup_put(cg);
+		return err;
+	}
+	*out = mcg_cgroup_get(cg);
+	return 0;
+}
+
+/*
+ * Destroying a cgroup (the kernel's rmdir -> css offline -> css release).
+ *
+ * The kernel never loses a charge when a memcg goes away: its per-CPU deltas
+ * are folded into the parent by a flush, the v1 local counters are handed to
+ * the parent (reparent_state_local(), a forced flush of the child before and
+ * of the parent after), and the pages themselves stay charged to the
+ * ancestors.  memcgfs does the same in three steps:
+ *
+ *   1. Offline: unlink from the hierarchy and clear `online`.  From now on
+ *      mcg_stat_mod() redirects updates aimed at the cgroup to its nearest
+ *      online ancestor (Linux 7.3's get_non_dying_memcg_start()).
+ *   2. Drain: an updater may have read `online` just before it was cleared
+ *      and still be writing the cgroup's per-CPU counters.  Every update runs
+ *      inside an mcg_cpu_enter/exit window, so taking each CPU's lock once
+ *      waits out every such writer.  After that the per-CPU counters are
+ *      final.
+ *   3. Fold: v1 reparents locals with the kernel's two forced flushes; then,
+ *      as css release does, every rstat tree the cgroup belongs to is
+ *      flushed at the cgroup, which leaves its deltas in the parent's
+ *      pending counters and the cgroup on no tree and no list.
+ *
+ * The struct itself lives on until the last reference goes.
+ */
+int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	struct mcg_cgroup *parent = cg->parent;
+	int err = 0;
+
+	g_assert(!engine_thread_in_cpu());	/* step 2 would wait for ourselves */
+	if (!parent)
+		return -EPERM;
+	pthread_rwlock_wrlock(&e->hier_lock);
+	if (!mcg_cgroup_online(cg))
+		err = -ENODEV;
+	else if (cg->nr_children)
+		err = -EBUSY;
+	else {
+		atomic_store_explicit(&cg->online, false, memory_order_release);
+		cgroup_unlink(parent, cg);
+	}
+	pthread_rwlock_unlock(&e->hier_lock);
+	if (err)
+		return err;
+
+	for (unsigned c = 0; c < e->cfg.nr_cpus; c++) {
+		pthread_mutex_lock(&e->cpus[c].lock);
+		pthread_mutex_unlock(&e->cpus[c].lock);
+	}
+
+	if (e->cfg.hierarchy == MCG_HIERARCHY_V1 && e->maintain_local) {
+		__mcg_memcg_flush_stats(e, cg, true);
+		memcg_reparent_local(e, cg);
+		__mcg_memcg_flush_stats(e, parent, true);
+	}
+	memcg_flush_tree(e, cg);
+	if (!e->cfg.sw.shared_rstat_tree) {
+		rstat_flush(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO]);
+		rstat_flush(e->tree_of[MCG_PART_BASE], cg->node_of[MCG_PART_BASE]);
+	}
+	for (int p = 0; p < MCG_NR_PARTS; p++)
+		g_assert(!rstat_node_busy(e->tree_of[p], cg->node_of[p]));
+
+	mcg_cgroup_put(cg);	/* the hierarchy's reference */
+	return 0;
+}
+
+int mcg_cgroup_rename(struct mcg_engine *e, struct mcg_cgroup *cg, const char *new_name)
+{
+	int err = cgroup_name_check(new_name);
+
+	if (err)
+		return err;
+	if (!cg->parent)
+		return -EPERM;
+	pthread_rwlock_wrlock(&e->hier_lock);
+	if (!mcg_cgroup_online(cg))
+		err = -ENODEV;
+	else if (strcmp(cg->name, new_name) == 0)
+		err = 0;
+	else if (cgroup_find_child(cg->parent, new_name))
+		err = -EEXIST;
+	else {
+		g_hash_table_remove(cg->parent->children_by_name, cg->name);
+		strcpy(cg->name, new_name);
+		g_hash_table_insert(cg->parent->children_by_name, cg->name, cg);
+	}
+	pthread_rwlock_unlock(&e->hier_lock);
+	return err;
+}
+
+struct mcg_cgroup *mcg_cgroup_lookup_child(struct mcg_engine *e, struct mcg_cgroup *parent,
+					   const char *name)
+{
+	struct mcg_cgroup *cg;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	cg = cgroup_find_child(parent, name);
+	if (cg)
+		mcg_cgroup_get(cg);
+	pthread_rwlock_unlock(&e->hier_lock);
+	return cg;
+}
+
+struct mcg_cgroup *mcg_cgroup_lookup(struct mcg_engine *e, const char *path)
+{
+	g_auto(GStrv) parts = g_strsplit(path, "/", -1);
+	struct mcg_cgroup *cg = e->root;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	for (unsigned i = 0; parts[i] && cg; i++)
+		if (parts[i][0])
+			cg = cgroup_find_child(cg, parts[i]);
+	if (cg)
+		mcg_cgroup_get(cg);
+	pthread_rwlock_unlock(&e->hier_lock);
+	return cg;
+}
+
+struct mcg_cgroup **mcg_cgroup_children(struct mcg_engine *e, struct mcg_cgroup *cg,
+					unsigned *nr)
+{
+	struct mcg_cgroup **array;
+	unsigned i = 0;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	array = g_new(struct mcg_cgroup *, cg->nr_children + 1);
+	for (struct mcg_cgroup *child = cg->first_child; child; child = child->next_sibling)
+		array[i++] = mcg_cgroup_get(child);
+	array[i] = NULL;
+	pthread_rwlock_unlock(&e->hier_lock);
+	*nr = i;
+	return array;
+}
+
+static void cgroup_walk_locked(struct mcg_cgroup *cg, void (*fn)(struct mcg_cgroup *, void *),
+			       void *arg)
+{
+	fn(cg, arg);
+	for (struct mcg_cgroup *child = cg->first_child; child; child = child->next_sibling)
+		cgroup_walk_locked(child, fn, arg);
+}
+
+void mcg_cgroup_walk(struct mcg_engine *e, struct mcg_cgroup *cg,
+		     void (*fn)(struct mcg_cgroup *cg, void *arg), void *arg)
+{
+	pthread_rwlock_rdlock(&e->hier_lock);
+	cgroup_walk_locked(cg, fn, arg);
+	pthread_rwlock_unlock(&e->hier_lock);
+}

@@ -1,0 +1,152 @@
+/* Page counters (mm/page_counter.c) and memory events of a cgroup.
+ *
+ * A page counter is hierarchical by construction: a charge adds to the
+ * cgroup's counter and every ancestor's, so each level's usage is its
+ * subtree's.  The adds are atomics shared by every CPU charging into the
+ * subtree; the kernel hides most of them behind a per-CPU charge stock, which
+ * memcgfs does not model, so that memory.current equals the charged pages
+ * exactly at any instant.
+ */
+#include "engine/internal.h"
+
+void counters_init(struct mcg_cgroup *cg)
+{
+	for (int i = 0; i < MCG_NR_COUNTERS; i++) {
+		struct page_counter *pc = &cg->counters[i];
+
+		atomic_init(&pc->usage, 0);
+		atomic_init(&pc->watermark, 0);
+		atomic_init(&pc->failcnt, 0);
+		atomic_init(&pc->max, MCG_PAGE_COUNTER_MAX);
+		atomic_init(&pc->high, MCG_PAGE_COUNTER_MAX);
+		atomic_init(&pc->low, 0);
+		atomic_init(&pc->min, 0);
+	}
+	atomic_init(&cg->css_refs, 0);
+}
+
+static void counter_propagate_watermark(struct page_counter *pc, long usage)
+{
+	unsigned long old = atomic_load_explicit(&pc->watermark, memory_order_relaxed);
+
+	/* Racy by design, like the kernel: a lost race only delays the peak. */
+	if ((unsigned long)usage > old)
+		atomic_store_explicit(&pc->watermark, (unsigned long)usage, memory_order_relaxed);
+}
+
+static void css_ref_charge(struct mcg_cgroup *cg, enum mcg_counter counter, long nr_pages)
+{
+	if (counter == MCG_COUNTER_MEMORY && cg->engine->cfg.sw.css_ref_per_charge)
+		atomic_fetch_add_explicit(&cg->css_refs, nr_pages, memory_order_relaxed);
+}
+
+bool mcg_counter_try_charge(struct mcg_cgroup *cg, enum mcg_counter counter,
+			    unsigned long nr_pages, struct mcg_cgroup **over)
+{
+	struct mcg_cgroup *a;
+
+	for (a = cg; a; a = a->parent) {
+		struct page_counter *pc = &a->counters[counter];
+		long usage = atomic_fetch_add_explicit(&pc->usage, (long)nr_pages,
+						       memory_order_relaxed) + (long)nr_pages;
+
+		if ((unsigned long)usage > atomic_load_explicit(&pc->max, memory_order_relaxed)) {
+			atomic_fetch_sub_explicit(&pc->usage, (long)nr_pages, memory_order_relaxed);
+			atomic_fetch_add_explicit(&pc->failcnt, 1, memory_order_relaxed);
+			if (over)
+				*over = a;
+			/* Undo the levels below the one that refused. */
+			for (struct mcg_cgroup *b = cg; b != a; b = b->parent)
+				atomic_fetch_sub_explicit(&b->counters[counter].usage, (long)nr_pages,
+							  memory_order_relaxed);
+			return false;
+		}
+	}
+	/* Peaks only move once every level took the charge: the kernel raises
+	 * them level by level and can leave a peak above the limit that
+	 * refused; an emulator whose users check peak <= max should not. */
+	for (a = cg; a; a = a->parent) {
+		struct page_counter *pc = &a->counters[counter];
+
+		counter_propagate_watermark(pc, atomic_load_explicit(&pc->usage, memory_order_relaxed));
+	}
+	css_ref_charge(cg, counter, (long)nr_pages);
+	return true;
+}
+
+void mcg_counter_charge(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long nr_pages)
+{
+	for (struct mcg_cgroup *a = cg; a; a = a->parent) {
+		struct page_counter *pc = &a->counters[counter];
+		long usage = atomic_fetch_add_explicit(&pc->usage, (long)nr_pages,
+						       memory_order_relaxed) + (long)nr_pages;
+
+		counter_propagate_watermark(pc, usage);
+	}
+	css_ref_charge(cg, counter, (long)nr_pages);
+}
+
+void mcg_counter_uncharge(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long nr_pages)
+{
+	for (struct mcg_cgroup *a = cg; a; a = a->parent) {
+		long old = atomic_fetch_sub_explicit(&a->counters[counter].usage, (long)nr_pages,
+						     memory_order_relaxed);
+
+		g_warn_if_fail(old >= (long)nr_pages);
+	}
+	css_ref_charge(cg, counter, -(long)nr_pages);
+}
+
+static _Atomic unsigned long *counter_field(struct page_counter *pc, enum mcg_counter_field f)
+{
+	switch (f) {
+	case MCG_FIELD_WATERMARK: return &pc->watermark;
+	case MCG_FIELD_FAILCNT: return &pc->failcnt;
+	case MCG_FIELD_MAX: return &pc->max;
+	case MCG_FIELD_HIGH: return &pc->high;
+	case MCG_FIELD_LOW: return &pc->low;
+	case MCG_FIELD_MIN: return &pc->min;
+	default: return NULL;
+	}
+}
+
+unsigned long mcg_counter_read(const struct mcg_cgroup *cg, enum mcg_counter counter,
+			       enum mcg_counter_field field)
+{
+	struct page_counter *pc = (struct page_counter *)&cg->counters[counter];
+	long usage;
+
+	if (field == MCG_FIELD_USAGE) {
+		usage = atomic_load_explicit(&pc->usage, memory_order_relaxed);
+		return usage < 0 ? 0 : (unsigned long)usage;
+	}
+	return atomic_load_explicit(counter_field(pc, field), memory_order_relaxed);
+}
+
+void mcg_counter_set(struct mcg_cgroup *cg, enum mcg_counter counter,
+		     enum mcg_counter_field field, unsigned long value)
+{
+	_Atomic unsigned long *f = counter_field(&cg->counters[counter], field);
+
+	g_return_if_fail(f != NULL);
+	atomic_store_explicit(f, value, memory_order_relaxed);
+}
+
+long mcg_cgroup_css_refs(const struct mcg_cgroup *cg)
+{
+	return atomic_load_explicit(&cg->css_refs, memory_order_relaxed);
+}
+
+void mcg_memory_event(struct mcg_cgroup *cg, enum mcg_memory_event ev)
+{
+	atomic_fetch_add_explicit(&cg->memory_events_local[ev], 1, memory_order_relaxed);
+	for (struct mcg_cgroup *a = cg; a; a = a->parent)
+		atomic_fetch_add_explicit(&a->memory_events[ev], 1, memory_order_relaxed);
+}
+
+unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory_event ev,
+				    bool local)
+{
+	return atomic_load_explicit(local ? &cg->memory_events_local[ev] : &cg->memory_events[ev],
+				    memory_order_relaxed);
+}

@@ -1,0 +1,304 @@
+/* Engine construction, the seed switches, emulated CPUs and the periodic flusher. */
+#include "engine/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct mcg_switch_desc mcg_switch_descs[] = {
+	{ "percpu_local_sum", "000",
+	  "local (non-hierarchical) stats summed over per-CPU counters at read time (before v6.6)",
+	  offsetof(struct mcg_switches, percpu_local_sum) },
+	{ "v2_skip_local", "001",
+	  "no memcg-wide local stat arrays on a v2 hierarchy (CONFIG_MEMCG_V1=n patch)",
+	  offsetof(struct mcg_switches, v2_skip_local) },
+	{ "shared_rstat_tree", "002",
+	  "one rstat tree for memory, io and cpu stats (before v6.16)",
+	  offsetof(struct mcg_switches, shared_rstat_tree) },
+	{ "numa_stat_walk", "003",
+	  "v1 numa_stat hierarchical lines by walking the subtree (before v5.8)",
+	  offsetof(struct mcg_switches, numa_stat_walk) },
+	{ "css_ref_per_charge", "004",
+	  "a shared css reference taken by every charge and uncharge (per-page css_get/put)",
+	  offsetof(struct mcg_switches, css_ref_per_charge) },
+};
+const unsigned mcg_nr_switch_descs = G_N_ELEMENTS(mcg_switch_descs);
+
+static const struct mcg_switch_desc *switch_find(const char *name)
+{
+	for (unsigned i = 0; i < mcg_nr_switch_descs; i++)
+		if (strcmp(mcg_switch_descs[i].name, name) == 0)
+			return &mcg_switch_descs[i];
+	return NULL;
+}
+
+bool mcg_switches_set(struct mcg_switches *sw, const char *name, bool on)
+{
+	const struct mcg_switch_desc *d = switch_find(name);
+
+	if (!d)
+		return false;
+	*(bool *)((char *)sw + d->offset) = on;
+	return true;
+}
+
+bool mcg_switches_get(const struct mcg_switches *sw, const char *name, bool *on)
+{
+	const struct mcg_switch_desc *d = switch_find(name);
+
+	if (!d)
+		return false;
+	*on = *(const bool *)((const char *)sw + d->offset);
+	return true;
+}
+
+void mcg_engine_config_init(struct mcg_engine_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nr_cpus = 1;
+	cfg->nr_nodes = 1;
+	cfg->layout = mcg_layout_get(MCG_LAYOUT_7_3);
+	cfg->hierarchy = MCG_HIERARCHY_V2;
+	cfg->flush_period_ms = MCG_DEFAULT_FLUSH_PERIOD_MS;
+}
+
+const struct mcg_engine_config *mcg_engine_config(const struct mcg_engine *e)
+{
+	return &e->cfg;
+}
+
+static size_t align_up(size_t v, size_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* Lays out one CPU's block: memcg header and counters, base, io, then one
+ * rstat record per tree.  Update arrays first, the flusher's prev arrays on
+ * their own cache lines after them. */
+static void engine_plan_pcpu(struct mcg_engine *e)
+{
+	const struct mcg_layout *l = e->layout;
+	size_t nodes = e->cfg.nr_nodes;
+	size_t off = 0;
+
+	e->off_memcg = off;
+	off += sizeof(struct memcg_pcpu);
+	e->off_state = off;
+	off += sizeof(acount_t) * l->nr_state_slots;
+	e->off_events = off;
+	off += sizeof(acount_t) * l->nr_event_slots;
+	e->off_lstate = off;
+	off += sizeof(acount_t) * nodes * l->nr_node_slots;
+	off = align_up(off, 64);
+	e->off_state_prev = off;
+	off += sizeof(acount_t) * l->nr_state_slots;
+	e->off_events_prev = off;
+	off += sizeof(acount_t) * l->nr_event_slots;
+	e->off_lstate_prev = off;
+	off += sizeof(acount_t) * nodes * l->nr_node_slots;
+	off = align_up(off, 64);
+	e->off_base = off;
+	off += sizeof(struct base_pcpu);
+	e->off_io = off;
+	off += sizeof(struct io_pcpu);
+	for (int p = 0; p < MCG_NR_PARTS; p++) {
+		e->off_rstat[p] = off;
+		off += sizeof(struct rstat_node_cpu);
+	}
+	e->pcpu_stride = align_up(off, 64);
+	/* state, local, pending for state and events, and per node */
+	e->nr_aggregates = 3 * (l->nr_state_slots + l->nr_event_slots + nodes * l->nr_node_slots);
+}
+
+size_t mcg_engine_cgroup_footprint(const struct mcg_engine *e)
+{
+	return sizeof(struct mcg_cgroup) + e->pcpu_stride * e->cfg.nr_cpus +
+	       sizeof(acount_t) * e->nr_aggregates;
+}
+
+static void *periodic_flusher(void *arg)
+{
+	struct mcg_engine *e = arg;
+	struct timespec deadline;
+
+	pthread_mutex_lock(&e->flusher_lock);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	while (!e->flusher_stop) {
+		deadline.tv_sec += e->cfg.flush_period_ms / 1000;
+		deadline.tv_nsec += (long)(e->cfg.flush_period_ms % 1000) * 1000000L;
+		if (deadline.tv_nsec >= 1000000000L) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000L;
+		}
+		while (!e->flusher_stop &&
+		       pthread_cond_timedwait(&e->flusher_cond, &e->flusher_lock, &deadline) != ETIMEDOUT)
+			;
+		if (e->flusher_stop)
+			break;
+		pthread_mutex_unlock(&e->flusher_lock);
+		/* flush_memcg_stats_dwork(): forced on purpose, whole tree. */
+		atomic_fetch_add_explicit(&e->nr_periodic, 1, memory_order_relaxed);
+		__mcg_memcg_flush_stats(e, e->root, true);
+		pthread_mutex_lock(&e->flusher_lock);
+		/* A deferrable work does not catch up on missed periods. */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > deadline.tv_sec ||
+		    (now.tv_sec == deadline.tv_sec && now.tv_nsec > deadline.tv_nsec))
+			deadline = now;
+	}
+	pthread_mutex_unlock(&e->flusher_lock);
+	return NULL;
+}
+
+struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
+{
+	struct mcg_engine *e;
+	pthread_condattr_t cattr;
+
+	if (!cfg || !cfg->layout || cfg->nr_cpus < 1 || cfg->nr_cpus > MCG_MAX_CPUS ||
+	    cfg->nr_nodes < 1 || cfg->nr_nodes > MCG_MAX_NODES) {
+		errno = EINVAL;
+		return NULL;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		goto err_nomem;
+	e->cfg = *cfg;
+	e->layout = cfg->layout;
+	e->flush_threshold = (unsigned long)MCG_CHARGE_BATCH * cfg->nr_cpus;
+	/* seed 001: a CONFIG_MEMCG_V1=n kernel keeps no memcg-wide locals. */
+	e->maintain_local = !(cfg->sw.v2_skip_local && cfg->hierarchy == MCG_HIERARCHY_V2);
+	engine_plan_pcpu(e);
+	atomic_init(&e->next_id, 1);
+
+	/* seed 002: one shared tree, or one tree per participant. */
+	for (int p = 0; p < MCG_NR_PARTS; p++) {
+		if (rstat_tree_init(&e->trees[p], cfg->nr_cpus))
+			goto err_free;
+		e->tree_of[p] = cfg->sw.shared_rstat_tree ? &e->trees[0] : &e->trees[p];
+	}
+	/* Callback order of the old shared tree: base stats, then every css
+	 * (memory before io, by subsystem id). */
+	rstat_tree_add_callback(e->tree_of[MCG_PART_BASE], base_flush_cpu, e);
+	rstat_tree_add_callback(e->tree_of[MCG_PART_MEMORY], memcg_flush_cpu, e);
+	rstat_tree_add_callback(e->tree_of[MCG_PART_IO], io_flush_cpu, e);
+
+	pthread_rwlock_init(&e->hier_lock, NULL);
+	e->cpus = aligned_alloc(64, sizeof(*e->cpus) * cfg->nr_cpus);
+	if (!e->cpus)
+		goto err_free;
+	for (unsigned c = 0; c < cfg->nr_cpus; c++) {
+		memset(&e->cpus[c], 0, sizeof(e->cpus[c]));
+		pthread_mutex_init(&e->cpus[c].lock, NULL);
+		e->cpus[c].engine = e;
+		e->cpus[c].id = c;
+	}
+	e->root = engine_cgroup_alloc(e, NULL);
+	if (!e->root)
+		goto err_free;
+
+	pthread_mutex_init(&e->flusher_lock, NULL);
+	pthread_condattr_init(&cattr);
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&e->flusher_cond, &cattr);
+	pthread_condattr_destroy(&cattr);
+	atomic_store(&e->flush_last_time_ns, (int64_t)mcg_now_ns());
+	if (cfg->flush_period_ms) {
+		if (pthread_create(&e->flusher, NULL, periodic_flusher, e))
+			goto err_free;
+		e->flusher_running = true;
+	}
+	return e;
+
+err_free:
+	mcg_engine_free(e);
+err_nomem:
+	errno = ENOMEM;
+	return NULL;
+}
+
+static void engine_free_subtree(struct mcg_cgroup *cg)
+{
+	struct mcg_cgroup *child = cg->first_child;
+
+	while (child) {
+		struct mcg_cgroup *next = child->next_sibling;
+
+		engine_free_subtree(child);
+		child = next;
+	}
+	engine_cgroup_free(cg);
+}
+
+void mcg_engine_free(struct mcg_engine *e)
+{
+	if (!e)
+		return;
+	if (e->flusher_running) {
+		pthread_mutex_lock(&e->flusher_lock);
+		e->flusher_stop = true;
+		pthread_cond_signal(&e->flusher_cond);
+		pthread_mutex_unlock(&e->flusher_lock);
+		pthread_join(e->flusher, NULL);
+		pthread_mutex_destroy(&e->flusher_lock);
+		pthread_cond_destroy(&e->flusher_cond);
+	}
+	/* Online cgroups are freed whatever their count; destroyed ones were
+	 * unlinked and go with their last reference. */
+	if (e->root)
+		engine_free_subtree(e->root);
+	if (e->cpus) {
+		for (unsigned c = 0; c < e->cfg.nr_cpus; c++)
+			pthread_mutex_destroy(&e->cpus[c].lock);
+		free(e->cpus);
+	}
+	pthread_rwlock_destroy(&e->hier_lock);
+	for (int p = 0; p < MCG_NR_PARTS; p++)
+		rstat_tree_destroy(&e->trees[p]);
+	free(e);
+}
+
+struct mcg_cpu *mcg_engine_cpu(struct mcg_engine *e, unsigned cpu)
+{
+	g_return_val_if_fail(cpu < e->cfg.nr_cpus, NULL);
+	return &e->cpus[cpu];
+}
+
+unsigned mcg_cpu_id(const struct mcg_cpu *c)
+{
+	return c->id;
+}
+
+/* The CPU a thread has entered, to catch misuse in debug builds. */
+static _Thread_local struct mcg_cpu *current_cpu;
+
+void mcg_cpu_enter(struct mcg_cpu *c)
+{
+	g_assert(current_cpu == NULL);
+	pthread_mutex_lock(&c->lock);
+	current_cpu = c;
+}
+
+void mcg_cpu_exit(struct mcg_cpu *c)
+{
+	g_assert(current_cpu == c);
+	current_cpu = NULL;
+	pthread_mutex_unlock(&c->lock);
+}
+
+bool engine_thread_in_cpu(void)
+{
+	return current_cpu != NULL;
+}
+
+void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_counters *out)
+{
+	out->flushes = atomic_load(&e->nr_flushes);
+	out->forced = atomic_load(&e->nr_forced);
+	out->periodic = atomic_load(&e->nr_periodic);
+	out->skipped = atomic_load(&e->nr_skipped);
+	out->side_flushes = atomic_load(&e->nr_side_flushes);
+	out->visited = atomic_load(&e->nr_visited);
+	out->ns = atomic_load(&e->flush_ns);
+}

@@ -1,0 +1,233 @@
+/* Private structures of the engine, shared by its .c files only. */
+#ifndef MEMCGFS_ENGINE_INTERNAL_H
+#define MEMCGFS_ENGINE_INTERNAL_H
+
+#include <glib.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "engine/engine.h"
+#include "engine/rstat.h"
+
+/* Counters shared between one writer and concurrent readers are C11 atomics
+ * accessed with relaxed loads and stores: on x86-64 these are plain moves, and
+ * they keep the sanitizers' memory model honest.  A single-writer add is a
+ * load and a store, not a locked read-modify-write. */
+typedef _Atomic long acount_t;
+
+static inline long acount_read(const acount_t *p)
+{
+	return atomic_load_explicit(p, memory_order_relaxed);
+}
+
+static inline void acount_set(acount_t *p, long v)
+{
+	atomic_store_explicit(p, v, memory_order_relaxed);
+}
+
+static inline void acount_add_single_writer(acount_t *p, long v)
+{
+	acount_set(p, acount_read(p) + v);
+}
+
+/* The participants of the rstat machinery. */
+enum mcg_part {
+	MCG_PART_MEMORY,
+	MCG_PART_IO,
+	MCG_PART_BASE,
+	MCG_NR_PARTS
+};
+
+/* memcg's per-CPU header (struct memcg_vmstats_percpu), followed in the same
+ * per-CPU block by the counter arrays, whose offsets the engine computes from
+ * the layout:
+ *
+ *   updates since the last flush (written by the owning CPU only):
+ *     state[nr_state_slots], events[nr_event_slots], lstate[nr_nodes][nr_node_slots]
+ *   values seen at the last flush of this CPU (flusher only, tree lock):
+ *     state_prev[], events_prev[], lstate_prev[][]
+ */
+struct memcg_pcpu {
+	/* Update batching: pages changed on this CPU not yet published to
+	 * vmstats->stats_updates.  Owner CPU adds, flusher zeroes: relaxed. */
+	_Atomic unsigned long stats_updates;
+	/* Cached for the upward walk of memcg_rstat_updated(); immutable. */
+	struct memcg_pcpu *parent_pcpu;
+	struct memcg_vmstats *vmstats;
+};
+
+/* memcg's per-cgroup aggregates (struct memcg_vmstats and the lruvec_stats of
+ * every node).  Arrays written by the flush callback under the lock of the
+ * tree holding the memory participant; read lock-free by readers. */
+struct memcg_vmstats {
+	acount_t *state;		/* hierarchical */
+	acount_t *state_local;		/* this cgroup only */
+	acount_t *state_pending;	/* pushed up by children, not yet folded */
+	acount_t *events;
+	acount_t *events_local;
+	acount_t *events_pending;
+	acount_t *lstate;		/* [nr_nodes][nr_node_slots] hierarchical */
+	acount_t *lstate_local;
+	acount_t *lstate_pending;
+	/* Pages changed in the subtree since the last flush, published in
+	 * per-CPU batches; any CPU adds, the flusher resets. */
+	_Atomic unsigned long stats_updates;
+};
+
+/* Base CPU-time stats: per CPU (written by the owner) and aggregated. */
+struct base_times {
+	acount_t user, nice, system, sum;
+};
+
+struct base_pcpu {
+	struct base_times bstat;	/* owner CPU */
+	struct base_times last_bstat;	/* base tree lock */
+};
+
+struct io_counts {
+	acount_t bytes[MCG_IO_NR_DEVS][MCG_IO_NR_OPS];
+	acount_t ios[MCG_IO_NR_DEVS][MCG_IO_NR_OPS];
+};
+
+struct io_pcpu {
+	struct io_counts cur;		/* owner CPU */
+	struct io_counts last;		/* io tree lock */
+};
+
+struct page_counter {
+	_Atomic long usage;
+	_Atomic unsigned long watermark;
+	_Atomic unsigned long failcnt;
+	_Atomic unsigned long max, high, low, min;
+};
+
+struct mcg_cgroup {
+	struct mcg_engine *engine;		/* immutable */
+	struct mcg_cgroup *parent;		/* immutable; holds a reference */
+	uint64_t id;				/* immutable */
+	unsigned depth;				/* immutable */
+	_Atomic int refcount;
+	_Atomic bool online;			/* cleared by destroy */
+
+	/* Hierarchy, protected by engine->hier_lock. */
+	char name[MCG_NAME_MAX + 1];
+	struct mcg_cgroup *first_child, *last_child, *prev_sibling, *next_sibling;
+	GHashTable *children_by_name;		/* name -> child; created lazily */
+	unsigned nr_children;
+	unsigned nr_descendants;
+
+	_Atomic(void *) workload;
+
+	/* rstat nodes; with a shared tree every participant uses node[0]. */
+	struct rstat_node rnode[MCG_NR_PARTS];
+	struct rstat_node *node_of[MCG_NR_PARTS];
+
+	/* One allocation for all per-CPU data, engine->pcpu_stride per CPU,
+	 * 64-byte aligned inside pcpu_raw. */
+	char *pcpu;
+	void *pcpu_raw;
+
+	struct memcg_vmstats vmstats;
+	acount_t *aggregates;			/* backing store of vmstats arrays */
+
+	/* Base stats aggregates (base tree lock for writers). */
+	struct base_times bstat, last_bstat;
+	/* io aggregates (io tree lock for writers). */
+	struct io_counts iostat, last_iostat;
+
+	struct page_counter counters[MCG_NR_COUNTERS];
+	/* seed 004: the shared css reference count touched per charge. */
+	_Alignas(64) _Atomic long css_refs;
+	_Atomic unsigned long memory_events[MCG_NR_MEMORY_EVENTS];
+	_Atomic unsigned long memory_events_local[MCG_NR_MEMORY_EVENTS];
+};
+
+struct mcg_cpu {
+	_Alignas(64) pthread_mutex_t lock;	/* held between enter and exit */
+	struct mcg_engine *engine;		/* immutable */
+	unsigned id;				/* immutable */
+};
+
+struct mcg_engine {
+	struct mcg_engine_config cfg;		/* immutable */
+	const struct mcg_layout *layout;	/* immutable */
+	unsigned long flush_threshold;		/* MCG_CHARGE_BATCH x nr_cpus */
+	bool maintain_local;			/* memcg-wide local arrays kept */
+
+	/* Per-CPU block layout (immutable). */
+	size_t pcpu_stride;
+	size_t off_memcg, off_state, off_events, off_lstate;
+	size_t off_state_prev, off_events_prev, off_lstate_prev;
+	size_t off_base, off_io, off_rstat[MCG_NR_PARTS];
+	size_t nr_aggregates;
+
+	/* Trees; with a shared tree all parts use trees[0]. */
+	struct rstat_tree trees[MCG_NR_PARTS];
+	struct rstat_tree *tree_of[MCG_NR_PARTS];
+
+	/* cgroup_mutex: protects names, sibling lists, children tables. */
+	pthread_rwlock_t hier_lock;
+	struct mcg_cgroup *root;
+	_Atomic uint64_t next_id;
+
+	struct mcg_cpu *cpus;			/* [nr_cpus] */
+
+	/* Flush heuristics state and counters. */
+	_Atomic int64_t flush_last_time_ns;	/* last root flush */
+	_Atomic uint64_t nr_flushes, nr_forced, nr_periodic, nr_skipped, nr_side_flushes;
+	_Atomic uint64_t nr_visited, flush_ns;
+
+	/* Periodic flusher. */
+	pthread_t flusher;
+	bool flusher_running;			/* immutable after start */
+	pthread_mutex_t flusher_lock;
+	pthread_cond_t flusher_cond;
+	bool flusher_stop;			/* flusher_lock */
+};
+
+static inline size_t align_up_64(size_t v)
+{
+	return (v + 63) & ~(size_t)63;
+}
+
+/* Per-CPU block of cg for cpu. */
+static inline char *cg_pcpu(const struct mcg_cgroup *cg, unsigned cpu)
+{
+	return cg->pcpu + (size_t)cpu * cg->engine->pcpu_stride;
+}
+
+static inline struct memcg_pcpu *cg_memcg_pcpu(const struct mcg_cgroup *cg, unsigned cpu)
+{
+	return (struct memcg_pcpu *)(cg_pcpu(cg, cpu) + cg->engine->off_memcg);
+}
+
+static inline acount_t *pcpu_array(const struct mcg_cgroup *cg, unsigned cpu, size_t off)
+{
+	return (acount_t *)(cg_pcpu(cg, cpu) + off);
+}
+
+static inline uint64_t mcg_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* cgroup.c */
+struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *parent);
+void engine_cgroup_free(struct mcg_cgroup *cg);
+/* engine.c: does this thread hold an emulated CPU? */
+bool engine_thread_in_cpu(void);
+/* memcg.c */
+void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg);
+void memcg_flush_cpu(void *owner, unsigned cpu, void *arg);
+void memcg_reparent_local(struct mcg_engine *e, struct mcg_cgroup *cg);
+unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* basestat.c, iostat.c */
+void base_flush_cpu(void *owner, unsigned cpu, void *arg);
+void io_flush_cpu(void *owner, unsigned cpu, void *arg);
+/* counter.c */
+void counters_init(struct mcg_cgroup *cg);
+
+#endif

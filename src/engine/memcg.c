@@ -1,0 +1,352 @@
+/* memcg statistics: the update path, the flush callback, the flush
+ * heuristics and the readers (mm/memcontrol.c, spec sections 5 and 6). */
+#include "engine/internal.h"
+
+#include <stdlib.h>
+
+void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	const struct mcg_layout *l = e->layout;
+	size_t nr_lstate = (size_t)e->cfg.nr_nodes * l->nr_node_slots;
+	acount_t *a = cg->aggregates;
+	struct memcg_vmstats *vs = &cg->vmstats;
+
+	vs->state = a;
+	vs->state_local = a += l->nr_state_slots;
+	vs->state_pending = a += l->nr_state_slots;
+	vs->events = a += l->nr_state_slots;
+	vs->events_local = a += l->nr_event_slots;
+	vs->events_pending = a += l->nr_event_slots;
+	vs->lstate = a += l->nr_event_slots;
+	vs->lstate_local = a += nr_lstate;
+	vs->lstate_pending = a += nr_lstate;
+	atomic_init(&vs->stats_updates, 0);
+
+	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++) {
+		struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu);
+
+		atomic_init(&pc->stats_updates, 0);
+		pc->parent_pcpu = cg->parent ? cg_memcg_pcpu(cg->parent, cpu) : NULL;
+		pc->vmstats = vs;
+	}
+}
+
+/*
+ * The update side (memcg_rstat_updated()).
+ *
+ * A stat update is a single-writer add to the CPU's own counter, then two
+ * pieces of bookkeeping that make the read side cheap:
+ *
+ *  - the rstat mark, so that a flush visits this (cgroup, CPU) pair and no
+ *    other;
+ *  - the flush threshold.  Each memcg counts, in `vmstats->stats_updates`,
+ *    how many page-sized changes its subtree saw since its last flush.  To
+ *    keep that shared atomic off the hot path, a CPU first counts in its own
+ *    per-CPU slot and publishes in batches of MCG_CHARGE_BATCH, at every
+ *    level up to the root.  A level already over the threshold stops the
+ *    walk: its ancestors, which count a superset, are over it too.
+ *
+ * The threshold, MCG_CHARGE_BATCH x nr_cpus, bounds how stale a reader's
+ * view can be: a thresholded flush skips only while fewer than that many
+ * changes are pending, and the periodic flusher forces the whole tree every
+ * period anyway.
+ */
+static inline void memcg_rstat_updated(struct mcg_engine *e, struct mcg_cgroup *cg,
+				       unsigned long val, unsigned cpu)
+{
+	rstat_updated(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY], cpu);
+
+	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
+		unsigned long batch;
+
+		if (atomic_load_explicit(&pc->vmstats->stats_updates, memory_order_relaxed) >
+		    e->flush_threshold)
+			break;
+		batch = atomic_load_explicit(&pc->stats_updates, memory_order_relaxed) + val;
+		if (batch < MCG_CHARGE_BATCH) {
+			atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
+			continue;
+		}
+		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
+		atomic_fetch_add_explicit(&pc->vmstats->stats_updates, batch, memory_order_relaxed);
+	}
+}
+
+void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_item item,
+		  long val)
+{
+	struct mcg_engine *e = c->engine;
+	const struct mcg_layout *l = e->layout;
+	unsigned slot = l->slot[item];
+	unsigned cpu = c->id;
+
+	if (val == 0)
+		return;
+	/* Updates aimed at a destroyed cgroup land in its nearest online
+	 * ancestor; the root is always online. */
+	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
+		cg = cg->parent;
+
+	switch (l->kind[item]) {
+	case MCG_KIND_NODE:
+		g_assert((unsigned)nid < e->cfg.nr_nodes);
+		acount_add_single_writer(pcpu_array(cg, cpu, e->off_state) + slot, val);
+		acount_add_single_writer(pcpu_array(cg, cpu, e->off_lstate) +
+					 (size_t)nid * l->nr_node_slots + slot, val);
+		break;
+	case MCG_KIND_MEMCG:
+		acount_add_single_writer(pcpu_array(cg, cpu, e->off_state) + slot, val);
+		break;
+	case MCG_KIND_EVENT:
+		acount_add_single_writer(pcpu_array(cg, cpu, e->off_events) + slot, val);
+		break;
+	default:
+		return;		/* this kernel does not track the item */
+	}
+	memcg_rstat_updated(e, cg, mcg_layout_val_in_pages(l, item, val), cpu);
+}
+
+/*
+ * The flush callback (mem_cgroup_css_rstat_flush()), run for one (cgroup,
+ * CPU) pair under the tree lock, children before parents.
+ *
+ * For each counter slot it takes what the children pushed up (`pending`,
+ * which is global: the first CPU pass that visits the cgroup takes it all),
+ * adds this CPU's change since its last visit (counter minus `prev`), folds
+ * the sum into the hierarchical aggregate and pushes it into the parent's
+ * pending.  The CPU's own change alone also goes to the local counter.
+ * Because a child always precedes its parent on the same CPU, a child's push
+ * is consumed later in the same pass; what the flush root pushes waits in its
+ * parent until a flush covers the parent.
+ */
+struct aggregate_control {
+	acount_t *aggregate, *local, *pending, *ppending;
+	const acount_t *cstat;
+	acount_t *cstat_prev;
+	unsigned size;
+};
+
+static void memcg_stat_aggregate(const struct aggregate_control *ac)
+{
+	for (unsigned i = 0; i < ac->size; i++) {
+		long delta = acount_read(&ac->pending[i]);
+		long delta_cpu = 0;
+		long v = acount_read(&ac->cstat[i]);
+		long prev = acount_read(&ac->cstat_prev[i]);
+
+		if (delta)
+			acount_set(&ac->pending[i], 0);
+		if (v != prev) {
+			delta_cpu = v - prev;
+			delta += delta_cpu;
+			acount_set(&ac->cstat_prev[i], v);
+		}
+		if (delta_cpu && ac->local)
+			acount_add_single_writer(&ac->local[i], delta_cpu);
+		if (delta) {
+			acount_add_single_writer(&ac->aggregate[i], delta);
+			if (ac->ppending)
+				acount_add_single_writer(&ac->ppending[i], delta);
+		}
+	}
+}
+
+void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
+{
+	struct mcg_cgroup *cg = owner;
+	struct mcg_engine *e = arg;
+	const struct mcg_layout *l = e->layout;
+	struct mcg_cgroup *parent = cg->parent;
+	struct memcg_vmstats *vs = &cg->vmstats;
+	struct memcg_vmstats *pvs = parent ? &parent->vmstats : NULL;
+	struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu);
+	struct aggregate_control ac;
+
+	ac = (struct aggregate_control){
+		.aggregate = vs->state,
+		.local = e->maintain_local ? vs->state_local : NULL,
+		.pending = vs->state_pending,
+		.ppending = pvs ? pvs->state_pending : NULL,
+		.cstat = pcpu_array(cg, cpu, e->off_state),
+		.cstat_prev = pcpu_array(cg, cpu, e->off_state_prev),
+		.size = l->nr_state_slots,
+	};
+	memcg_stat_aggregate(&ac);
+
+	ac = (struct aggregate_control){
+		.aggregate = vs->events,
+		.local = e->maintain_local ? vs->events_local : NULL,
+		.pending = vs->events_pending,
+		.ppending = pvs ? pvs->events_pending : NULL,
+		.cstat = pcpu_array(cg, cpu, e->off_events),
+		.cstat_prev = pcpu_array(cg, cpu, e->off_events_prev),
+		.size = l->nr_event_slots,
+	};
+	memcg_stat_aggregate(&ac);
+
+	/* Per-node counters keep their locals in every configuration: the
+	 * kernel's shadow-node shrinker reads them on v2 too. */
+	for (unsigned nid = 0; nid < e->cfg.nr_nodes; nid++) {
+		size_t off = (size_t)nid * l->nr_node_slots;
+
+		ac = (struct aggregate_control){
+			.aggregate = vs->lstate + off,
+			.local = vs->lstate_local + off,
+			.pending = vs->lstate_pending + off,
+			.ppending = pvs ? pvs->lstate_pending + off : NULL,
+			.cstat = pcpu_array(cg, cpu, e->off_lstate) + off,
+			.cstat_prev = pcpu_array(cg, cpu, e->off_lstate_prev) + off,
+			.size = l->nr_node_slots,
+		};
+		memcg_stat_aggregate(&ac);
+	}
+
+	atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
+	if (atomic_load_explicit(&vs->stats_updates, memory_order_relaxed))
+		atomic_store_explicit(&vs->stats_updates, 0, memory_order_relaxed);
+	atomic_fetch_add_explicit(&e->nr_visited, 1, memory_order_relaxed);
+}
+
+unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	uint64_t start = mcg_now_ns();
+	unsigned long visited =
+		rstat_flush(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY]);
+
+	atomic_fetch_add_explicit(&e->flush_ns, mcg_now_ns() - start, memory_order_relaxed);
+	return visited;
+}
+
+/* Hands a destroyed v1 cgroup's local counters to its parent
+ * (reparent_state_local()); the caller flushed the cgroup first. */
+void memcg_reparent_local(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	const struct mcg_layout *l = e->layout;
+	struct memcg_vmstats *vs = &cg->vmstats, *pvs = &cg->parent->vmstats;
+	size_t nr_lstate = (size_t)e->cfg.nr_nodes * l->nr_node_slots;
+	struct rstat_tree *t = e->tree_of[MCG_PART_MEMORY];
+
+	pthread_mutex_lock(&t->lock);
+	for (unsigned i = 0; i < l->nr_state_slots; i++)
+		acount_add_single_writer(&pvs->state_local[i], acount_read(&vs->state_local[i]));
+	for (unsigned i = 0; i < l->nr_event_slots; i++)
+		acount_add_single_writer(&pvs->events_local[i], acount_read(&vs->events_local[i]));
+	for (size_t i = 0; i < nr_lstate; i++)
+		acount_add_single_writer(&pvs->lstate_local[i], acount_read(&vs->lstate_local[i]));
+	pthread_mutex_unlock(&t->lock);
+}
+
+/*
+ * When to flush (spec 6).
+ *
+ * A reader of memory.stat calls mcg_memcg_flush_stats() on the memcg it
+ * reads: the flush happens only if more than MCG_CHARGE_BATCH x nr_cpus page
+ * changes are pending in that subtree, otherwise the reader accepts the
+ * slightly stale aggregates.  Two things bound the staleness: that threshold
+ * (in size) and the periodic flusher, which forces a flush of the whole tree
+ * every period (in time).  Some kernel paths (reclaim, writeback, refault)
+ * use the ratelimited variant, which does not flush at all unless the
+ * periodic flusher is a full period late.  Forced flushes (zswap limits, v1
+ * reparenting, the periodic worker) ignore the threshold.
+ */
+bool mcg_memcg_needs_flush(const struct mcg_engine *e, const struct mcg_cgroup *cg)
+{
+	return atomic_load_explicit(&cg->vmstats.stats_updates, memory_order_relaxed) >
+	       e->flush_threshold;
+}
+
+void __mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
+{
+	if (!force && !mcg_memcg_needs_flush(e, cg)) {
+		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
+		return;
+	}
+	if (!cg->parent)
+		atomic_store_explicit(&e->flush_last_time_ns, (int64_t)mcg_now_ns(),
+				      memory_order_relaxed);
+	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
+	if (force)
+		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
+	memcg_flush_tree(e, cg);
+}
+
+void mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	__mcg_memcg_flush_stats(e, cg, false);
+}
+
+void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	unsigned period_ms = e->cfg.flush_period_ms ? e->cfg.flush_period_ms
+						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
+	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
+
+	if ((int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000)
+		mcg_memcg_flush_stats(e, cg);
+}
+
+/* ---- readers ---- */
+
+static long percpu_sum(const struct mcg_engine *e, const struct mcg_cgroup *cg, size_t off,
+		       size_t index)
+{
+	long sum = 0;
+
+	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++)
+		sum += acount_read(pcpu_array(cg, cpu, off) + index);
+	return sum;
+}
+
+long mcg_stat_read_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg,
+		       enum mcg_item item, enum mcg_scope scope)
+{
+	const struct mcg_layout *l = e->layout;
+	unsigned kind = l->kind[item], slot = l->slot[item];
+	bool is_event = kind == MCG_KIND_EVENT;
+
+	if (kind == MCG_KIND_ABSENT)
+		return 0;
+	if (scope == MCG_HIERARCHICAL)
+		return acount_read(is_event ? &cg->vmstats.events[slot] : &cg->vmstats.state[slot]);
+	/* seed 000 before, or locals not kept (seed 001): sum every CPU. */
+	if (e->cfg.sw.percpu_local_sum || !e->maintain_local)
+		return percpu_sum(e, cg, is_event ? e->off_events : e->off_state, slot);
+	return acount_read(is_event ? &cg->vmstats.events_local[slot]
+				    : &cg->vmstats.state_local[slot]);
+}
+
+long mcg_stat_read_node_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
+			    enum mcg_item item, enum mcg_scope scope)
+{
+	const struct mcg_layout *l = e->layout;
+	size_t index;
+
+	if (l->kind[item] != MCG_KIND_NODE || nid < 0 || (unsigned)nid >= e->cfg.nr_nodes)
+		return 0;
+	index = (size_t)nid * l->nr_node_slots + l->slot[item];
+	if (scope == MCG_HIERARCHICAL)
+		return acount_read(&cg->vmstats.lstate[index]);
+	if (e->cfg.sw.percpu_local_sum)
+		return percpu_sum(e, cg, e->off_lstate, index);
+	return acount_read(&cg->vmstats.lstate_local[index]);
+}
+
+/* State can be transiently negative in an aggregate; the kernel clamps it
+ * to 0 for readers.  Events are unsigned and never clamped. */
+unsigned long mcg_stat_read(const struct mcg_engine *e, const struct mcg_cgroup *cg,
+			    enum mcg_item item, enum mcg_scope scope)
+{
+	long v = mcg_stat_read_raw(e, cg, item, scope);
+
+	if (e->layout->kind[item] != MCG_KIND_EVENT && v < 0)
+		return 0;
+	return (unsigned long)v;
+}
+
+unsigned long mcg_stat_read_node(const struct mcg_engine *e, const struct mcg_cgroup *cg,
+				 int nid, enum mcg_item item, enum mcg_scope scope)
+{
+	long v = mcg_stat_read_node_raw(e, cg, nid, item, scope);
+
+	return v < 0 ? 0 : (unsigned long)v;
+}

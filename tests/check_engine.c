@@ -1,0 +1,1191 @@
+/* Check suite of the engine: hierarchy, rstat tree walk, update/flush
+ * conservation, heuristics, seed switches and a threaded stress run. */
+#include <check.h>
+#include <errno.h>
+#include <glib.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "engine/rstat.h"
+
+static struct mcg_engine *engine_make(unsigned cpus, unsigned nodes, enum mcg_layout_id layout,
+				      enum mcg_hierarchy h, const struct mcg_switches *sw)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = cpus;
+	cfg.nr_nodes = nodes;
+	cfg.layout = mcg_layout_get(layout);
+	cfg.hierarchy = h;
+	cfg.flush_period_ms = 0;
+	if (sw)
+		cfg.sw = *sw;
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	return e;
+}
+
+static void mod(struct mcg_engine *e, unsigned cpu, struct mcg_cgroup *cg, int nid,
+		enum mcg_item item, long val)
+{
+	struct mcg_cpu *c = mcg_engine_cpu(e, cpu);
+
+	mcg_cpu_enter(c);
+	mcg_stat_mod(c, cg, nid, item, val);
+	mcg_cpu_exit(c);
+}
+
+static struct mcg_cgroup *mk(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name)
+{
+	struct mcg_cgroup *cg = NULL;
+
+	ck_assert_int_eq(mcg_cgroup_create(e, parent, name, &cg), 0);
+	return cg;
+}
+
+/* ---- hierarchy ---- */
+
+START_TEST(test_hierarchy_errors)
+{
+	struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *x = NULL, *found;
+	char name[300], buf[MCG_NAME_MAX + 1];
+
+	a = mk(e, root, "a");
+	b = mk(e, a, "b");
+	ck_assert_int_eq(mcg_cgroup_create(e, root, "a", &x), -EEXIST);
+	ck_assert_int_eq(mcg_cgroup_create(e, root, ".", &x), -EINVAL);
+	ck_assert_int_eq(mcg_cgroup_create(e, root, "..", &x), -EINVAL);
+	ck_assert_int_eq(mcg_cgroup_create(e, root, "x/y", &x), -EINVAL);
+	ck_assert_int_eq(mcg_cgroup_create(e, root, "", &x), -EINVAL);
+	memset(name, 'n', 256);
+	name[256] = 0;
+	ck_assert_int_eq(mcg_cgroup_create(e, root, name, &x), -ENAMETOOLONG);
+	name[255] = 0;
+	ck_assert_int_eq(mcg_cgroup_create(e, root, name, &x), 0);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, x), 0);
+	mcg_cgroup_put(x);
+
+	ck_assert_uint_eq(mcg_cgroup_nr_children(e, root), 1);
+	ck_assert_uint_eq(mcg_cgroup_nr_descendants(e, root), 2);
+	ck_assert_uint_eq(mcg_cgroup_depth(b), 2);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, a), -EBUSY);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, root), -EPERM);
+
+	found = mcg_cgroup_lookup(e, "/a/b");
+	ck_assert_ptr_eq(found, b);
+	mcg_cgroup_put(found);
+	ck_assert_ptr_null(mcg_cgroup_lookup(e, "/a/c"));
+	found = mcg_cgroup_lookup(e, "/");
+	ck_assert_ptr_eq(found, root);
+	mcg_cgroup_put(found);
+
+	ck_assert_int_eq(mcg_cgroup_rename(e, b, "c"), 0);
+	mcg_cgroup_name(e, b, buf);
+	ck_assert_str_eq(buf, "c");
+	found = mcg_cgroup_lookup_child(e, a, "c");
+	ck_assert_ptr_eq(found, b);
+	mcg_cgroup_put(found);
+	ck_assert_ptr_null(mcg_cgroup_lookup_child(e, a, "b"));
+	x = mk(e, a, "d");
+	ck_assert_int_eq(mcg_cgroup_rename(e, b, "d"), -EEXIST);
+	ck_assert_int_eq(mcg_cgroup_rename(e, b, "a/b"), -EINVAL);
+
+	ck_assert_int_eq(mcg_cgroup_destroy(e, b), 0);
+	ck_assert(!mcg_cgroup_online(b));
+	ck_assert_int_eq(mcg_cgroup_destroy(e, b), -ENODEV);
+	ck_assert_int_eq(mcg_cgroup_create(e, b, "under-dead", &found), -ENODEV);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, x), 0);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, a), 0);
+	ck_assert_uint_eq(mcg_cgroup_nr_descendants(e, root), 0);
+	mcg_cgroup_put(x);
+	mcg_cgroup_put(b);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_children_order)
+{
+	struct mcg_engine *e = engine_make(1, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e), **kids;
+	const char *names[] = { "z", "a", "m" };
+	char buf[MCG_NAME_MAX + 1];
+	unsigned nr;
+
+	for (unsigned i = 0; i < 3; i++)
+		mcg_cgroup_put(mk(e, root, names[i]));
+	kids = mcg_cgroup_children(e, root, &nr);
+	ck_assert_uint_eq(nr, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		mcg_cgroup_name(e, kids[i], buf);
+		ck_assert_str_eq(buf, names[i]);
+		mcg_cgroup_put(kids[i]);
+	}
+	g_free(kids);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* ---- rstat walk order ---- */
+
+struct order_rec {
+	GPtrArray *visited;
+};
+
+static void record_visit(void *owner, unsigned cpu, void *arg)
+{
+	struct order_rec *rec = arg;
+
+	g_ptr_array_add(rec->visited, owner);
+}
+
+struct test_node {
+	struct rstat_node node;
+	struct rstat_node_cpu cpu[2];
+	const char *name;
+};
+
+/* The kernel's own example (css_rstat_push_children()): with P: C1 -> C2,
+ * C1: G11 -> G12, C2: G21 -> G22 the flush order is G12 G11 G22 G21 C2 C1 P. */
+START_TEST(test_rstat_kernel_example_order)
+{
+	struct rstat_tree t;
+	struct order_rec rec = { g_ptr_array_new() };
+	static struct test_node n[7];
+	const char *names[] = { "P", "C1", "C2", "G11", "G12", "G21", "G22" };
+	const int parent[] = { -1, 0, 0, 1, 1, 2, 2 };
+	const char *expect[] = { "G12", "G11", "G22", "G21", "C2", "C1", "P" };
+
+	ck_assert_int_eq(rstat_tree_init(&t, 2), 0);
+	rstat_tree_add_callback(&t, record_visit, &rec);
+	for (int i = 0; i < 7; i++) {
+		n[i].name = names[i];
+		rstat_node_init(&n[i].node, parent[i] < 0 ? NULL : &n[parent[i]].node, &n[i], n[i].cpu,
+				sizeof(struct rstat_node_cpu), 2);
+	}
+	/* The llist pops in reverse marking order and each link prepends, so
+	 * marking G11, G12, G21, G22 builds P: C1 -> C2, C1: G11 -> G12,
+	 * C2: G21 -> G22. */
+	rstat_updated(&t, &n[3].node, 1);
+	rstat_updated(&t, &n[4].node, 1);
+	rstat_updated(&t, &n[5].node, 1);
+	rstat_updated(&t, &n[6].node, 1);
+	ck_assert_uint_eq(rstat_flush(&t, &n[0].node), 7);
+	ck_assert_uint_eq(rec.visited->len, 7);
+	for (int i = 0; i < 7; i++)
+		ck_assert_str_eq(((struct test_node *)rec.visited->pdata[i])->name, expect[i]);
+	for (int i = 0; i < 7; i++)
+		ck_assert(!rstat_node_busy(&t, &n[i].node));
+	g_ptr_array_free(rec.visited, TRUE);
+	rstat_tree_destroy(&t);
+}
+END_TEST
+
+/* Random trees, random marks: every visited node comes after all of its
+ * visited descendants, exactly the marked nodes and their ancestors inside
+ * the flushed subtree are visited, and ancestors above stay linked. */
+START_TEST(test_rstat_children_first_random)
+{
+	enum { N = 200 };
+	static struct rstat_node nodes[N];
+	static struct rstat_node_cpu cpus[N][3];
+	int parent[N];
+	GRand *rnd = g_rand_new_with_seed(42 + _i);
+
+	for (int round = 0; round < 20; round++) {
+		struct rstat_tree t;
+		struct order_rec rec = { g_ptr_array_new() };
+		bool marked[N] = { false }, expected[N] = { false };
+		int target;
+		unsigned cpu = g_rand_int_range(rnd, 0, 3);
+
+		ck_assert_int_eq(rstat_tree_init(&t, 3), 0);
+		rstat_tree_add_callback(&t, record_visit, &rec);
+		for (int i = 0; i < N; i++) {
+			parent[i] = i ? g_rand_int_range(rnd, 0, i) : -1;
+			rstat_node_init(&nodes[i], i ? &nodes[parent[i]] : NULL,
+					GINT_TO_POINTER(i + 1), cpus[i],
+					sizeof(struct rstat_node_cpu), 3);
+		}
+		for (int k = 0; k < 40; k++) {
+			int i = g_rand_int_range(rnd, 0, N);
+
+			marked[i] = true;
+			rstat_updated(&t, &nodes[i], cpu);
+		}
+		target = g_rand_int_range(rnd, 0, 10);
+		for (int i = 0; i < N; i++) {
+			bool in_subtree = false;
+
+			for (int a = i; a >= 0; a = parent[a])
+				if (a == target)
+					in_subtree = true;
+			if (!marked[i] || !in_subtree)
+				continue;
+			for (int a = i; a != parent[target]; a = parent[a])
+				expected[a] = true;
+		}
+		rstat_flush(&t, &nodes[target]);
+		{
+			int pos[N];
+			unsigned nexpected = 0;
+
+			for (int i = 0; i < N; i++) {
+				pos[i] = -1;
+				nexpected += expected[i];
+			}
+			for (unsigned k = 0; k < rec.visited->len; k++) {
+				int i = GPOINTER_TO_INT(rec.visited->pdata[k]) - 1;
+
+				ck_assert_msg(expected[i], "node %d visited without update", i);
+				ck_assert_int_eq(pos[i], -1);
+				pos[i] = (int)k;
+			}
+			ck_assert_uint_eq(rec.visited->len, nexpected);
+			for (int i = 0; i < N; i++)
+				if (pos[i] >= 0 && i != target)
+					ck_assert_int_lt(pos[i], pos[parent[i]]);
+		}
+		/* A flush of the root then visits exactly what stayed linked: the
+		 * marked nodes outside the subtree with their ancestors, and the
+		 * ancestors above target if the first flush found anything. */
+		{
+			bool expected2[N] = { false };
+			bool any = false;
+			unsigned nexpected2 = 0;
+
+			for (int i = 0; i < N; i++) {
+				any |= expected[i];
+				if (marked[i] && !expected[i])
+					for (int a = i; a >= 0; a = parent[a])
+						expected2[a] = true;
+			}
+			if (any)
+				for (int a = parent[target]; a >= 0; a = parent[a])
+					expected2[a] = true;
+			g_ptr_array_set_size(rec.visited, 0);
+			rstat_flush(&t, &nodes[0]);
+			for (int i = 0; i < N; i++)
+				nexpected2 += expected2[i];
+			ck_assert_uint_eq(rec.visited->len, nexpected2);
+			for (unsigned k = 0; k < rec.visited->len; k++)
+				ck_assert(expected2[GPOINTER_TO_INT(rec.visited->pdata[k]) - 1]);
+		}
+		for (int i = 0; i < N; i++)
+			ck_assert(!rstat_node_busy(&t, &nodes[i]));
+		g_ptr_array_free(rec.visited, TRUE);
+		rstat_tree_destroy(&t);
+	}
+	g_rand_free(rnd);
+}
+END_TEST
+
+/* ---- conservation ---- */
+
+/* Items whose kind the layout knows, for random updates. */
+static unsigned layout_items(const struct mcg_layout *l, enum mcg_item *out)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i < MCG_NR_ITEMS; i++)
+		if (mcg_layout_has(l, i))
+			out[n++] = i;
+	return n;
+}
+
+enum { CONS_MAX_CG = 40, CONS_NODES = 3 };
+
+struct model {
+	struct mcg_cgroup *cg[CONS_MAX_CG];
+	int parent[CONS_MAX_CG];
+	bool alive[CONS_MAX_CG];
+	long own[CONS_MAX_CG][MCG_NR_ITEMS];
+	long own_node[CONS_MAX_CG][CONS_NODES][MCG_NR_ITEMS];
+	int n;
+};
+
+static bool model_is_ancestor_or_self(const struct model *m, int a, int d)
+{
+	for (; d >= 0; d = m->parent[d])
+		if (d == a)
+			return true;
+	return false;
+}
+
+/* Where d's local counters ended up: itself, or (v1) the nearest live
+ * ancestor after reparenting. */
+static int model_local_home(const struct model *m, int d, bool reparent)
+{
+	if (!reparent)
+		return d;
+	while (!m->alive[d])
+		d = m->parent[d];
+	return d;
+}
+
+static void check_conservation(enum mcg_layout_id layout, enum mcg_hierarchy h,
+			       const struct mcg_switches *sw, unsigned seed)
+{
+	static struct model m;
+	struct mcg_engine *e = engine_make(4, CONS_NODES, layout, h, sw);
+	const struct mcg_layout *l = mcg_engine_config(e)->layout;
+	enum mcg_item items[MCG_NR_ITEMS];
+	unsigned nr_items = layout_items(l, items);
+	GRand *rnd = g_rand_new_with_seed(seed);
+	bool reparent = h == MCG_HIERARCHY_V1 && !sw->percpu_local_sum;
+
+	memset(&m, 0, sizeof(m));
+	m.cg[0] = mcg_engine_root(e);
+	m.parent[0] = -1;
+	m.alive[0] = true;
+	m.n = 1;
+	for (int i = 1; i < CONS_MAX_CG; i++) {
+		char name[16];
+		int p;
+
+		do
+			p = g_rand_int_range(rnd, 0, i);
+		while (!m.alive[p]);
+		g_snprintf(name, sizeof(name), "c%d", i);
+		m.cg[i] = mk(e, m.cg[p], name);
+		m.parent[i] = p;
+		m.alive[i] = true;
+		m.n++;
+	}
+	for (int step = 0; step < 6000; step++) {
+		int i = g_rand_int_range(rnd, 0, m.n);
+		enum mcg_item item = items[g_rand_int_range(rnd, 0, nr_items)];
+		int nid = g_rand_int_range(rnd, 0, CONS_NODES);
+		unsigned cpu = g_rand_int_range(rnd, 0, 4);
+		long val;
+
+		if (!m.alive[i])
+			continue;
+		if (l->kind[item] == MCG_KIND_EVENT)
+			val = g_rand_int_range(rnd, 0, 20);
+		else
+			val = g_rand_int_range(rnd, -8, 40);
+		mod(e, cpu, m.cg[i], nid, item, val);
+		m.own[i][item] += val;
+		if (l->kind[item] == MCG_KIND_NODE)
+			m.own_node[i][nid][item] += val;
+		/* Now and then a thresholded flush somewhere, and a destroy of
+		 * a live leaf with unflushed updates. */
+		if (step % 97 == 0)
+			mcg_memcg_flush_stats(e, m.cg[g_rand_int_range(rnd, 0, m.n)]);
+		if (step % 500 == 499) {
+			int victim = g_rand_int_range(rnd, 1, m.n);
+			bool leaf = m.alive[victim];
+
+			for (int k = 0; k < m.n && leaf; k++)
+				if (m.alive[k] && m.parent[k] == victim)
+					leaf = false;
+			if (leaf) {
+				ck_assert_int_eq(mcg_cgroup_destroy(e, m.cg[victim]), 0);
+				m.alive[victim] = false;
+			}
+		}
+	}
+	__mcg_memcg_flush_stats(e, m.cg[0], true);
+
+	for (int a = 0; a < m.n; a++) {
+		if (!m.alive[a])
+			continue;
+		for (unsigned k = 0; k < nr_items; k++) {
+			enum mcg_item item = items[k];
+			long hier = 0, local = 0;
+
+			for (int d = 0; d < m.n; d++) {
+				if (model_is_ancestor_or_self(&m, a, d))
+					hier += m.own[d][item];
+				if (model_local_home(&m, d, reparent) == a)
+					local += m.own[d][item];
+			}
+			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL) == hier,
+				      "cg %d item %s: hierarchical %ld, expected %ld", a,
+				      mcg_item_name(item),
+				      mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL), hier);
+			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_LOCAL) == local,
+				      "cg %d item %s: local %ld, expected %ld", a, mcg_item_name(item),
+				      mcg_stat_read_raw(e, m.cg[a], item, MCG_LOCAL), local);
+			if (l->kind[item] != MCG_KIND_NODE)
+				continue;
+			for (int nid = 0; nid < CONS_NODES; nid++) {
+				long nhier = 0, nlocal = 0;
+
+				for (int d = 0; d < m.n; d++) {
+					if (model_is_ancestor_or_self(&m, a, d))
+						nhier += m.own_node[d][nid][item];
+					if (model_local_home(&m, d, reparent) == a)
+						nlocal += m.own_node[d][nid][item];
+				}
+				ck_assert_int_eq(mcg_stat_read_node_raw(e, m.cg[a], nid, item,
+									MCG_HIERARCHICAL), nhier);
+				ck_assert_int_eq(mcg_stat_read_node_raw(e, m.cg[a], nid, item,
+									MCG_LOCAL), nlocal);
+			}
+		}
+	}
+	for (int i = 1; i < m.n; i++)
+		mcg_cgroup_put(m.cg[i]);
+	g_rand_free(rnd);
+	mcg_engine_free(e);
+}
+
+/* Loop index: bit 0 layout, bit 1 hierarchy, bits 2.. one switch (0 = none). */
+START_TEST(test_conservation)
+{
+	struct mcg_switches sw = { 0 };
+	unsigned which = (unsigned)_i >> 2;
+
+	if (which)
+		ck_assert(mcg_switches_set(&sw, mcg_switch_descs[which - 1].name, true));
+	check_conservation(_i & 1 ? MCG_LAYOUT_6_12 : MCG_LAYOUT_7_3,
+			   _i & 2 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2, &sw, 1000 + (unsigned)_i);
+}
+END_TEST
+
+/* Without destruction, hierarchical = local + children's hierarchical. */
+START_TEST(test_local_vs_hierarchical)
+{
+	struct mcg_engine *e = engine_make(3, 2, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e);
+	struct mcg_cgroup *a = mk(e, root, "a"), *b = mk(e, a, "b"), *c = mk(e, a, "c");
+	struct mcg_cgroup *all[] = { root, a, b, c };
+	GRand *rnd = g_rand_new_with_seed(7);
+
+	for (int k = 0; k < 3000; k++)
+		mod(e, g_rand_int_range(rnd, 0, 3), all[g_rand_int_range(rnd, 0, 4)],
+		    g_rand_int_range(rnd, 0, 2), MCG_FILE_PAGES, g_rand_int_range(rnd, -2, 9));
+	__mcg_memcg_flush_stats(e, root, true);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_FILE_PAGES, MCG_HIERARCHICAL),
+			 mcg_stat_read_raw(e, a, MCG_FILE_PAGES, MCG_LOCAL) +
+				 mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_HIERARCHICAL) +
+				 mcg_stat_read_raw(e, c, MCG_FILE_PAGES, MCG_HIERARCHICAL));
+	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_HIERARCHICAL),
+			 mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL));
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL),
+			 mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_LOCAL) +
+				 mcg_stat_read_raw(e, a, MCG_FILE_PAGES, MCG_HIERARCHICAL));
+	for (int nid = 0; nid < 2; nid++)
+		ck_assert_int_eq(mcg_stat_read_node_raw(e, a, nid, MCG_FILE_PAGES, MCG_HIERARCHICAL),
+				 mcg_stat_read_node_raw(e, a, nid, MCG_FILE_PAGES, MCG_LOCAL) +
+					 mcg_stat_read_node_raw(e, b, nid, MCG_FILE_PAGES,
+								MCG_HIERARCHICAL) +
+					 mcg_stat_read_node_raw(e, c, nid, MCG_FILE_PAGES,
+								MCG_HIERARCHICAL));
+	/* A negative aggregate reads as 0 through the clamping reader. */
+	mod(e, 0, c, 0, MCG_SHMEM, -5);
+	__mcg_memcg_flush_stats(e, root, true);
+	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_SHMEM, MCG_HIERARCHICAL), -5);
+	ck_assert_uint_eq(mcg_stat_read(e, c, MCG_SHMEM, MCG_HIERARCHICAL), 0);
+	ck_assert_uint_eq(mcg_stat_read_node(e, c, 0, MCG_SHMEM, MCG_HIERARCHICAL), 0);
+	mcg_cgroup_put(a);
+	mcg_cgroup_put(b);
+	mcg_cgroup_put(c);
+	g_rand_free(rnd);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* Updates to a destroyed cgroup land in its nearest live ancestor. */
+START_TEST(test_destroyed_redirect)
+{
+	struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e);
+	struct mcg_cgroup *a = mk(e, root, "a"), *b = mk(e, a, "b");
+
+	mod(e, 1, b, 0, MCG_ANON_MAPPED, 10);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, b), 0);
+	mod(e, 0, b, 0, MCG_ANON_MAPPED, 5);
+	__mcg_memcg_flush_stats(e, root, true);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 15);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_LOCAL), 5);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 15);
+	mcg_cgroup_put(b);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* ---- heuristics ---- */
+
+START_TEST(test_threshold)
+{
+	struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e), *a = mk(e, root, "a");
+	struct mcg_flush_counters fc;
+	const unsigned threshold = MCG_CHARGE_BATCH * 2;
+
+	/* Exactly at the threshold (published in two full batches): no flush. */
+	for (unsigned k = 0; k < threshold; k++)
+		mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+	ck_assert(!mcg_memcg_needs_flush(e, a));
+	mcg_memcg_flush_stats(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.skipped, 1);
+	ck_assert_uint_eq(fc.flushes, 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+
+	/* 63 more pages stay in the per-CPU batch: still not published. */
+	for (unsigned k = 0; k < MCG_CHARGE_BATCH - 1; k++)
+		mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+	ck_assert(!mcg_memcg_needs_flush(e, a));
+	/* The 64th completes a batch: over the threshold, the read flushes. */
+	mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+	ck_assert(mcg_memcg_needs_flush(e, a));
+	ck_assert(mcg_memcg_needs_flush(e, root));
+	mcg_memcg_flush_stats(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.flushes, 1);
+	ck_assert_uint_eq(fc.forced, 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL),
+			 threshold + MCG_CHARGE_BATCH);
+	/* The flush reset a's count but not the root's, which still needs one
+	 * and has a's delta pending. */
+	ck_assert(!mcg_memcg_needs_flush(e, a));
+	ck_assert(mcg_memcg_needs_flush(e, root));
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+	mcg_memcg_flush_stats(e, root);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_MAPPED, MCG_HIERARCHICAL),
+			 threshold + MCG_CHARGE_BATCH);
+
+	/* Byte items count in pages toward the threshold, at least one each. */
+	for (unsigned k = 0; k < threshold + MCG_CHARGE_BATCH; k++)
+		mod(e, 1, a, 0, MCG_SLAB_RECLAIMABLE_B, 8);
+	ck_assert(mcg_memcg_needs_flush(e, a));
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* A thresholded reader is never behind by more than the threshold plus
+ * what each CPU holds in its unpublished batch. */
+START_TEST(test_staleness_bound)
+{
+	enum { CPUS = 4 };
+	struct mcg_engine *e = engine_make(CPUS, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e), *a = mk(e, root, "a");
+	GRand *rnd = g_rand_new_with_seed(3);
+	long truth = 0, max_lag = 0;
+	const long bound = MCG_CHARGE_BATCH * CPUS + CPUS * (MCG_CHARGE_BATCH - 1);
+
+	for (int k = 0; k < 20000; k++) {
+		long val = g_rand_int_range(rnd, 1, 4);
+
+		mod(e, g_rand_int_range(rnd, 0, CPUS), a, 0, MCG_FILE_PAGES, val);
+		truth += val;
+		if (k % 13 == 0) {
+			long lag;
+
+			mcg_memcg_flush_stats(e, a);
+			lag = truth - mcg_stat_read_raw(e, a, MCG_FILE_PAGES, MCG_HIERARCHICAL);
+			ck_assert_int_ge(lag, 0);
+			ck_assert_int_le(lag, bound);
+			if (lag > max_lag)
+				max_lag = lag;
+		}
+	}
+	/* The heuristic did let reads go stale: it is not flushing every time. */
+	ck_assert_int_gt(max_lag, 0);
+	mcg_cgroup_put(a);
+	g_rand_free(rnd);
+	mcg_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_periodic_flusher)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_cgroup *a;
+	struct mcg_flush_counters fc;
+	int waited_ms = 0;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	cfg.flush_period_ms = 30;
+	e = mcg_engine_new(&cfg);
+	a = mk(e, mcg_engine_root(e), "a");
+	mod(e, 1, a, 0, MCG_ANON_MAPPED, 10);
+	/* Below the threshold a reader would not flush; the period will. */
+	ck_assert(!mcg_memcg_needs_flush(e, a));
+	while (mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL) != 10 && waited_ms < 5000) {
+		g_usleep(10000);
+		waited_ms += 10;
+	}
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 10);
+	ck_assert_int_eq(mcg_stat_read_raw(e, mcg_engine_root(e), MCG_ANON_MAPPED, MCG_HIERARCHICAL),
+			 10);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_ge(fc.periodic, 1);
+	ck_assert_uint_ge(fc.forced, 1);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* Right after a root flush the ratelimited variant does nothing, even with
+ * the threshold exceeded. */
+START_TEST(test_ratelimited)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_cgroup *a;
+	struct mcg_flush_counters fc;
+
+	mcg_engine_config_init(&cfg);
+	cfg.flush_period_ms = 10000;
+	e = mcg_engine_new(&cfg);
+	a = mk(e, mcg_engine_root(e), "a");
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	for (int k = 0; k < 10; k++)
+		mod(e, 0, a, 0, MCG_ANON_MAPPED, MCG_CHARGE_BATCH);
+	ck_assert(mcg_memcg_needs_flush(e, a));
+	mcg_memcg_flush_stats_ratelimited(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.flushes, 1);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+	mcg_memcg_flush_stats(e, a);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL),
+			 10 * MCG_CHARGE_BATCH);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* A flush costs the updated pairs, not the tree: 1000 idle cgroups and 10
+ * updated ones on one CPU make 11 visits (the 10 and the root). */
+START_TEST(test_flush_visits_only_updated)
+{
+	struct mcg_engine *e = engine_make(4, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e), *cg[1000];
+	struct mcg_flush_counters before, after;
+
+	for (int i = 0; i < 1000; i++) {
+		char name[16];
+
+		g_snprintf(name, sizeof(name), "cg%d", i);
+		cg[i] = mk(e, root, name);
+	}
+	for (int i = 0; i < 1000; i += 100)
+		mod(e, 2, cg[i], 0, MCG_ANON_MAPPED, 1);
+	mcg_engine_flush_counters(e, &before);
+	__mcg_memcg_flush_stats(e, root, true);
+	mcg_engine_flush_counters(e, &after);
+	ck_assert_uint_eq(after.visited - before.visited, 11);
+	/* Nothing changed since: the next flush visits nothing. */
+	__mcg_memcg_flush_stats(e, root, true);
+	mcg_engine_flush_counters(e, &before);
+	ck_assert_uint_eq(before.visited, after.visited);
+	for (int i = 0; i < 1000; i++)
+		mcg_cgroup_put(cg[i]);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* ---- seed switches ---- */
+
+/* Same updates under each switch as under the defaults: every value a
+ * switch does not change by definition must read the same. */
+static void apply_fixed_workload(struct mcg_engine *e, struct mcg_cgroup **cgs, unsigned ncg)
+{
+	const struct mcg_layout *l = mcg_engine_config(e)->layout;
+	enum mcg_item items[MCG_NR_ITEMS];
+	unsigned nr_items = layout_items(l, items);
+	GRand *rnd = g_rand_new_with_seed(99);
+
+	for (int k = 0; k < 5000; k++) {
+		enum mcg_item item = items[g_rand_int_range(rnd, 0, nr_items)];
+		struct mcg_cgroup *cg = cgs[g_rand_int_range(rnd, 0, ncg)];
+		unsigned cpu = g_rand_int_range(rnd, 0, 3);
+		struct mcg_cpu *c = mcg_engine_cpu(e, cpu);
+		unsigned long pages = g_rand_int_range(rnd, 1, 5);
+
+		mcg_cpu_enter(c);
+		mcg_stat_mod(c, cg, g_rand_int_range(rnd, 0, 2), item,
+			     g_rand_int_range(rnd, 0, 30));
+		mcg_cpu_exit(c);
+		if (mcg_counter_try_charge(cg, MCG_COUNTER_MEMORY, pages, NULL) && k % 3)
+			mcg_counter_uncharge(cg, MCG_COUNTER_MEMORY, pages);
+		if (k % 50 == 0)
+			mcg_memcg_flush_stats(e, cgs[0]);
+	}
+	g_rand_free(rnd);
+}
+
+START_TEST(test_switch_equivalence)
+{
+	enum mcg_hierarchy h = _i & 1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
+	struct mcg_engine *e[2];
+	struct mcg_cgroup *cgs[2][5];
+	struct mcg_switches sw = { 0 };
+	const struct mcg_layout *l;
+
+	for (unsigned s = 0; s < mcg_nr_switch_descs; s++) {
+		memset(&sw, 0, sizeof(sw));
+		mcg_switches_set(&sw, mcg_switch_descs[s].name, true);
+		for (int v = 0; v < 2; v++) {
+			e[v] = engine_make(3, 2, MCG_LAYOUT_7_3, h, v ? &sw : NULL);
+			cgs[v][0] = mcg_engine_root(e[v]);
+			cgs[v][1] = mk(e[v], cgs[v][0], "a");
+			cgs[v][2] = mk(e[v], cgs[v][1], "b");
+			cgs[v][3] = mk(e[v], cgs[v][1], "c");
+			cgs[v][4] = mk(e[v], cgs[v][0], "d");
+			apply_fixed_workload(e[v], cgs[v], 5);
+			__mcg_memcg_flush_stats(e[v], cgs[v][0], true);
+		}
+		l = mcg_engine_config(e[0])->layout;
+		for (int i = 0; i < 5; i++) {
+			for (int item = 0; item < MCG_NR_ITEMS; item++) {
+				ck_assert_int_eq(mcg_stat_read_raw(e[0], cgs[0][i], item, MCG_HIERARCHICAL),
+						 mcg_stat_read_raw(e[1], cgs[1][i], item, MCG_HIERARCHICAL));
+				ck_assert_int_eq(mcg_stat_read_raw(e[0], cgs[0][i], item, MCG_LOCAL),
+						 mcg_stat_read_raw(e[1], cgs[1][i], item, MCG_LOCAL));
+				if (l->kind[item] != MCG_KIND_NODE)
+					continue;
+				for (int nid = 0; nid < 2; nid++) {
+					ck_assert_int_eq(
+						mcg_stat_read_node_raw(e[0], cgs[0][i], nid, item, MCG_LOCAL),
+						mcg_stat_read_node_raw(e[1], cgs[1][i], nid, item, MCG_LOCAL));
+					ck_assert_int_eq(
+						mcg_stat_read_node_raw(e[0], cgs[0][i], nid, item,
+								       MCG_HIERARCHICAL),
+						mcg_stat_read_node_raw(e[1], cgs[1][i], nid, item,
+								       MCG_HIERARCHICAL));
+				}
+			}
+			ck_assert_uint_eq(mcg_counter_read(cgs[0][i], MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+					  mcg_counter_read(cgs[1][i], MCG_COUNTER_MEMORY, MCG_FIELD_USAGE));
+		}
+		for (int v = 0; v < 2; v++) {
+			for (int i = 1; i < 5; i++)
+				mcg_cgroup_put(cgs[v][i]);
+			mcg_engine_free(e[v]);
+		}
+	}
+}
+END_TEST
+
+/* seed 000: local values come straight from the per-CPU counters, so they
+ * are current without any flush; the default needs a flush to see them. */
+START_TEST(test_switch_percpu_local_sum)
+{
+	struct mcg_switches sw = { .percpu_local_sum = true };
+	struct mcg_engine *e0 = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, NULL);
+	struct mcg_engine *e1 = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, &sw);
+	struct mcg_cgroup *a0 = mk(e0, mcg_engine_root(e0), "a");
+	struct mcg_cgroup *a1 = mk(e1, mcg_engine_root(e1), "a");
+
+	mod(e0, 1, a0, 0, MCG_FILE_DIRTY, 7);
+	mod(e1, 1, a1, 0, MCG_FILE_DIRTY, 7);
+	ck_assert_int_eq(mcg_stat_read_raw(e0, a0, MCG_FILE_DIRTY, MCG_LOCAL), 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e1, a1, MCG_FILE_DIRTY, MCG_LOCAL), 7);
+	ck_assert_int_eq(mcg_stat_read_node_raw(e1, a1, 0, MCG_FILE_DIRTY, MCG_LOCAL), 7);
+	mcg_cgroup_put(a0);
+	mcg_cgroup_put(a1);
+	mcg_engine_free(e0);
+	mcg_engine_free(e1);
+}
+END_TEST
+
+/* seed 002: with one shared tree a cpu.stat or io.stat flush runs memcg's
+ * callback as well, regardless of memcg's threshold. */
+START_TEST(test_switch_shared_tree_side_flush)
+{
+	for (int shared = 0; shared < 2; shared++) {
+		struct mcg_switches sw = { .shared_rstat_tree = shared };
+		struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, &sw);
+		struct mcg_cgroup *root = mcg_engine_root(e), *a = mk(e, root, "a");
+		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
+		struct mcg_flush_counters fc;
+		struct mcg_cputime ct;
+		struct mcg_iostat io;
+
+		mcg_cpu_enter(c);
+		mcg_stat_mod(c, a, 0, MCG_ANON_MAPPED, 3);
+		mcg_cputime_account(c, a, MCG_CPUTIME_USER, 5000);
+		mcg_cputime_account(c, a, MCG_CPUTIME_NICE, 1000);
+		mcg_cputime_account(c, a, MCG_CPUTIME_SYSTEM, 2000);
+		mcg_io_account(c, a, 1, MCG_IO_WRITE, 4096);
+		mcg_cpu_exit(c);
+		ck_assert(!mcg_memcg_needs_flush(e, a));
+
+		mcg_cputime_flush(e, root);
+		mcg_cputime_read(root, &ct);
+		ck_assert_uint_eq(ct.usage_ns, 8000);
+		ck_assert_uint_eq(ct.user_ns, 6000);
+		ck_assert_uint_eq(ct.nice_ns, 1000);
+		ck_assert_uint_eq(ct.system_ns, 2000);
+		mcg_cputime_read(a, &ct);
+		ck_assert_uint_eq(ct.usage_ns, 8000);
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL),
+				 shared ? 3 : 0);
+		mcg_engine_flush_counters(e, &fc);
+		ck_assert_uint_eq(fc.side_flushes, shared ? 1 : 0);
+
+		mcg_io_flush(e, root);
+		mcg_io_read(root, 1, &io);
+		ck_assert_uint_eq(io.bytes[MCG_IO_WRITE], 4096);
+		ck_assert_uint_eq(io.ios[MCG_IO_WRITE], 1);
+		mcg_io_read(root, 0, &io);
+		ck_assert_uint_eq(io.ios[MCG_IO_WRITE], 0);
+		mcg_cgroup_put(a);
+		mcg_engine_free(e);
+	}
+}
+END_TEST
+
+/* seed 004: the css reference count follows charges only with the switch. */
+START_TEST(test_switch_css_ref)
+{
+	for (int on = 0; on < 2; on++) {
+		struct mcg_switches sw = { .css_ref_per_charge = on };
+		struct mcg_engine *e = engine_make(1, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, &sw);
+		struct mcg_cgroup *a = mk(e, mcg_engine_root(e), "a");
+
+		ck_assert(mcg_counter_try_charge(a, MCG_COUNTER_MEMORY, 5, NULL));
+		mcg_counter_charge(a, MCG_COUNTER_MEMORY, 2);
+		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 7 : 0);
+		mcg_counter_uncharge(a, MCG_COUNTER_MEMORY, 3);
+		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 4 : 0);
+		/* Only memory charges pin the css. */
+		mcg_counter_charge(a, MCG_COUNTER_SWAP, 2);
+		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 4 : 0);
+		mcg_cgroup_put(a);
+		mcg_engine_free(e);
+	}
+}
+END_TEST
+
+START_TEST(test_switch_names)
+{
+	struct mcg_switches sw = { 0 };
+	bool on = false;
+
+	ck_assert_uint_eq(mcg_nr_switch_descs, 5);
+	ck_assert(mcg_switches_set(&sw, "numa_stat_walk", true));
+	ck_assert(sw.numa_stat_walk);
+	ck_assert(mcg_switches_get(&sw, "numa_stat_walk", &on) && on);
+	ck_assert(!mcg_switches_set(&sw, "no_such_switch", true));
+}
+END_TEST
+
+/* ---- page counters and events ---- */
+
+START_TEST(test_page_counters)
+{
+	struct mcg_engine *e = engine_make(1, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e), *p = mk(e, root, "p"), *c = mk(e, p, "c");
+	struct mcg_cgroup *over = NULL;
+
+	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_MAX),
+			  MCG_PAGE_COUNTER_MAX);
+	mcg_counter_set(p, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 100);
+	ck_assert(mcg_counter_try_charge(c, MCG_COUNTER_MEMORY, 60, &over));
+	ck_assert(!mcg_counter_try_charge(c, MCG_COUNTER_MEMORY, 50, &over));
+	ck_assert_ptr_eq(over, p);
+	ck_assert_uint_eq(mcg_counter_read(p, MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT), 1);
+	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT), 0);
+	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 60);
+	ck_assert_uint_eq(mcg_counter_read(p, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 60);
+	ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 60);
+	mcg_counter_uncharge(c, MCG_COUNTER_MEMORY, 20);
+	ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 40);
+	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), 60);
+	mcg_counter_set(c, MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK, 0);
+	ck_assert(mcg_counter_try_charge(c, MCG_COUNTER_MEMORY, 1, NULL));
+	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), 41);
+
+	mcg_memory_event(c, MCG_MEMORY_MAX);
+	ck_assert_uint_eq(mcg_memory_event_read(c, MCG_MEMORY_MAX, true), 1);
+	ck_assert_uint_eq(mcg_memory_event_read(p, MCG_MEMORY_MAX, false), 1);
+	ck_assert_uint_eq(mcg_memory_event_read(p, MCG_MEMORY_MAX, true), 0);
+	mcg_cgroup_put(c);
+	mcg_cgroup_put(p);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* ---- threads ---- */
+
+enum { STRESS_CPUS = 4, STRESS_SLOTS = 16 };
+
+struct stress {
+	struct mcg_engine *e;
+	pthread_mutex_t lock;			/* slots */
+	struct mcg_cgroup *slot[STRESS_SLOTS];	/* live cgroups, referenced */
+	_Atomic bool stop;
+	long applied[STRESS_CPUS][3];		/* per updater thread */
+	_Atomic unsigned long churn;
+};
+
+static const enum mcg_item stress_items[3] = { MCG_ANON_MAPPED, MCG_PGFAULT, MCG_MEMCG_KMEM };
+
+static struct mcg_cgroup *stress_pick(struct stress *s, GRand *rnd)
+{
+	struct mcg_cgroup *cg;
+
+	pthread_mutex_lock(&s->lock);
+	cg = s->slot[g_rand_int_range(rnd, 0, STRESS_SLOTS)];
+	cg = cg ? mcg_cgroup_get(cg) : mcg_cgroup_get(mcg_engine_root(s->e));
+	pthread_mutex_unlock(&s->lock);
+	return cg;
+}
+
+static void *stress_updater(void *arg)
+{
+	struct stress *s = ((void **)arg)[0];
+	unsigned cpu = GPOINTER_TO_UINT(((void **)arg)[1]);
+	struct mcg_cpu *c = mcg_engine_cpu(s->e, cpu);
+	GRand *rnd = g_rand_new_with_seed(cpu);
+
+	while (!atomic_load(&s->stop)) {
+		struct mcg_cgroup *cg = stress_pick(s, rnd);
+
+		mcg_cpu_enter(c);
+		for (int k = 0; k < 64; k++) {
+			int which = g_rand_int_range(rnd, 0, 3);
+			long val = g_rand_int_range(rnd, which == 1 ? 0 : -3, 9);
+
+			mcg_stat_mod(c, cg, g_rand_int_range(rnd, 0, 2), stress_items[which], val);
+			s->applied[cpu][which] += val;
+		}
+		mcg_cpu_exit(c);
+		mcg_cgroup_put(cg);
+	}
+	g_rand_free(rnd);
+	return NULL;
+}
+
+static void *stress_flusher(void *arg)
+{
+	struct stress *s = arg;
+	GRand *rnd = g_rand_new_with_seed(77);
+
+	while (!atomic_load(&s->stop)) {
+		struct mcg_cgroup *cg = stress_pick(s, rnd);
+
+		switch (g_rand_int_range(rnd, 0, 4)) {
+		case 0:
+			__mcg_memcg_flush_stats(s->e, cg, true);
+			break;
+		case 1:
+			mcg_cputime_flush(s->e, cg);
+			break;
+		default:
+			mcg_memcg_flush_stats(s->e, cg);
+		}
+		(void)mcg_stat_read(s->e, cg, MCG_ANON_MAPPED, MCG_HIERARCHICAL);
+		(void)mcg_stat_read_node(s->e, cg, 1, MCG_ANON_MAPPED, MCG_LOCAL);
+		mcg_cgroup_put(cg);
+	}
+	g_rand_free(rnd);
+	return NULL;
+}
+
+static void *stress_churn(void *arg)
+{
+	struct stress *s = arg;
+	GRand *rnd = g_rand_new_with_seed(5);
+	unsigned serial = 0;
+
+	while (!atomic_load(&s->stop)) {
+		int i = g_rand_int_range(rnd, 0, STRESS_SLOTS);
+		struct mcg_cgroup *old, *parent, *cg = NULL;
+		char name[32];
+
+		pthread_mutex_lock(&s->lock);
+		old = s->slot[i];
+		s->slot[i] = NULL;
+		pthread_mutex_unlock(&s->lock);
+		if (old) {
+			/* Children of old may live in other slots: only leaves go. */
+			if (mcg_cgroup_destroy(s->e, old) == -EBUSY) {
+				pthread_mutex_lock(&s->lock);
+				s->slot[i] = old;
+				pthread_mutex_unlock(&s->lock);
+				continue;
+			}
+			mcg_cgroup_put(old);
+			atomic_fetch_add(&s->churn, 1);
+			continue;
+		}
+		parent = stress_pick(s, rnd);
+		g_snprintf(name, sizeof(name), "s%u", serial++);
+		if (mcg_cgroup_create(s->e, parent, name, &cg) == 0) {
+			pthread_mutex_lock(&s->lock);
+			if (!s->slot[i])
+				s->slot[i] = cg;
+			else
+				g_assert_not_reached();
+			pthread_mutex_unlock(&s->lock);
+		}
+		mcg_cgroup_put(parent);
+	}
+	g_rand_free(rnd);
+	return NULL;
+}
+
+START_TEST(test_stress_threads)
+{
+	struct stress *s = g_new0(struct stress, 1);
+	struct mcg_engine_config cfg;
+	pthread_t upd[STRESS_CPUS], fl, ch;
+	void *args[STRESS_CPUS][2];
+	struct mcg_cgroup *root;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = STRESS_CPUS;
+	cfg.nr_nodes = 2;
+	cfg.hierarchy = _i ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
+	cfg.sw.shared_rstat_tree = _i == 1;
+	cfg.flush_period_ms = 5;
+	s->e = mcg_engine_new(&cfg);
+	root = mcg_engine_root(s->e);
+	pthread_mutex_init(&s->lock, NULL);
+	for (int c = 0; c < STRESS_CPUS; c++) {
+		args[c][0] = s;
+		args[c][1] = GUINT_TO_POINTER(c);
+		pthread_create(&upd[c], NULL, stress_updater, args[c]);
+	}
+	pthread_create(&fl, NULL, stress_flusher, s);
+	pthread_create(&ch, NULL, stress_churn, s);
+	g_usleep(1500 * 1000);
+	atomic_store(&s->stop, true);
+	for (int c = 0; c < STRESS_CPUS; c++)
+		pthread_join(upd[c], NULL);
+	pthread_join(fl, NULL);
+	pthread_join(ch, NULL);
+	ck_assert_uint_gt(atomic_load(&s->churn), 10);
+
+	/* Destroy what is left, deepest first, then check the root. */
+	for (bool progress = true; progress;) {
+		progress = false;
+		for (int i = 0; i < STRESS_SLOTS; i++) {
+			if (s->slot[i] && mcg_cgroup_destroy(s->e, s->slot[i]) == 0) {
+				mcg_cgroup_put(s->slot[i]);
+				s->slot[i] = NULL;
+				progress = true;
+			}
+		}
+	}
+	__mcg_memcg_flush_stats(s->e, root, true);
+	for (int which = 0; which < 3; which++) {
+		long total = 0;
+
+		for (int c = 0; c < STRESS_CPUS; c++)
+			total += s->applied[c][which];
+		ck_assert_int_eq(mcg_stat_read_raw(s->e, root, stress_items[which], MCG_HIERARCHICAL),
+				 total);
+		if (which == 0)
+			ck_assert_int_eq(
+				mcg_stat_read_node_raw(s->e, root, 0, stress_items[0], MCG_HIERARCHICAL) +
+					mcg_stat_read_node_raw(s->e, root, 1, stress_items[0],
+							       MCG_HIERARCHICAL),
+				total);
+		/* v1 reparents locals: everything ends in the root's local. */
+		if (cfg.hierarchy == MCG_HIERARCHY_V1)
+			ck_assert_int_eq(mcg_stat_read_raw(s->e, root, stress_items[which], MCG_LOCAL),
+					 total);
+	}
+	mcg_engine_free(s->e);
+	pthread_mutex_destroy(&s->lock);
+	g_free(s);
+}
+END_TEST
+
+START_TEST(test_config_limits)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 0;
+	ck_assert_ptr_null(mcg_engine_new(&cfg));
+	ck_assert_int_eq(errno, EINVAL);
+	cfg.nr_cpus = MCG_MAX_CPUS + 1;
+	ck_assert_ptr_null(mcg_engine_new(&cfg));
+	cfg.nr_cpus = MCG_MAX_CPUS;
+	cfg.nr_nodes = MCG_MAX_NODES + 1;
+	ck_assert_ptr_null(mcg_engine_new(&cfg));
+	cfg.nr_nodes = MCG_MAX_NODES;
+	cfg.flush_period_ms = 0;
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	mod(e, MCG_MAX_CPUS - 1, mcg_engine_root(e), MCG_MAX_NODES - 1, MCG_ACTIVE_FILE, 3);
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	ck_assert_int_eq(mcg_stat_read_node_raw(e, mcg_engine_root(e), MCG_MAX_NODES - 1,
+						MCG_ACTIVE_FILE, MCG_HIERARCHICAL), 3);
+	mcg_engine_free(e);
+}
+END_TEST
+
+static Suite *make_engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc;
+
+	tc = tcase_create("hierarchy");
+	tcase_add_test(tc, test_hierarchy_errors);
+	tcase_add_test(tc, test_children_order);
+	tcase_add_test(tc, test_config_limits);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rstat");
+	tcase_add_test(tc, test_rstat_kernel_example_order);
+	tcase_add_loop_test(tc, test_rstat_children_first_random, 0, 5);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("conservation");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_conservation, 0, 4 * (1 + 5));
+	tcase_add_test(tc, test_local_vs_hierarchical);
+	tcase_add_test(tc, test_destroyed_redirect);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("heuristics");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_threshold);
+	tcase_add_test(tc, test_staleness_bound);
+	tcase_add_test(tc, test_periodic_flusher);
+	tcase_add_test(tc, test_ratelimited);
+	tcase_add_test(tc, test_flush_visits_only_updated);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("switches");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_switch_equivalence, 0, 2);
+	tcase_add_test(tc, test_switch_percpu_local_sum);
+	tcase_add_test(tc, test_switch_shared_tree_side_flush);
+	tcase_add_test(tc, test_switch_css_ref);
+	tcase_add_test(tc, test_switch_names);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("counters");
+	tcase_add_test(tc, test_page_counters);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("threads");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_stress_threads, 0, 3);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(make_engine_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
