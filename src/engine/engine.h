@@ -105,8 +105,10 @@ void mcg_engine_config_init(struct mcg_engine_config *cfg);
  * periodic flusher thread.  Returns NULL and sets errno (EINVAL for a bad
  * config, ENOMEM) on failure. */
 struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg);
-/* Stops the flusher and frees everything.  No other thread may be using the
- * engine; cgroups still referenced are freed too. */
+/* Stops the flusher and frees the engine and every online cgroup, whatever
+ * its reference count.  No other thread may be using the engine, and every
+ * reference to a destroyed cgroup must have been put before: those cgroups
+ * are no longer reachable from the hierarchy. */
 void mcg_engine_free(struct mcg_engine *e);
 const struct mcg_engine_config *mcg_engine_config(const struct mcg_engine *e);
 

@@ -10,7 +10,3 @@ libmemcgfs_a_SOURCES += \
 	src/engine/iostat.c \
 	src/engine/engine.c \
 	$(NULL)
-
-#bin_PROGRAMS += memcgfs-bench
-#memcgfs_bench_SOURCES = src/engine/bench.c
-#memcgfs_bench_LDADD = $(LIBMEMCGFS)

@@ -3,5 +3,21 @@ libmemcgfs_a_SOURCES += \
 	src/memcg/items.c \
 	src/memcg/format.h \
 	src/memcg/format.c \
+	src/memcg/format_v1.h \
 	src/memcg/format_v1.c \
+	$(NULL)
+
+# Item tables and renderers, against real engines and the kernel's golden output.
+check_PROGRAMS += tests/check_format
+tests_check_format_SOURCES = tests/check_format.c
+tests_check_format_CFLAGS = $(TEST_CFLAGS)
+tests_check_format_LDADD = $(TEST_LDADD)
+TESTS += tests/check_format
+
+EXTRA_DIST += \
+	tests/golden/README.md \
+	tests/golden/v1-empty-memcg.memory.stat \
+	tests/golden/v1-empty-memcg.memory.numa_stat \
+	tests/golden/v1-root.memory.stat \
+	tests/golden/v1-root.memory.numa_stat \
 	$(NULL)

@@ -1,0 +1,616 @@
+/* memcgfs-bench: figures of the engine's cost, and the before/after of each
+ * seed patch, measured with the same library the daemon links.
+ *
+ * Every figure is the median of --runs runs (default 5), printed with the
+ * smallest and largest run; before/after pairs run interleaved, side by side,
+ * so that machine noise hits both alike.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <glib.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "memcg/format.h"
+
+static unsigned opt_runs = 5;
+static gboolean opt_quick;
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct sample {
+	double v[64];
+	unsigned n;
+};
+
+static double median(struct sample *s)
+{
+	qsort(s->v, s->n, sizeof(double), cmp_double);
+	return s->n % 2 ? s->v[s->n / 2] : (s->v[s->n / 2 - 1] + s->v[s->n / 2]) / 2;
+}
+
+static void row(const char *what, struct sample *s, const char *unit)
+{
+	double m = median(s);
+
+	printf("  %-58s %12.2f %-6s [%.2f .. %.2f]\n", what, m, unit, s->v[0], s->v[s->n - 1]);
+}
+
+static void row_pair(const char *what, struct sample *before, struct sample *after,
+		     const char *unit)
+{
+	double b = median(before), a = median(after);
+
+	printf("  %-40s before %12.2f  after %12.2f %-5s  before/after %6.2fx\n", what, b, a, unit,
+	       a > 0 ? b / a : 0);
+}
+
+static struct mcg_engine *engine_new(unsigned cpus, unsigned nodes, enum mcg_hierarchy h,
+				     const struct mcg_switches *sw)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = cpus;
+	cfg.nr_nodes = nodes;
+	cfg.hierarchy = h;
+	cfg.flush_period_ms = 0;	/* measurements flush explicitly */
+	if (sw)
+		cfg.sw = *sw;
+	e = mcg_engine_new(&cfg);
+	if (!e) {
+		perror("mcg_engine_new");
+		exit(1);
+	}
+	return e;
+}
+
+static struct mcg_cgroup **make_children(struct mcg_engine *e, struct mcg_cgroup *parent,
+					 unsigned n)
+{
+	struct mcg_cgroup **cg = g_new(struct mcg_cgroup *, n);
+
+	for (unsigned i = 0; i < n; i++) {
+		char name[32];
+
+		g_snprintf(name, sizeof(name), "cg%u", i);
+		if (mcg_cgroup_create(e, parent, name, &cg[i])) {
+			fprintf(stderr, "cannot create cgroup %u\n", i);
+			exit(1);
+		}
+	}
+	return cg;
+}
+
+static void put_all(struct mcg_cgroup **cg, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		mcg_cgroup_put(cg[i]);
+	g_free(cg);
+}
+
+static long rss_kib(void)
+{
+	long pages = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* ---- hot path ---- */
+
+static const enum mcg_item hot_items[4] = { MCG_ANON_MAPPED, MCG_PGFAULT, MCG_FILE_PAGES,
+					    MCG_INACTIVE_ANON };
+
+/* One emulated CPU's loop: `n` updates into a depth-3 cgroup, entering the
+ * CPU per batch of 64 and forcing a flush every 16384 updates, as a busy
+ * CPU between periodic flushes would see. */
+static double hot_loop(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, long n,
+		       bool flush)
+{
+	double start = now_ns();
+
+	for (long i = 0; i < n; i += 64) {
+		mcg_cpu_enter(c);
+		for (int k = 0; k < 64; k++)
+			mcg_stat_mod(c, cg, 0, hot_items[k & 3], 1);
+		mcg_cpu_exit(c);
+		if (flush && (i & 16383) == 0)
+			__mcg_memcg_flush_stats(e, cg, true);
+	}
+	return (now_ns() - start) / n;
+}
+
+struct hot_thread {
+	struct mcg_engine *e;
+	struct mcg_cgroup *cg;
+	unsigned cpu;
+	long n;
+	double ns;
+	pthread_barrier_t *barrier;
+};
+
+static void *hot_thread_fn(void *arg)
+{
+	struct hot_thread *t = arg;
+
+	pthread_barrier_wait(t->barrier);
+	t->ns = hot_loop(t->e, mcg_engine_cpu(t->e, t->cpu), t->cg, t->n, false);
+	return NULL;
+}
+
+static void bench_hot_path(void)
+{
+	unsigned nthreads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	struct mcg_engine *e = engine_new(nthreads, 1, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *cg;
+	long n = opt_quick ? 1L << 20 : 1L << 24;
+	struct sample single = { 0 }, all = { 0 }, agg = { 0 };
+
+	mcg_cgroup_create(e, root, "a", &a);
+	mcg_cgroup_create(e, a, "b", &b);
+	mcg_cgroup_create(e, b, "c", &cg);
+	hot_loop(e, mcg_engine_cpu(e, 0), cg, n / 8, true);	/* warm up */
+	for (unsigned r = 0; r < opt_runs; r++) {
+		pthread_t tid[64];
+		struct hot_thread t[64];
+		pthread_barrier_t barrier;
+		double start, wall;
+
+		single.v[single.n++] = hot_loop(e, mcg_engine_cpu(e, 0), cg, n, true);
+
+		pthread_barrier_init(&barrier, NULL, nthreads + 1);
+		for (unsigned i = 0; i < nthreads; i++) {
+			t[i] = (struct hot_thread){ e, cg, i, n, 0, &barrier };
+			pthread_create(&tid[i], NULL, hot_thread_fn, &t[i]);
+		}
+		pthread_barrier_wait(&barrier);
+		start = now_ns();
+		for (unsigned i = 0; i < nthreads; i++)
+			pthread_join(tid[i], NULL);
+		wall = now_ns() - start;
+		pthread_barrier_destroy(&barrier);
+		{
+			double sum = 0;
+
+			for (unsigned i = 0; i < nthreads; i++)
+				sum += t[i].ns;
+			all.v[all.n++] = sum / nthreads;
+		}
+		agg.v[agg.n++] = (double)n * nthreads / wall * 1e3;	/* updates per us */
+		__mcg_memcg_flush_stats(e, root, true);
+	}
+	printf("hot path: mcg_stat_mod() into a depth-3 cgroup, batches of 64 per CPU entry\n");
+	row("ns per update, 1 thread", &single, "ns");
+	{
+		char what[80];
+
+		g_snprintf(what, sizeof(what), "ns per update per thread, %u threads at once", nthreads);
+		row(what, &all, "ns");
+		g_snprintf(what, sizeof(what), "aggregate updates per microsecond, %u threads", nthreads);
+		row(what, &agg, "/us");
+	}
+	mcg_cgroup_put(cg);
+	mcg_cgroup_put(b);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+
+/* ---- flush ---- */
+
+/* Marks `nupd` cgroups updated on every CPU and times one forced flush of
+ * the root; returns ns per updated (cgroup, CPU) pair. */
+static double flush_once(struct mcg_engine *e, struct mcg_cgroup **cg, unsigned nupd,
+			 unsigned cpus, unsigned stride)
+{
+	double start;
+
+	for (unsigned c = 0; c < cpus; c++) {
+		struct mcg_cpu *cpu = mcg_engine_cpu(e, c);
+
+		mcg_cpu_enter(cpu);
+		for (unsigned i = 0; i < nupd; i++)
+			mcg_stat_mod(cpu, cg[i * stride], 0, MCG_ANON_MAPPED, 1);
+		mcg_cpu_exit(cpu);
+	}
+	start = now_ns();
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	return (now_ns() - start) / ((double)nupd * cpus);
+}
+
+static void bench_flush(void)
+{
+	const unsigned cpus = 8;
+	unsigned big = opt_quick ? 10000 : 100000;
+	struct mcg_engine *small_e = engine_new(2, 1, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *big_e = engine_new(2, 1, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *pair_e = engine_new(cpus, 1, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup **small_cg = make_children(small_e, mcg_engine_root(small_e), 100);
+	struct mcg_cgroup **big_cg = make_children(big_e, mcg_engine_root(big_e), big);
+	struct mcg_cgroup **pair_cg = make_children(pair_e, mcg_engine_root(pair_e), 1000);
+	struct sample small = { 0 }, large = { 0 }, pair = { 0 };
+	char what[100];
+
+	for (unsigned r = 0; r < opt_runs; r++) {
+		small.v[small.n++] = flush_once(small_e, small_cg, 10, 2, 10) * 20;
+		large.v[large.n++] = flush_once(big_e, big_cg, 10, 2, big / 10) * 20;
+		pair.v[pair.n++] = flush_once(pair_e, pair_cg, 1000, cpus, 1);
+	}
+	printf("flush: forced flush of the root\n");
+	g_snprintf(what, sizeof(what), "ns per updated (cgroup, CPU) pair, 1000 x %u CPUs", cpus);
+	row(what, &pair, "ns");
+	row("10 updated cgroups in a tree of 100 (2 CPUs)", &small, "ns");
+	g_snprintf(what, sizeof(what), "10 updated cgroups in a tree of %u (2 CPUs)", big);
+	row(what, &large, "ns");
+	printf("  %-58s %12.2f x\n", "ratio big tree / small tree (target <= 2)",
+	       median(&large) / median(&small));
+	put_all(small_cg, 100);
+	put_all(big_cg, big);
+	put_all(pair_cg, 1000);
+	mcg_engine_free(small_e);
+	mcg_engine_free(big_e);
+	mcg_engine_free(pair_e);
+}
+
+/* ---- memory ---- */
+
+static void bench_memory(void)
+{
+	const unsigned cpus[2] = { 64, 256 };
+
+	printf("memory per cgroup (allocated by the engine; RSS measured over 1000 cgroups)\n");
+	for (int i = 0; i < 2; i++) {
+		struct mcg_engine *e = engine_new(cpus[i], 1, MCG_HIERARCHY_V2, NULL);
+		long before = rss_kib();
+		struct mcg_cgroup **cg = make_children(e, mcg_engine_root(e), 1000);
+		long after = rss_kib();
+
+		printf("  %3u emulated CPUs: %8.1f KiB allocated, %8.1f KiB resident per cgroup\n",
+		       cpus[i], mcg_engine_cgroup_footprint(e) / 1024.0, (after - before) / 1000.0);
+		put_all(cg, 1000);
+		mcg_engine_free(e);
+	}
+	if (!opt_quick) {
+		struct mcg_engine *e = engine_new(64, 1, MCG_HIERARCHY_V2, NULL);
+		long before = rss_kib();
+		struct mcg_cgroup **cg = make_children(e, mcg_engine_root(e), 10000);
+
+		printf("  10,000 cgroups x 64 CPUs: %.2f GiB resident (target <= 2 GiB)\n",
+		       (rss_kib() - before) / 1048576.0);
+		put_all(cg, 10000);
+		mcg_engine_free(e);
+	}
+}
+
+/* ---- seeds ---- */
+
+/* Spreads a few updates of `items` over `cpus` CPUs of every cgroup, so
+ * that each has (cgroup, CPU) pairs to flush and locals to sum. */
+static void scatter_updates(struct mcg_engine *e, struct mcg_cgroup **cg, unsigned n,
+			    unsigned cpus, const enum mcg_item *items, unsigned nr_items,
+			    unsigned per_cg, GRand *rnd)
+{
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned k = 0; k < per_cg; k++) {
+			struct mcg_cpu *c = mcg_engine_cpu(e, g_rand_int_range(rnd, 0, cpus));
+
+			mcg_cpu_enter(c);
+			mcg_stat_mod(c, cg[i], 0, items[g_rand_int_range(rnd, 0, nr_items)],
+				     g_rand_int_range(rnd, 1, 16));
+			mcg_cpu_exit(c);
+		}
+	}
+}
+
+static const enum mcg_item mix001[] = {
+	MCG_ANON_MAPPED, MCG_ACTIVE_ANON, MCG_FILE_PAGES, MCG_INACTIVE_FILE, MCG_FILE_DIRTY,
+	MCG_WRITEBACK, MCG_SLAB_RECLAIMABLE_B, MCG_SLAB_UNRECLAIMABLE_B, MCG_MEMCG_KMEM,
+	MCG_UNEVICTABLE, MCG_PGSCAN_DIRECT, MCG_PGSTEAL_DIRECT, MCG_PGFAULT, MCG_PGACTIVATE,
+};
+
+/* seed 000: `time cat cg*\/memory.stat` over 1000 v1 memcgs on 256 CPUs. */
+static void seed000(void)
+{
+	struct sample s[2] = { 0 };
+	struct mcg_engine *e[2];
+	struct mcg_cgroup **cg[2];
+	GString *out = g_string_sized_new(2048);
+
+	for (int v = 0; v < 2; v++) {
+		struct mcg_switches sw = { .percpu_local_sum = v == 0 };
+		GRand *rnd = g_rand_new_with_seed(0);
+
+		e[v] = engine_new(256, 1, MCG_HIERARCHY_V1, &sw);
+		cg[v] = make_children(e[v], mcg_engine_root(e[v]), 1000);
+		scatter_updates(e[v], cg[v], 1000, 256, mix001, G_N_ELEMENTS(mix001), 32, rnd);
+		__mcg_memcg_flush_stats(e[v], mcg_engine_root(e[v]), true);
+		g_rand_free(rnd);
+	}
+	for (unsigned r = 0; r < opt_runs; r++) {
+		for (int v = 0; v < 2; v++) {
+			double start = now_ns();
+
+			for (unsigned i = 0; i < 1000; i++) {
+				g_string_truncate(out, 0);
+				mcg_format_memory_stat(e[v], cg[v][i], out);
+			}
+			s[v].v[s[v].n++] = (now_ns() - start) / 1e6;
+		}
+	}
+	row_pair("000 v1 memory.stat x1000, 256 CPUs", &s[0], &s[1], "ms");
+	g_string_free(out, TRUE);
+	for (int v = 0; v < 2; v++) {
+		put_all(cg[v], 1000);
+		mcg_engine_free(e[v]);
+	}
+}
+
+/* seed 001: flush cost with and without memcg-wide locals, v2, 500 memcgs
+ * running the seed's mix, one flush per round of updates. */
+static void seed001(void)
+{
+	const unsigned cpus = 80, ncg = 500;
+	struct sample s[2] = { 0 };
+	struct mcg_engine *e[2];
+	struct mcg_cgroup **cg[2];
+	GRand *rnd[2];
+
+	for (int v = 0; v < 2; v++) {
+		struct mcg_switches sw = { .v2_skip_local = v == 1 };
+
+		e[v] = engine_new(cpus, 1, MCG_HIERARCHY_V2, &sw);
+		cg[v] = make_children(e[v], mcg_engine_root(e[v]), ncg);
+		rnd[v] = g_rand_new_with_seed(1);
+	}
+	for (unsigned r = 0; r < opt_runs * 4; r++) {
+		for (int v = 0; v < 2; v++) {
+			struct mcg_flush_counters before, after;
+			double start;
+
+			scatter_updates(e[v], cg[v], ncg, cpus, mix001, G_N_ELEMENTS(mix001), 8, rnd[v]);
+			mcg_engine_flush_counters(e[v], &before);
+			start = now_ns();
+			__mcg_memcg_flush_stats(e[v], mcg_engine_root(e[v]), true);
+			mcg_engine_flush_counters(e[v], &after);
+			s[v].v[s[v].n++] = (now_ns() - start) / (double)(after.visited - before.visited);
+		}
+	}
+	row_pair("001 v2 flush, ns per (memcg, CPU) visit", &s[0], &s[1], "ns");
+	for (int v = 0; v < 2; v++) {
+		g_rand_free(rnd[v]);
+		put_all(cg[v], ncg);
+		mcg_engine_free(e[v]);
+	}
+}
+
+/* seed 002: readers of cpu.stat, io.stat and memory.stat while memory, io
+ * and CPU time are updated; how much memcg flushing the reads cause. */
+static void seed002(void)
+{
+	const unsigned cpus = 8, ncg = 200, reads = opt_quick ? 2000 : 20000;
+	struct sample s[2] = { 0 }, visits[2] = { 0 };
+	GString *out = g_string_sized_new(4096);
+
+	for (unsigned r = 0; r < opt_runs; r++) {
+		for (int v = 0; v < 2; v++) {
+			struct mcg_switches sw = { .shared_rstat_tree = v == 0 };
+			struct mcg_engine *e = engine_new(cpus, 1, MCG_HIERARCHY_V2, &sw);
+			struct mcg_cgroup **cg = make_children(e, mcg_engine_root(e), ncg);
+			GRand *rnd = g_rand_new_with_seed(2);
+			struct mcg_flush_counters fc;
+			double start = now_ns();
+
+			for (unsigned k = 0; k < reads; k++) {
+				struct mcg_cgroup *t = cg[g_rand_int_range(rnd, 0, ncg)];
+				struct mcg_cpu *c = mcg_engine_cpu(e, k % cpus);
+
+				mcg_cpu_enter(c);
+				for (int u = 0; u < 8; u++) {
+					mcg_stat_mod(c, t, 0, mix001[u], 1);
+					mcg_cputime_account(c, t, MCG_CPUTIME_USER, 1000);
+				}
+				mcg_io_account(c, t, 0, MCG_IO_READ, 4096);
+				mcg_cpu_exit(c);
+				g_string_truncate(out, 0);
+				switch (k % 3) {
+				case 0: mcg_format_cpu_stat(e, t, out); break;
+				case 1: mcg_format_io_stat(e, t, out); break;
+				default: mcg_format_memory_stat(e, t, out);
+				}
+			}
+			s[v].v[s[v].n++] = (now_ns() - start) / 1e6;
+			mcg_engine_flush_counters(e, &fc);
+			visits[v].v[visits[v].n++] = (double)fc.visited;
+			g_rand_free(rnd);
+			put_all(cg, ncg);
+			mcg_engine_free(e);
+		}
+	}
+	row_pair("002 update+read loop, shared vs split tree", &s[0], &s[1], "ms");
+	row_pair("002 memcg flush callbacks run", &visits[0], &visits[1], "");
+	g_string_free(out, TRUE);
+}
+
+/* seed 003: root memory.numa_stat with 10,000 v1 memcgs. */
+static void seed003(void)
+{
+	unsigned ncg = opt_quick ? 2000 : 10000;
+	struct sample s[2] = { 0 };
+	struct mcg_engine *e[2];
+	struct mcg_cgroup **cg[2];
+	GString *out = g_string_sized_new(1024);
+	char what[80];
+
+	for (int v = 0; v < 2; v++) {
+		struct mcg_switches sw = { .numa_stat_walk = v == 0 };
+		GRand *rnd = g_rand_new_with_seed(3);
+
+		e[v] = engine_new(2, 2, MCG_HIERARCHY_V1, &sw);
+		cg[v] = make_children(e[v], mcg_engine_root(e[v]), ncg);
+		scatter_updates(e[v], cg[v], ncg, 2, mix001, G_N_ELEMENTS(mix001), 2, rnd);
+		__mcg_memcg_flush_stats(e[v], mcg_engine_root(e[v]), true);
+		g_rand_free(rnd);
+	}
+	for (unsigned r = 0; r < opt_runs; r++) {
+		for (int v = 0; v < 2; v++) {
+			double start = now_ns();
+
+			g_string_truncate(out, 0);
+			mcg_format_numa_stat(e[v], mcg_engine_root(e[v]), out);
+			s[v].v[s[v].n++] = (now_ns() - start) / 1e6;
+		}
+	}
+	g_snprintf(what, sizeof(what), "003 root numa_stat, %u v1 memcgs", ncg);
+	row_pair(what, &s[0], &s[1], "ms");
+	g_string_free(out, TRUE);
+	for (int v = 0; v < 2; v++) {
+		put_all(cg[v], ncg);
+		mcg_engine_free(e[v]);
+	}
+}
+
+/* seed 004: the multi-threaded page-fault program: every thread faults and
+ * frees pages of one cgroup, charging and uncharging each. */
+struct fault_thread {
+	struct mcg_engine *e;
+	struct mcg_cgroup *cg;
+	unsigned cpu;
+	long n;
+	pthread_barrier_t *barrier;
+};
+
+static void *fault_thread_fn(void *arg)
+{
+	struct fault_thread *t = arg;
+	struct mcg_cpu *c = mcg_engine_cpu(t->e, t->cpu);
+
+	pthread_barrier_wait(t->barrier);
+	for (long i = 0; i < t->n; i += 32) {
+		mcg_cpu_enter(c);
+		for (int k = 0; k < 32; k++) {
+			mcg_counter_charge(t->cg, MCG_COUNTER_MEMORY, 1);
+			mcg_stat_mod(c, t->cg, 0, MCG_ANON_MAPPED, 1);
+			mcg_stat_mod(c, t->cg, 0, MCG_PGFAULT, 1);
+			mcg_stat_mod(c, t->cg, 0, MCG_ANON_MAPPED, -1);
+			mcg_counter_uncharge(t->cg, MCG_COUNTER_MEMORY, 1);
+		}
+		mcg_cpu_exit(c);
+	}
+	return NULL;
+}
+
+static void seed004(void)
+{
+	unsigned nthreads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	long n = opt_quick ? 1L << 18 : 1L << 21;
+	struct sample s[2] = { 0 };
+
+	for (unsigned r = 0; r < opt_runs; r++) {
+		for (int v = 0; v < 2; v++) {
+			struct mcg_switches sw = { .css_ref_per_charge = v == 0 };
+			struct mcg_engine *e = engine_new(nthreads, 1, MCG_HIERARCHY_V2, &sw);
+			struct mcg_cgroup *cg;
+			pthread_t tid[64];
+			struct fault_thread t[64];
+			pthread_barrier_t barrier;
+			double start;
+
+			mcg_cgroup_create(e, mcg_engine_root(e), "multi-fault", &cg);
+			pthread_barrier_init(&barrier, NULL, nthreads + 1);
+			for (unsigned i = 0; i < nthreads; i++) {
+				t[i] = (struct fault_thread){ e, cg, i, n, &barrier };
+				pthread_create(&tid[i], NULL, fault_thread_fn, &t[i]);
+			}
+			pthread_barrier_wait(&barrier);
+			start = now_ns();
+			for (unsigned i = 0; i < nthreads; i++)
+				pthread_join(tid[i], NULL);
+			s[v].v[s[v].n++] = (now_ns() - start) / n;
+			pthread_barrier_destroy(&barrier);
+			mcg_cgroup_put(cg);
+			mcg_engine_free(e);
+		}
+	}
+	{
+		char what[80];
+
+		g_snprintf(what, sizeof(what), "004 fault+free, %u threads, one memcg", nthreads);
+		row_pair(what, &s[0], &s[1], "ns");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	gchar **rest = NULL;
+	int runs = 5;
+	GOptionEntry entries[] = {
+		{ "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "runs per figure (median reported)", "N" },
+		{ "quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick, "smaller sizes, for a smoke run", NULL },
+		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("[engine|seeds|all]");
+	g_autoptr(GError) err = NULL;
+	const char *what;
+
+	g_option_context_set_summary(ctx, "Prints the engine's cost figures and the before/after "
+					  "of each seed patch (medians of --runs runs).");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "memcgfs-bench: %s\n", err->message);
+		return 2;
+	}
+	if (runs < 1 || runs > 64) {
+		fprintf(stderr, "memcgfs-bench: --runs must be 1..64\n");
+		return 2;
+	}
+	opt_runs = (unsigned)runs;
+	what = rest && rest[0] ? rest[0] : "all";
+	if (strcmp(what, "engine") && strcmp(what, "seeds") && strcmp(what, "all")) {
+		fprintf(stderr, "memcgfs-bench: unknown benchmark '%s' (engine, seeds, all)\n", what);
+		return 2;
+	}
+	printf("memcgfs-bench %s: median of %u runs [min .. max], %ld online CPUs\n",
+	       PACKAGE_VERSION, opt_runs, sysconf(_SC_NPROCESSORS_ONLN));
+	if (strcmp(what, "seeds")) {
+		bench_hot_path();
+		bench_flush();
+		bench_memory();
+	}
+	if (strcmp(what, "engine")) {
+		printf("seeds: before and after each patch, side by side\n");
+		seed000();
+		seed001();
+		seed002();
+		seed003();
+		seed004();
+	}
+	g_strfreev(rest);
+	return 0;
+}

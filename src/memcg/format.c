@@ -1,0 +1,224 @@
+/* Renderers of the cgroup v2 stat files; v1 files are dispatched to format_v1.c. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "memcg/format.h"
+#include "memcg/format_v1.h"
+
+#define NSEC_PER_USEC 1000ULL
+
+/*
+ * How memory.stat and memory.numa_stat are printed.
+ *
+ * Nothing here knows a key.  The layout carries the kernel's memory_stats[]
+ * rows and the memcg_vm_event_stat[] rows, and the renderers are loops over
+ * them, exactly as memcg_stat_format() and memory_numa_stat_show() are:
+ *
+ *   memory.stat   = for each memory_stats[] row:   "key value"   (bytes or count)
+ *                     after slab_unreclaimable:     "slab sum"    (derived)
+ *                     hugetlb row:                  only with memory_hugetlb_accounting
+ *                   "pgscan sum", "pgsteal sum"                   (raw pages)
+ *                   for each v2 event row:         "key count"
+ *   numa_stat     = for each memory_stats[] row whose item is per-node:
+ *                     "key N0=v N1=v ..."                         (same units)
+ *
+ * Which numbers a row prints is the layout's business too: the unit of an
+ * item (pages, bytes, KiB, count) and whether the summaries read state or
+ * events differ between 6.12 and 7.3, and mcg_stat_read() hides the
+ * difference between the two kinds.  So one renderer serves both kernels,
+ * and a new kernel is a new table, not a new renderer.
+ *
+ * Staleness is also the kernel's: each render first asks for the
+ * thresholded flush of the cgroup being read (mem_cgroup_flush_stats()), and
+ * only that.  Below the threshold the file shows the values of the last
+ * flush, up to MCG_CHARGE_BATCH x nr_cpus page updates behind, and the
+ * periodic flush bounds how long; forcing a flush here would hide exactly the
+ * behaviour the emulation exists to reproduce.
+ */
+
+/* A state or event value of cg in the unit memory.stat prints. */
+static unsigned long long stat_output(struct mcg_engine *e, const struct mcg_layout *l,
+				      struct mcg_cgroup *cg, enum mcg_item item)
+{
+	return mcg_layout_output_value(l, item, (long)mcg_stat_read(e, cg, item, MCG_HIERARCHICAL));
+}
+
+/* A reclaim summary line: the raw sum of its items, pages for 7.3 state and
+ * counts for 6.12 events alike, no unit scaling (the kernel sums
+ * memcg_page_state() / memcg_events() directly). */
+static void summary_append(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out,
+			   const char *name, const enum mcg_item *items, unsigned nr_items)
+{
+	unsigned long sum = 0;
+
+	for (unsigned i = 0; i < nr_items; i++)
+		sum += mcg_stat_read(e, cg, items[i], MCG_HIERARCHICAL);
+	g_string_append_printf(out, "%s %lu\n", name, sum);
+}
+
+/* memcg_stat_format() */
+static void memcg_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+{
+	const struct mcg_engine_config *cfg = mcg_engine_config(e);
+	const struct mcg_layout *l = cfg->layout;
+
+	mcg_memcg_flush_stats(e, cg);
+
+	for (unsigned i = 0; i < l->nr_v2_stats; i++) {
+		const struct mcg_stat_row *row = &l->v2_stats[i];
+		unsigned long long size;
+
+		/* memcg_accounts_hugetlb(): a mount option of cgroup2, so
+		 * memory.stat hides the row unless hugetlb is charged at all
+		 * (numa_stat does not; see below). */
+		if (row->item == MCG_HUGETLB && !cfg->hugetlb_accounting)
+			continue;
+		size = stat_output(e, l, cg, row->item);
+		g_string_append_printf(out, "%s %llu\n", row->name, size);
+
+		if (row->item == MCG_SLAB_UNRECLAIMABLE_B) {
+			size += stat_output(e, l, cg, MCG_SLAB_RECLAIMABLE_B);
+			g_string_append_printf(out, "slab %llu\n", size);
+		}
+	}
+
+	summary_append(e, cg, out, "pgscan", l->pgscan_items, l->nr_pgscan_items);
+	summary_append(e, cg, out, "pgsteal", l->pgsteal_items, l->nr_pgsteal_items);
+
+	for (unsigned i = 0; i < l->nr_v2_events; i++)
+		g_string_append_printf(out, "%s %lu\n", l->v2_events[i].name,
+				       mcg_stat_read(e, cg, l->v2_events[i].item, MCG_HIERARCHICAL));
+}
+
+/* memory_numa_stat_show(): the memory.stat rows of per-node items, one
+ * column per node with memory.  The hugetlb row is not gated here: the
+ * kernel checks the mount option only in memcg_stat_format(). */
+static void memcg_numa_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+{
+	const struct mcg_engine_config *cfg = mcg_engine_config(e);
+	const struct mcg_layout *l = cfg->layout;
+
+	mcg_memcg_flush_stats(e, cg);
+
+	for (unsigned i = 0; i < l->nr_v2_stats; i++) {
+		const struct mcg_stat_row *row = &l->v2_stats[i];
+
+		if (l->kind[row->item] != MCG_KIND_NODE)
+			continue;
+		g_string_append(out, row->name);
+		for (unsigned nid = 0; nid < cfg->nr_nodes; nid++) {
+			long stored = (long)mcg_stat_read_node(e, cg, (int)nid, row->item,
+							       MCG_HIERARCHICAL);
+
+			g_string_append_printf(out, " N%d=%llu", (int)nid,
+					       mcg_layout_output_value(l, row->item, stored));
+		}
+		g_string_append_c(out, '\n');
+	}
+}
+
+void mcg_format_memory_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+{
+	if (mcg_engine_config(e)->hierarchy == MCG_HIERARCHY_V1)
+		mcg1_stat_format(e, cg, out);
+	else
+		memcg_stat_format(e, cg, out);
+}
+
+void mcg_format_numa_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+{
+	if (mcg_engine_config(e)->hierarchy == MCG_HIERARCHY_V1)
+		mcg1_numa_stat_format(e, cg, out);
+	else
+		memcg_numa_stat_format(e, cg, out);
+}
+
+/* ---- cpu.stat -------------------------------------------------------------- */
+
+/* cgroup_base_stat_cputime_show(): four lines of base stats in microseconds
+ * (the kernel divides each nanosecond total with do_div, i.e. truncates). */
+static const struct cputime_row {
+	const char *name;
+	size_t offset;		/* of a uint64_t in struct mcg_cputime */
+} cputime_rows[] = {
+	{ "usage_usec",		offsetof(struct mcg_cputime, usage_ns) },
+	{ "user_usec",		offsetof(struct mcg_cputime, user_ns) },
+	{ "system_usec",	offsetof(struct mcg_cputime, system_ns) },
+	{ "nice_usec",		offsetof(struct mcg_cputime, nice_ns) },
+};
+
+void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+{
+	struct mcg_cputime t;
+
+	mcg_cputime_flush(e, cg);
+	mcg_cputime_read(cg, &t);
+	for (unsigned i = 0; i < G_N_ELEMENTS(cputime_rows); i++) {
+		const uint64_t *ns = (const uint64_t *)((const char *)&t + cputime_rows[i].offset);
+
+		g_string_append_printf(out, "%s %llu\n", cputime_rows[i].name,
+				       (unsigned long long)(*ns / NSEC_PER_USEC));
+	}
+}
+
+/* ---- io.stat --------------------------------------------------------------- */
+
+/*
+ * blkcg_print_stat() prints one line per blkg of the cgroup, i.e. per device
+ * the subtree has issued I/O to: "MAJ:MIN " and then the counters, but the
+ * counters only if a read or write was seen (a discard-only device shows just
+ * its name).  The emulation has no blkg objects, so "any counter non-zero"
+ * stands for "a blkg exists"; the counter block keeps the kernel's own
+ * condition, so both cases print as the kernel would.
+ */
+void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+{
+	mcg_io_flush(e, cg);
+
+	for (unsigned dev = 0; dev < MCG_IO_NR_DEVS; dev++) {
+		struct mcg_iostat st;
+		uint64_t rbytes, wbytes, dbytes, rios, wios, dios;
+
+		mcg_io_read(cg, dev, &st);
+		rbytes = st.bytes[MCG_IO_READ];
+		wbytes = st.bytes[MCG_IO_WRITE];
+		dbytes = st.bytes[MCG_IO_DISCARD];
+		rios = st.ios[MCG_IO_READ];
+		wios = st.ios[MCG_IO_WRITE];
+		dios = st.ios[MCG_IO_DISCARD];
+		if (!(rbytes || wbytes || dbytes || rios || wios || dios))
+			continue;
+
+		g_string_append_printf(out, "%u:%u ", mcg_io_devs[dev].major, mcg_io_devs[dev].minor);
+		if (rbytes || wbytes || rios || wios)
+			g_string_append_printf(out,
+				"rbytes=%llu wbytes=%llu rios=%llu wios=%llu dbytes=%llu dios=%llu",
+				(unsigned long long)rbytes, (unsigned long long)wbytes,
+				(unsigned long long)rios, (unsigned long long)wios,
+				(unsigned long long)dbytes, (unsigned long long)dios);
+		g_string_append_c(out, '\n');
+	}
+}
+
+/* ---- Limits ---------------------------------------------------------------- */
+
+/* memcg1_stat_format()'s "Hierarchical information": with use_hierarchy
+ * always on, a charge fails at the tightest max on the way to the root, so
+ * that is the limit that applies to cg. */
+unsigned long long mcg_format_hierarchical_limit(const struct mcg_cgroup *cg,
+						 enum mcg_counter counter)
+{
+	unsigned long limit = MCG_PAGE_COUNTER_MAX;
+
+	for (const struct mcg_cgroup *mi = cg; mi != NULL; mi = mcg_cgroup_parent(mi)) {
+		unsigned long max = mcg_counter_read(mi, counter, MCG_FIELD_MAX);
+
+		if (max < limit)
+			limit = max;
+	}
+	return (unsigned long long)limit * MCG_PAGE_SIZE;
+}

@@ -1,0 +1,687 @@
+/* The kernel layouts of memcg statistic items, built once from the kernel's own lists. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <pthread.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "memcg/items.h"
+
+/*
+ * How a layout is made.
+ *
+ * The kernel does not store "which slot holds which item" anywhere: it keeps
+ * a few ordered lists (memcg_node_stat_items[], memcg_stat_items[],
+ * memcg_vm_event_stat[], memory_stats[]) and derives the slot maps from them at
+ * boot (init_memcg_stats(), init_memcg_events()).  We do the same.  Each
+ * layout below is a transcription of those lists for one kernel version with
+ * every config option the emulation models switched on (SWAP, ZSWAP,
+ * TRANSPARENT_HUGEPAGE, NUMA_BALANCING, HUGETLB_PAGE, MEMCG_V1), and
+ * layout_build() turns the lists into the maps of struct mcg_layout:
+ *
+ *   node items     -> kind NODE,  state slots 0 .. nr_node_slots-1
+ *   memcg items    -> kind MEMCG, state slots nr_node_slots .. nr_state_slots-1
+ *   events         -> kind EVENT, event slots 0 .. nr_event_slots-1
+ *   everything else stays ABSENT (slot MCG_SLOT_NONE): updates are dropped
+ *
+ * The lists are kept verbatim rather than generated from flags so that a diff
+ * against a new kernel's memcontrol.c is a line-by-line comparison.  The
+ * item counts are checked at compile time against the totals the spec
+ * verified by counting the kernel arrays, so a slip in a transcription fails
+ * the build instead of shifting every slot after it.
+ *
+ * The tables are built on first use under pthread_once, then never written
+ * again: readers on any thread see a fully built, immutable layout.
+ */
+
+/* ---- Item names ---------------------------------------------------------- */
+
+/* /proc/vmstat names (vmstat_text[]) where the kernel has one; the memcg-only
+ * items have no vmstat name, so they get their enum name in lower case.  The
+ * v2 event rows print these names (vm_event_name()), so the event entries
+ * must match vmstat_text exactly ("numa_pages_migrated", not the enum). */
+static const char *const item_names[MCG_NR_ITEMS] = {
+	[MCG_INACTIVE_ANON] = "nr_inactive_anon",
+	[MCG_ACTIVE_ANON] = "nr_active_anon",
+	[MCG_INACTIVE_FILE] = "nr_inactive_file",
+	[MCG_ACTIVE_FILE] = "nr_active_file",
+	[MCG_UNEVICTABLE] = "nr_unevictable",
+	[MCG_SLAB_RECLAIMABLE_B] = "nr_slab_reclaimable",
+	[MCG_SLAB_UNRECLAIMABLE_B] = "nr_slab_unreclaimable",
+	[MCG_WORKINGSET_REFAULT_ANON] = "workingset_refault_anon",
+	[MCG_WORKINGSET_REFAULT_FILE] = "workingset_refault_file",
+	[MCG_WORKINGSET_ACTIVATE_ANON] = "workingset_activate_anon",
+	[MCG_WORKINGSET_ACTIVATE_FILE] = "workingset_activate_file",
+	[MCG_WORKINGSET_RESTORE_ANON] = "workingset_restore_anon",
+	[MCG_WORKINGSET_RESTORE_FILE] = "workingset_restore_file",
+	[MCG_WORKINGSET_NODERECLAIM] = "workingset_nodereclaim",
+	[MCG_ANON_MAPPED] = "nr_anon_pages",
+	[MCG_FILE_MAPPED] = "nr_mapped",
+	[MCG_FILE_PAGES] = "nr_file_pages",
+	[MCG_FILE_DIRTY] = "nr_dirty",
+	[MCG_WRITEBACK] = "nr_writeback",
+	[MCG_SHMEM] = "nr_shmem",
+	[MCG_SHMEM_THPS] = "nr_shmem_hugepages",
+	[MCG_FILE_THPS] = "nr_file_hugepages",
+	[MCG_ANON_THPS] = "nr_anon_transparent_hugepages",
+	[MCG_VMSCAN_WRITE] = "nr_vmscan_write",
+	[MCG_VMALLOC] = "nr_vmalloc",
+	[MCG_KERNEL_STACK_KB] = "nr_kernel_stack",
+	[MCG_PAGETABLE] = "nr_page_table_pages",
+	[MCG_SECONDARY_PAGETABLE] = "nr_sec_page_table_pages",
+	[MCG_SWAPCACHE] = "nr_swapcached",
+	[MCG_PGPROMOTE_SUCCESS] = "pgpromote_success",
+	[MCG_PGDEMOTE_KSWAPD] = "pgdemote_kswapd",
+	[MCG_PGDEMOTE_DIRECT] = "pgdemote_direct",
+	[MCG_PGDEMOTE_KHUGEPAGED] = "pgdemote_khugepaged",
+	[MCG_PGDEMOTE_PROACTIVE] = "pgdemote_proactive",
+	[MCG_PGSTEAL_KSWAPD] = "pgsteal_kswapd",
+	[MCG_PGSTEAL_DIRECT] = "pgsteal_direct",
+	[MCG_PGSTEAL_KHUGEPAGED] = "pgsteal_khugepaged",
+	[MCG_PGSTEAL_PROACTIVE] = "pgsteal_proactive",
+	[MCG_PGSTEAL_ANON] = "pgsteal_anon",
+	[MCG_PGSTEAL_FILE] = "pgsteal_file",
+	[MCG_PGSCAN_KSWAPD] = "pgscan_kswapd",
+	[MCG_PGSCAN_DIRECT] = "pgscan_direct",
+	[MCG_PGSCAN_KHUGEPAGED] = "pgscan_khugepaged",
+	[MCG_PGSCAN_PROACTIVE] = "pgscan_proactive",
+	[MCG_PGSCAN_ANON] = "pgscan_anon",
+	[MCG_PGSCAN_FILE] = "pgscan_file",
+	[MCG_PGROTATE_ANON] = "pgrotate_anon",
+	[MCG_PGROTATE_FILE] = "pgrotate_file",
+	[MCG_PGREFILL] = "pgrefill",
+	[MCG_HUGETLB] = "nr_hugetlb",
+	[MCG_MEMCG_SWAP] = "memcg_swap",
+	[MCG_MEMCG_SOCK] = "memcg_sock",
+	[MCG_MEMCG_PERCPU_B] = "memcg_percpu_b",
+	[MCG_MEMCG_KMEM] = "memcg_kmem",
+	[MCG_MEMCG_ZSWAP_B] = "memcg_zswap_b",
+	[MCG_MEMCG_ZSWAPPED] = "memcg_zswapped",
+	[MCG_MEMCG_ZSWAP_INCOMP] = "memcg_zswap_incomp",
+	[MCG_PGPGIN] = "pgpgin",
+	[MCG_PGPGOUT] = "pgpgout",
+	[MCG_PSWPIN] = "pswpin",
+	[MCG_PSWPOUT] = "pswpout",
+	[MCG_PGFAULT] = "pgfault",
+	[MCG_PGMAJFAULT] = "pgmajfault",
+	[MCG_PGACTIVATE] = "pgactivate",
+	[MCG_PGDEACTIVATE] = "pgdeactivate",
+	[MCG_PGLAZYFREE] = "pglazyfree",
+	[MCG_PGLAZYFREED] = "pglazyfreed",
+	[MCG_SWPIN_ZERO] = "swpin_zero",
+	[MCG_SWPOUT_ZERO] = "swpout_zero",
+	[MCG_ZSWPIN] = "zswpin",
+	[MCG_ZSWPOUT] = "zswpout",
+	[MCG_ZSWPWB] = "zswpwb",
+	[MCG_THP_FAULT_ALLOC] = "thp_fault_alloc",
+	[MCG_THP_COLLAPSE_ALLOC] = "thp_collapse_alloc",
+	[MCG_THP_SWPOUT] = "thp_swpout",
+	[MCG_THP_SWPOUT_FALLBACK] = "thp_swpout_fallback",
+	[MCG_NUMA_PAGE_MIGRATE] = "numa_pages_migrated",
+	[MCG_NUMA_PTE_UPDATES] = "numa_pte_updates",
+	[MCG_NUMA_HINT_FAULTS] = "numa_hint_faults",
+};
+
+/* ---- Units (identical in both layouts) ------------------------------------ */
+
+/* memcg_page_state_unit(): bytes for the byte-accounted items, KiB for the
+ * kernel stack, pages for everything else. */
+static enum mcg_storage_unit item_storage_unit(enum mcg_item item)
+{
+	switch (item) {
+	case MCG_MEMCG_PERCPU_B:
+	case MCG_MEMCG_ZSWAP_B:
+	case MCG_SLAB_RECLAIMABLE_B:
+	case MCG_SLAB_UNRECLAIMABLE_B:
+		return MCG_STORE_BYTES;
+	case MCG_KERNEL_STACK_KB:
+		return MCG_STORE_KB;
+	default:
+		return MCG_STORE_PAGES;
+	}
+}
+
+static unsigned long storage_unit_bytes(enum mcg_storage_unit unit)
+{
+	switch (unit) {
+	case MCG_STORE_BYTES:
+		return 1;
+	case MCG_STORE_KB:
+		return 1024;
+	case MCG_STORE_PAGES:
+	default:
+		return MCG_PAGE_SIZE;
+	}
+}
+
+/* ---- Linux 7.3 (mm/memcontrol.c) ------------------------------------------ */
+
+/* memcg_node_stat_items[] */
+static const enum mcg_item node_items_7_3[] = {
+	MCG_INACTIVE_ANON,
+	MCG_ACTIVE_ANON,
+	MCG_INACTIVE_FILE,
+	MCG_ACTIVE_FILE,
+	MCG_UNEVICTABLE,
+	MCG_SLAB_RECLAIMABLE_B,
+	MCG_SLAB_UNRECLAIMABLE_B,
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+	MCG_ANON_MAPPED,
+	MCG_FILE_MAPPED,
+	MCG_FILE_PAGES,
+	MCG_FILE_DIRTY,
+	MCG_WRITEBACK,
+	MCG_SHMEM,
+	MCG_SHMEM_THPS,
+	MCG_FILE_THPS,
+	MCG_ANON_THPS,
+	MCG_VMSCAN_WRITE,
+	MCG_VMALLOC,
+	MCG_KERNEL_STACK_KB,
+	MCG_PAGETABLE,
+	MCG_SECONDARY_PAGETABLE,
+	MCG_SWAPCACHE,			/* CONFIG_SWAP */
+	MCG_PGPROMOTE_SUCCESS,		/* CONFIG_NUMA_BALANCING */
+	MCG_PGDEMOTE_KSWAPD,
+	MCG_PGDEMOTE_DIRECT,
+	MCG_PGDEMOTE_KHUGEPAGED,
+	MCG_PGDEMOTE_PROACTIVE,
+	MCG_PGSTEAL_KSWAPD,
+	MCG_PGSTEAL_DIRECT,
+	MCG_PGSTEAL_KHUGEPAGED,
+	MCG_PGSTEAL_PROACTIVE,
+	MCG_PGSTEAL_ANON,
+	MCG_PGSTEAL_FILE,
+	MCG_PGSCAN_KSWAPD,
+	MCG_PGSCAN_DIRECT,
+	MCG_PGSCAN_KHUGEPAGED,
+	MCG_PGSCAN_PROACTIVE,
+	MCG_PGSCAN_ANON,
+	MCG_PGSCAN_FILE,
+	MCG_PGROTATE_ANON,
+	MCG_PGROTATE_FILE,
+	MCG_PGREFILL,
+	MCG_HUGETLB,			/* CONFIG_HUGETLB_PAGE */
+};
+
+/* memcg_stat_items[] */
+static const enum mcg_item memcg_items_7_3[] = {
+	MCG_MEMCG_SWAP,
+	MCG_MEMCG_SOCK,
+	MCG_MEMCG_PERCPU_B,
+	MCG_MEMCG_KMEM,
+	MCG_MEMCG_ZSWAP_B,
+	MCG_MEMCG_ZSWAPPED,
+	MCG_MEMCG_ZSWAP_INCOMP,
+};
+
+/* memcg_vm_event_stat[] */
+static const enum mcg_item events_7_3[] = {
+	MCG_PGPGIN,			/* CONFIG_MEMCG_V1 */
+	MCG_PGPGOUT,			/* CONFIG_MEMCG_V1 */
+	MCG_PSWPIN,
+	MCG_PSWPOUT,
+	MCG_PGFAULT,
+	MCG_PGMAJFAULT,
+	MCG_PGACTIVATE,
+	MCG_PGDEACTIVATE,
+	MCG_PGLAZYFREE,
+	MCG_PGLAZYFREED,
+	MCG_SWPIN_ZERO,			/* CONFIG_SWAP */
+	MCG_SWPOUT_ZERO,
+	MCG_ZSWPIN,			/* CONFIG_ZSWAP */
+	MCG_ZSWPOUT,
+	MCG_ZSWPWB,
+	MCG_THP_FAULT_ALLOC,		/* CONFIG_TRANSPARENT_HUGEPAGE */
+	MCG_THP_COLLAPSE_ALLOC,
+	MCG_THP_SWPOUT,
+	MCG_THP_SWPOUT_FALLBACK,
+	MCG_NUMA_PAGE_MIGRATE,		/* CONFIG_NUMA_BALANCING */
+	MCG_NUMA_PTE_UPDATES,
+	MCG_NUMA_HINT_FAULTS,
+};
+
+/* memcg_page_state_output_unit() cases that print raw counts. */
+static const enum mcg_item count_items_7_3[] = {
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+	MCG_PGDEMOTE_KSWAPD,
+	MCG_PGDEMOTE_DIRECT,
+	MCG_PGDEMOTE_KHUGEPAGED,
+	MCG_PGDEMOTE_PROACTIVE,
+	MCG_PGSTEAL_KSWAPD,
+	MCG_PGSTEAL_DIRECT,
+	MCG_PGSTEAL_KHUGEPAGED,
+	MCG_PGSTEAL_PROACTIVE,
+	MCG_PGSCAN_KSWAPD,
+	MCG_PGSCAN_DIRECT,
+	MCG_PGSCAN_KHUGEPAGED,
+	MCG_PGSCAN_PROACTIVE,
+	MCG_PGREFILL,
+	MCG_PGPROMOTE_SUCCESS,
+};
+
+/* memory_stats[] */
+static const struct mcg_stat_row v2_stats_7_3[] = {
+	{ "anon",			MCG_ANON_MAPPED },
+	{ "file",			MCG_FILE_PAGES },
+	{ "kernel",			MCG_MEMCG_KMEM },
+	{ "kernel_stack",		MCG_KERNEL_STACK_KB },
+	{ "pagetables",			MCG_PAGETABLE },
+	{ "sec_pagetables",		MCG_SECONDARY_PAGETABLE },
+	{ "percpu",			MCG_MEMCG_PERCPU_B },
+	{ "sock",			MCG_MEMCG_SOCK },
+	{ "vmalloc",			MCG_VMALLOC },
+	{ "shmem",			MCG_SHMEM },
+	{ "zswap",			MCG_MEMCG_ZSWAP_B },
+	{ "zswapped",			MCG_MEMCG_ZSWAPPED },
+	{ "zswap_incomp",		MCG_MEMCG_ZSWAP_INCOMP },
+	{ "file_mapped",		MCG_FILE_MAPPED },
+	{ "file_dirty",			MCG_FILE_DIRTY },
+	{ "file_writeback",		MCG_WRITEBACK },
+	{ "swapcached",			MCG_SWAPCACHE },
+	{ "anon_thp",			MCG_ANON_THPS },
+	{ "file_thp",			MCG_FILE_THPS },
+	{ "shmem_thp",			MCG_SHMEM_THPS },
+	{ "inactive_anon",		MCG_INACTIVE_ANON },
+	{ "active_anon",		MCG_ACTIVE_ANON },
+	{ "inactive_file",		MCG_INACTIVE_FILE },
+	{ "active_file",		MCG_ACTIVE_FILE },
+	{ "unevictable",		MCG_UNEVICTABLE },
+	{ "slab_reclaimable",		MCG_SLAB_RECLAIMABLE_B },
+	{ "slab_unreclaimable",		MCG_SLAB_UNRECLAIMABLE_B },
+	{ "hugetlb",			MCG_HUGETLB },
+	{ "workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON },
+	{ "workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE },
+	{ "workingset_activate_anon",	MCG_WORKINGSET_ACTIVATE_ANON },
+	{ "workingset_activate_file",	MCG_WORKINGSET_ACTIVATE_FILE },
+	{ "workingset_restore_anon",	MCG_WORKINGSET_RESTORE_ANON },
+	{ "workingset_restore_file",	MCG_WORKINGSET_RESTORE_FILE },
+	{ "workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM },
+	{ "pgdemote_kswapd",		MCG_PGDEMOTE_KSWAPD },
+	{ "pgdemote_direct",		MCG_PGDEMOTE_DIRECT },
+	{ "pgdemote_khugepaged",	MCG_PGDEMOTE_KHUGEPAGED },
+	{ "pgdemote_proactive",		MCG_PGDEMOTE_PROACTIVE },
+	{ "pgsteal_kswapd",		MCG_PGSTEAL_KSWAPD },
+	{ "pgsteal_direct",		MCG_PGSTEAL_DIRECT },
+	{ "pgsteal_khugepaged",		MCG_PGSTEAL_KHUGEPAGED },
+	{ "pgsteal_proactive",		MCG_PGSTEAL_PROACTIVE },
+	{ "pgscan_kswapd",		MCG_PGSCAN_KSWAPD },
+	{ "pgscan_direct",		MCG_PGSCAN_DIRECT },
+	{ "pgscan_khugepaged",		MCG_PGSCAN_KHUGEPAGED },
+	{ "pgscan_proactive",		MCG_PGSCAN_PROACTIVE },
+	{ "pgrefill",			MCG_PGREFILL },
+	{ "pgpromote_success",		MCG_PGPROMOTE_SUCCESS },
+};
+
+/* The "pgscan"/"pgsteal" summaries, summed in the kernel's order. */
+static const enum mcg_item pgscan_7_3[] = {
+	MCG_PGSCAN_KSWAPD, MCG_PGSCAN_DIRECT, MCG_PGSCAN_PROACTIVE, MCG_PGSCAN_KHUGEPAGED,
+};
+static const enum mcg_item pgsteal_7_3[] = {
+	MCG_PGSTEAL_KSWAPD, MCG_PGSTEAL_DIRECT, MCG_PGSTEAL_PROACTIVE, MCG_PGSTEAL_KHUGEPAGED,
+};
+
+/* ---- Linux 6.12 LTS (mm/memcontrol.c of 6.12.y) ---------------------------- */
+
+static const enum mcg_item node_items_6_12[] = {
+	MCG_INACTIVE_ANON,
+	MCG_ACTIVE_ANON,
+	MCG_INACTIVE_FILE,
+	MCG_ACTIVE_FILE,
+	MCG_UNEVICTABLE,
+	MCG_SLAB_RECLAIMABLE_B,
+	MCG_SLAB_UNRECLAIMABLE_B,
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+	MCG_ANON_MAPPED,
+	MCG_FILE_MAPPED,
+	MCG_FILE_PAGES,
+	MCG_FILE_DIRTY,
+	MCG_WRITEBACK,
+	MCG_SHMEM,
+	MCG_SHMEM_THPS,
+	MCG_FILE_THPS,
+	MCG_ANON_THPS,
+	MCG_KERNEL_STACK_KB,
+	MCG_PAGETABLE,
+	MCG_SECONDARY_PAGETABLE,
+	MCG_SWAPCACHE,			/* CONFIG_SWAP */
+	MCG_PGPROMOTE_SUCCESS,		/* CONFIG_NUMA_BALANCING */
+	MCG_PGDEMOTE_KSWAPD,
+	MCG_PGDEMOTE_DIRECT,
+	MCG_PGDEMOTE_KHUGEPAGED,
+};
+
+/* vmalloc is a memcg-wide item here, between percpu and kmem. */
+static const enum mcg_item memcg_items_6_12[] = {
+	MCG_MEMCG_SWAP,
+	MCG_MEMCG_SOCK,
+	MCG_MEMCG_PERCPU_B,
+	MCG_VMALLOC,			/* MEMCG_VMALLOC */
+	MCG_MEMCG_KMEM,
+	MCG_MEMCG_ZSWAP_B,
+	MCG_MEMCG_ZSWAPPED,
+};
+
+/* Reclaim counters (pgscan, pgsteal, pgrefill) are still vm events here. */
+static const enum mcg_item events_6_12[] = {
+	MCG_PGPGIN,			/* CONFIG_MEMCG_V1 */
+	MCG_PGPGOUT,			/* CONFIG_MEMCG_V1 */
+	MCG_PGSCAN_KSWAPD,
+	MCG_PGSCAN_DIRECT,
+	MCG_PGSCAN_KHUGEPAGED,
+	MCG_PGSTEAL_KSWAPD,
+	MCG_PGSTEAL_DIRECT,
+	MCG_PGSTEAL_KHUGEPAGED,
+	MCG_PGFAULT,
+	MCG_PGMAJFAULT,
+	MCG_PGREFILL,
+	MCG_PGACTIVATE,
+	MCG_PGDEACTIVATE,
+	MCG_PGLAZYFREE,
+	MCG_PGLAZYFREED,
+	MCG_SWPIN_ZERO,			/* CONFIG_SWAP */
+	MCG_SWPOUT_ZERO,
+	MCG_ZSWPIN,			/* CONFIG_ZSWAP */
+	MCG_ZSWPOUT,
+	MCG_ZSWPWB,
+	MCG_THP_FAULT_ALLOC,		/* CONFIG_TRANSPARENT_HUGEPAGE */
+	MCG_THP_COLLAPSE_ALLOC,
+	MCG_THP_SWPOUT,
+	MCG_THP_SWPOUT_FALLBACK,
+	MCG_NUMA_PAGE_MIGRATE,		/* CONFIG_NUMA_BALANCING */
+	MCG_NUMA_PTE_UPDATES,
+	MCG_NUMA_HINT_FAULTS,
+};
+
+static const enum mcg_item count_items_6_12[] = {
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+	MCG_PGDEMOTE_KSWAPD,
+	MCG_PGDEMOTE_DIRECT,
+	MCG_PGDEMOTE_KHUGEPAGED,
+	MCG_PGPROMOTE_SUCCESS,
+};
+
+/* No zswap_incomp, hugetlb, *_proactive or reclaim rows: 37 rows. */
+static const struct mcg_stat_row v2_stats_6_12[] = {
+	{ "anon",			MCG_ANON_MAPPED },
+	{ "file",			MCG_FILE_PAGES },
+	{ "kernel",			MCG_MEMCG_KMEM },
+	{ "kernel_stack",		MCG_KERNEL_STACK_KB },
+	{ "pagetables",			MCG_PAGETABLE },
+	{ "sec_pagetables",		MCG_SECONDARY_PAGETABLE },
+	{ "percpu",			MCG_MEMCG_PERCPU_B },
+	{ "sock",			MCG_MEMCG_SOCK },
+	{ "vmalloc",			MCG_VMALLOC },
+	{ "shmem",			MCG_SHMEM },
+	{ "zswap",			MCG_MEMCG_ZSWAP_B },
+	{ "zswapped",			MCG_MEMCG_ZSWAPPED },
+	{ "file_mapped",		MCG_FILE_MAPPED },
+	{ "file_dirty",			MCG_FILE_DIRTY },
+	{ "file_writeback",		MCG_WRITEBACK },
+	{ "swapcached",			MCG_SWAPCACHE },
+	{ "anon_thp",			MCG_ANON_THPS },
+	{ "file_thp",			MCG_FILE_THPS },
+	{ "shmem_thp",			MCG_SHMEM_THPS },
+	{ "inactive_anon",		MCG_INACTIVE_ANON },
+	{ "active_anon",		MCG_ACTIVE_ANON },
+	{ "inactive_file",		MCG_INACTIVE_FILE },
+	{ "active_file",		MCG_ACTIVE_FILE },
+	{ "unevictable",		MCG_UNEVICTABLE },
+	{ "slab_reclaimable",		MCG_SLAB_RECLAIMABLE_B },
+	{ "slab_unreclaimable",		MCG_SLAB_UNRECLAIMABLE_B },
+	{ "workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON },
+	{ "workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE },
+	{ "workingset_activate_anon",	MCG_WORKINGSET_ACTIVATE_ANON },
+	{ "workingset_activate_file",	MCG_WORKINGSET_ACTIVATE_FILE },
+	{ "workingset_restore_anon",	MCG_WORKINGSET_RESTORE_ANON },
+	{ "workingset_restore_file",	MCG_WORKINGSET_RESTORE_FILE },
+	{ "workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM },
+	{ "pgdemote_kswapd",		MCG_PGDEMOTE_KSWAPD },
+	{ "pgdemote_direct",		MCG_PGDEMOTE_DIRECT },
+	{ "pgdemote_khugepaged",	MCG_PGDEMOTE_KHUGEPAGED },
+	{ "pgpromote_success",		MCG_PGPROMOTE_SUCCESS },
+};
+
+static const enum mcg_item pgscan_6_12[] = {
+	MCG_PGSCAN_KSWAPD, MCG_PGSCAN_DIRECT, MCG_PGSCAN_KHUGEPAGED,
+};
+static const enum mcg_item pgsteal_6_12[] = {
+	MCG_PGSTEAL_KSWAPD, MCG_PGSTEAL_DIRECT, MCG_PGSTEAL_KHUGEPAGED,
+};
+
+/* The totals the spec verified by counting the kernel arrays (spec 7.3):
+ * state slots = node + memcg items, event slots include PGPGIN/PGPGOUT. */
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_7_3) == 50);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_7_3) + G_N_ELEMENTS(memcg_items_7_3) == 57);
+G_STATIC_ASSERT(G_N_ELEMENTS(events_7_3) == 22);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_7_3) == 49);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_12) == 31);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_12) + G_N_ELEMENTS(memcg_items_6_12) == 38);
+G_STATIC_ASSERT(G_N_ELEMENTS(events_6_12) == 27);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_6_12) == 37);
+/* Slots are u8 with 0xff as "none", and the inverse maps hold 64. */
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_7_3) + G_N_ELEMENTS(memcg_items_7_3) <= 64);
+G_STATIC_ASSERT(G_N_ELEMENTS(events_6_12) <= 64);
+G_STATIC_ASSERT(MCG_NR_ITEMS < MCG_SLOT_NONE);
+
+/* ---- Building ------------------------------------------------------------ */
+
+/* One kernel version's lists, as transcribed above. */
+struct layout_desc {
+	const char *name;
+	const enum mcg_item *node_items, *memcg_items, *events, *count_items;
+	unsigned nr_node_items, nr_memcg_items, nr_events, nr_count_items;
+	const struct mcg_stat_row *v2_stats;
+	unsigned nr_v2_stats;
+	const enum mcg_item *pgscan_items, *pgsteal_items;
+	unsigned nr_pgscan_items, nr_pgsteal_items;
+};
+
+#define LIST(field, array) .field = (array), .nr_##field = G_N_ELEMENTS(array)
+
+static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
+	[MCG_LAYOUT_7_3] = {
+		.name = "7.3",
+		LIST(node_items, node_items_7_3),
+		LIST(memcg_items, memcg_items_7_3),
+		LIST(events, events_7_3),
+		LIST(count_items, count_items_7_3),
+		LIST(v2_stats, v2_stats_7_3),
+		LIST(pgscan_items, pgscan_7_3),
+		LIST(pgsteal_items, pgsteal_7_3),
+	},
+	[MCG_LAYOUT_6_12] = {
+		.name = "6.12",
+		LIST(node_items, node_items_6_12),
+		LIST(memcg_items, memcg_items_6_12),
+		LIST(events, events_6_12),
+		LIST(count_items, count_items_6_12),
+		LIST(v2_stats, v2_stats_6_12),
+		LIST(pgscan_items, pgscan_6_12),
+		LIST(pgsteal_items, pgsteal_6_12),
+	},
+};
+
+#undef LIST
+
+/* Built layouts, and the storage of their v2 event rows (derived from the
+ * event list, so they cannot be static tables).  Written once, under
+ * pthread_once. */
+static struct mcg_layout layouts[MCG_NR_LAYOUTS];
+static struct mcg_stat_row v2_event_rows[MCG_NR_LAYOUTS][64];
+
+/* Gives item `item` the next slot of its kind; an item listed twice would
+ * silently steal a slot, so that is a bug in the tables above. */
+static void layout_place(struct mcg_layout *l, enum mcg_item item, enum mcg_item_kind kind,
+			 unsigned slot)
+{
+	g_assert(l->kind[item] == MCG_KIND_ABSENT);
+	l->kind[item] = kind;
+	l->slot[item] = slot;
+	if (kind == MCG_KIND_EVENT)
+		l->event_item[slot] = item;
+	else
+		l->state_item[slot] = item;
+}
+
+static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
+			 const struct layout_desc *d, struct mcg_stat_row *event_rows)
+{
+	unsigned i, slot = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->id = id;
+	l->name = d->name;
+
+	for (i = 0; i < MCG_NR_ITEMS; i++) {
+		l->kind[i] = MCG_KIND_ABSENT;
+		l->slot[i] = MCG_SLOT_NONE;
+		l->storage_unit[i] = item_storage_unit(i);
+		l->output_unit[i] = MCG_OUT_BYTES;
+	}
+	/* Unused slots of the inverse maps name no item. */
+	for (i = 0; i < G_N_ELEMENTS(l->state_item); i++)
+		l->state_item[i] = MCG_NR_ITEMS;
+	for (i = 0; i < G_N_ELEMENTS(l->event_item); i++)
+		l->event_item[i] = MCG_NR_ITEMS;
+
+	/* init_memcg_stats(): node items first, then memcg-only items. */
+	for (i = 0; i < d->nr_node_items; i++)
+		layout_place(l, d->node_items[i], MCG_KIND_NODE, slot++);
+	l->nr_node_slots = slot;
+	for (i = 0; i < d->nr_memcg_items; i++)
+		layout_place(l, d->memcg_items[i], MCG_KIND_MEMCG, slot++);
+	l->nr_state_slots = slot;
+
+	/* init_memcg_events(); an event is printed as the count it is. */
+	for (i = 0; i < d->nr_events; i++) {
+		layout_place(l, d->events[i], MCG_KIND_EVENT, i);
+		l->output_unit[d->events[i]] = MCG_OUT_COUNT;
+	}
+	l->nr_event_slots = d->nr_events;
+
+	/* State items the kernel exports as counts although stored in pages. */
+	for (i = 0; i < d->nr_count_items; i++) {
+		g_assert(l->kind[d->count_items[i]] == MCG_KIND_NODE);
+		l->output_unit[d->count_items[i]] = MCG_OUT_COUNT;
+	}
+
+	for (i = 0; i < d->nr_v2_stats; i++)
+		g_assert(mcg_layout_has(l, d->v2_stats[i].item));
+	l->v2_stats = d->v2_stats;
+	l->nr_v2_stats = d->nr_v2_stats;
+	l->pgscan_items = d->pgscan_items;
+	l->nr_pgscan_items = d->nr_pgscan_items;
+	l->pgsteal_items = d->pgsteal_items;
+	l->nr_pgsteal_items = d->nr_pgsteal_items;
+
+	/* memcg_stat_format() skips PGPGIN/PGPGOUT, which exist only for v1's
+	 * memory.stat; doing the skip here keeps the formatter a plain loop. */
+	l->v2_events = event_rows;
+	l->nr_v2_events = 0;
+	for (i = 0; i < d->nr_events; i++) {
+		enum mcg_item item = d->events[i];
+
+		if (item == MCG_PGPGIN || item == MCG_PGPGOUT)
+			continue;
+		event_rows[l->nr_v2_events].name = item_names[item];
+		event_rows[l->nr_v2_events].item = item;
+		l->nr_v2_events++;
+	}
+}
+
+static void layouts_build(void)
+{
+	for (unsigned i = 0; i < MCG_NR_LAYOUTS; i++)
+		layout_build(&layouts[i], i, &layout_descs[i], v2_event_rows[i]);
+}
+
+/* pthread_once rather than g_once: both publish the tables safely, but
+ * ThreadSanitizer cannot see the release inside an uninstrumented libglib and
+ * reports every first concurrent use as a race. */
+const struct mcg_layout *mcg_layout_get(enum mcg_layout_id id)
+{
+	static pthread_once_t built = PTHREAD_ONCE_INIT;
+
+	pthread_once(&built, layouts_build);
+	g_return_val_if_fail((unsigned)id < MCG_NR_LAYOUTS, NULL);
+	return &layouts[id];
+}
+
+const struct mcg_layout *mcg_layout_by_name(const char *name)
+{
+	if (name == NULL)
+		return NULL;
+	for (unsigned i = 0; i < MCG_NR_LAYOUTS; i++)
+		if (strcmp(layout_descs[i].name, name) == 0)
+			return mcg_layout_get(i);
+	return NULL;
+}
+
+/* memcg_state_val_in_pages(): the flush threshold counts page-sized changes,
+ * so a byte or KiB change is scaled to pages and rounded up to one page,
+ * because a change that rounds to 0 would not count at all and a stream of
+ * small slab updates would never trigger a flush.  Absent items are dropped
+ * by the engine, so they count for nothing. */
+unsigned long mcg_layout_val_in_pages(const struct mcg_layout *l, enum mcg_item item, long val)
+{
+	unsigned long abs_val = val < 0 ? 0UL - (unsigned long)val : (unsigned long)val;
+	unsigned long unit, pages;
+
+	if (l->kind[item] == MCG_KIND_ABSENT)
+		return 0;
+	if (l->kind[item] == MCG_KIND_EVENT || abs_val == 0)
+		return abs_val;
+	unit = storage_unit_bytes(l->storage_unit[item]);
+	if (unit == MCG_PAGE_SIZE)
+		return abs_val;
+	/* mult_frac(): no overflow for any |val| */
+	pages = (abs_val / MCG_PAGE_SIZE) * unit + (abs_val % MCG_PAGE_SIZE) * unit / MCG_PAGE_SIZE;
+	return pages ? pages : 1;
+}
+
+/* memcg_page_state_output(): the reader already clamped negative state to 0
+ * (memcg_page_state()); clamp here too so a raw value never wraps. */
+unsigned long long mcg_layout_output_value(const struct mcg_layout *l, enum mcg_item item,
+					    long stored)
+{
+	if (stored <= 0)
+		return 0;
+	if (l->output_unit[item] == MCG_OUT_COUNT)
+		return (unsigned long long)stored;
+	return (unsigned long long)stored * storage_unit_bytes(l->storage_unit[item]);
+}
+
+const char *mcg_item_name(enum mcg_item item)
+{
+	if ((unsigned)item >= MCG_NR_ITEMS)
+		return "?";
+	return item_names[item];
+}
