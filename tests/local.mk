@@ -8,3 +8,9 @@ tests_check_engine_SOURCES = tests/check_engine.c
 tests_check_engine_CFLAGS = $(TEST_CFLAGS)
 tests_check_engine_LDADD = $(TEST_LDADD)
 TESTS += tests/check_engine
+
+check_PROGRAMS += tests/check_workload
+tests_check_workload_SOURCES = tests/check_workload.c
+tests_check_workload_CFLAGS = $(TEST_CFLAGS)
+tests_check_workload_LDADD = $(TEST_LDADD)
+TESTS += tests/check_workload

@@ -1,1 +1,7 @@
-# workload module (issue 4)
+libmemcgfs_a_SOURCES += \
+	src/workload/workload.h \
+	src/workload/internal.h \
+	src/workload/profile.c \
+	src/workload/ledger.c \
+	src/workload/workload.c \
+	$(NULL)

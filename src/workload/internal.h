@@ -1,0 +1,145 @@
+/* Private structures of the workload module. */
+#ifndef MEMCGFS_WORKLOAD_INTERNAL_H
+#define MEMCGFS_WORKLOAD_INTERNAL_H
+
+#include <glib.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "workload/workload.h"
+
+/* A parsed profile; immutable once published. */
+struct mcg_profile {
+	unsigned long anon, file_read, file_write, shmem, slab, kernel, reclaim; /* pages/s */
+	unsigned thp, mlock, mapped, turnover;					  /* percent */
+	uint64_t footprint;							  /* bytes */
+	bool swap;
+	bool all_nodes;
+	uint64_t nodes;		/* bit per node when !all_nodes */
+};
+
+/* What one CPU's tasks of one cgroup hold on one node, in pages.  The
+ * subsets say which of the pages counted above carry a property. */
+struct wl_node {
+	long anon_inactive, anon_active;	/* evictable anonymous pages */
+	long thp;				/*   of which in THPs */
+	long mlocked;				/* anonymous, unevictable */
+	long shmem;				/* on the anon LRU, counted as file */
+	long file_inactive, file_active;	/* page cache */
+	long dirty, writeback;			/*   of which (inactive list) */
+	long mapped;				/*   of which mapped */
+	long slab_reclaimable, slab_unreclaimable, kernel_stack, pagetables;
+	long swapped;				/* anonymous pages out in swap */
+	long shadow_anon, shadow_file;		/* evicted, may refault */
+};
+
+/* Rates left over from earlier steps, so slow rates still happen. */
+enum wl_rate {
+	WL_ANON, WL_FILE_READ, WL_FILE_WRITE, WL_SHMEM, WL_SLAB, WL_KERNEL, WL_RECLAIM,
+	WL_NR_RATES
+};
+
+/* Fractions carried over: the rates, then the aging of the LRU lists. */
+enum wl_carry {
+	WL_CARRY_ACTIVATE_FILE = WL_NR_RATES,
+	WL_CARRY_ACTIVATE_ANON,
+	WL_NR_CARRIES
+};
+
+struct wl_ledger {
+	double carry[WL_NR_CARRIES];
+	unsigned next_node;
+	struct wl_node node[];			/* [nr_nodes] */
+};
+
+/* The workload's view of a cgroup. */
+struct wl_cgroup {
+	struct mcg_cgroup *cg;			/* holds a reference */
+	_Atomic(struct mcg_profile *) profile;	/* swapped by set_profile */
+	char *ledgers;				/* nr_cpus ledgers, ledger_size each */
+	size_t ledger_size;
+};
+
+struct wl_worker {
+	struct mcg_workload *wl;
+	unsigned cpu;
+	pthread_t thread;
+	uint64_t last_ns;
+	_Atomic uint64_t stat_updates, steps;	/* written by the worker */
+};
+
+struct mcg_workload {
+	struct mcg_engine *e;			/* immutable */
+	unsigned nr_cpus, nr_nodes;		/* immutable */
+	enum mcg_hierarchy hierarchy;		/* immutable */
+	struct mcg_profile *default_profile;	/* immutable */
+
+	/* Serialises mkdir and rmdir through the pool. */
+	pthread_mutex_t hier_mutex;
+	/* Every cgroup's wl_cgroup, root first; workers read it per round. */
+	pthread_rwlock_t list_lock;
+	GPtrArray *cgroups;			/* list_lock */
+
+	struct wl_worker *workers;		/* [nr_cpus] */
+	bool started;
+
+	/* Pause/stop handshake. */
+	pthread_mutex_t park_lock;
+	pthread_cond_t park_cond;
+	unsigned pause_depth;			/* park_lock */
+	unsigned parked;			/* park_lock */
+	bool stop;				/* park_lock */
+	_Atomic bool pausing;			/* fast check for workers */
+
+	_Atomic uint64_t pages_charged, pages_uncharged;
+};
+
+static inline struct wl_ledger *wl_ledger(const struct wl_cgroup *w, unsigned cpu)
+{
+	return (struct wl_ledger *)(w->ledgers + (size_t)cpu * w->ledger_size);
+}
+
+/* The per-step context of a CPU acting on the pool. */
+struct wl_ctx {
+	struct mcg_workload *wl;
+	struct mcg_engine *e;
+	struct mcg_cpu *cpu;
+	unsigned cpu_id;
+	uint64_t stat_updates;
+};
+
+/* ledger.c: page life cycle, as CPU ctx->cpu (entered). */
+void wl_stat(struct wl_ctx *x, struct mcg_cgroup *cg, int nid, enum mcg_item item, long val);
+/* Does one step of w's profile for dt seconds. */
+void wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt);
+/* Reclaims up to `want` pages from one ledger; scan_item/steal_item name the
+ * kind (kswapd, direct, proactive).  Returns pages reclaimed. */
+long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool swap,
+		       enum mcg_item scan_item, enum mcg_item steal_item);
+/* An OOM kill: frees the ledger's anonymous, shmem and kernel memory. */
+long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w);
+/* Resident pages of a ledger. */
+long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l);
+/* Pages under dirty or writeback state, still to be written out? */
+bool wl_ledger_in_flight(const struct mcg_workload *wl, const struct wl_ledger *l);
+/* Moves a dead cgroup's ledger into its parent's (no stat changes). */
+void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
+		     const struct wl_ledger *src);
+
+/* What a charge covers besides the memory counter (v1 only). */
+enum wl_charge_flags {
+	WL_MEMSW = 1,		/* memory+swap counter: memory that is not swap */
+	WL_KMEM = 2,		/* kernel memory counter */
+};
+/* workload.c: charges `pages` to w's memory counter (and, on v1, the
+ * counters in flags), reclaiming or OOM-killing on a limit as the kernel's
+ * try_charge() does, as ctx's CPU.  false if the charge could not be made. */
+bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags);
+void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags);
+/* Pages enter swap: v2 charges the swap counter (false at swap.max, with a
+ * swap "max" and "fail" event); v1 needs nothing, they stay in memsw. */
+bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages);
+/* Pages leave swap, back into memory or `freed` altogether. */
+void wl_uncharge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages, bool freed);
+
+#endif

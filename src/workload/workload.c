@@ -1,0 +1,716 @@
+/* The worker pool: one thread per emulated CPU, the charge path with its
+ * limit handling, and the control operations of a cgroup's files. */
+#include "workload/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A worker wakes every TICK_MS to do its share of every busy cgroup. */
+#define TICK_MS 10
+/* MAX_RECLAIM_RETRIES in the kernel. */
+#define MAX_RECLAIM_RETRIES 16
+/* Reclaim at least SWAP_CLUSTER_MAX pages per attempt. */
+#define SWAP_CLUSTER_MAX 32
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool is_v1(const struct mcg_workload *wl)
+{
+	return wl->hierarchy == MCG_HIERARCHY_V1;
+}
+
+/* ---- per-cgroup data ---- */
+
+static struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgroup *cg,
+				       struct mcg_profile *profile)
+{
+	struct wl_cgroup *w = g_new0(struct wl_cgroup, 1);
+
+	w->cg = mcg_cgroup_get(cg);
+	atomic_init(&w->profile, profile);
+	w->ledger_size = (sizeof(struct wl_ledger) + wl->nr_nodes * sizeof(struct wl_node) + 63) &
+			 ~(size_t)63;
+	w->ledgers = g_malloc0(w->ledger_size * wl->nr_cpus);
+	return w;
+}
+
+static void wl_cgroup_free(struct wl_cgroup *w)
+{
+	mcg_profile_free(atomic_load(&w->profile));
+	g_free(w->ledgers);
+	mcg_cgroup_put(w->cg);
+	g_free(w);
+}
+
+static struct mcg_profile *profile_copy(const struct mcg_profile *p)
+{
+	return g_memdup2(p, sizeof(*p));
+}
+
+/* Waits until every CPU has left any step begun before the call. */
+static void wl_sync_cpus(struct mcg_workload *wl)
+{
+	for (unsigned c = 0; c < wl->nr_cpus; c++) {
+		struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, c);
+
+		mcg_cpu_enter(cpu);
+		mcg_cpu_exit(cpu);
+	}
+}
+
+/* ---- charging ---- */
+
+static bool cg_in_subtree(const struct mcg_cgroup *cg, const struct mcg_cgroup *top)
+{
+	for (; cg; cg = mcg_cgroup_parent(cg))
+		if (cg == top)
+			return true;
+	return false;
+}
+
+/* Reclaims up to `want` pages from every ledger of this CPU in top's subtree
+ * (top first).  Caller holds list_lock and has entered x's CPU. */
+static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
+			    enum mcg_item scan_item, enum mcg_item steal_item)
+{
+	GPtrArray *list = x->wl->cgroups;
+	struct wl_cgroup *first = mcg_cgroup_workload(top);
+	long total = 0;
+
+	for (int pass = 0; pass < 2 && total < want; pass++) {
+		for (unsigned i = 0; i < list->len && total < want; i++) {
+			struct wl_cgroup *w = list->pdata[i];
+			const struct mcg_profile *p;
+
+			/* Pass 0 is top itself, pass 1 the rest of its subtree. */
+			if (pass == 0 ? w != first : (w == first || !cg_in_subtree(w->cg, top)))
+				continue;
+			p = atomic_load_explicit(&w->profile, memory_order_acquire);
+			total += wl_reclaim_ledger(x, w, want - total, p->swap, scan_item, steal_item);
+		}
+	}
+	return total;
+}
+
+/* The ledger of this CPU in top's subtree holding the most pages: the OOM
+ * killer's victim.  Caller holds list_lock. */
+static struct wl_cgroup *oom_victim(struct wl_ctx *x, struct mcg_cgroup *top)
+{
+	GPtrArray *list = x->wl->cgroups;
+	struct wl_cgroup *victim = NULL;
+	long most = 0;
+
+	for (unsigned i = 0; i < list->len; i++) {
+		struct wl_cgroup *w = list->pdata[i];
+		const struct wl_node *n;
+		long killable = 0;
+
+		if (!cg_in_subtree(w->cg, top))
+			continue;
+		for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
+			n = &wl_ledger(w, x->cpu_id)->node[nid];
+			killable += n->anon_inactive + n->anon_active + n->mlocked + n->shmem;
+		}
+		if (killable > most) {
+			most = killable;
+			victim = w;
+		}
+	}
+	return victim;
+}
+
+/* mem_cgroup_out_of_memory(): kills the biggest task group of the subtree
+ * on this CPU.  Returns pages freed. */
+static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
+{
+	struct wl_cgroup *victim = oom_victim(x, top);
+
+	mcg_memory_event(top, MCG_MEMORY_OOM);
+	if (!victim)
+		return 0;
+	mcg_memory_event(victim->cg, MCG_MEMORY_OOM_KILL);
+	return wl_oom_kill_ledger(x, victim);
+}
+
+static const enum mcg_item direct_scan = MCG_PGSCAN_DIRECT, direct_steal = MCG_PGSTEAL_DIRECT;
+
+/* memory.high: reclaim the excess of every level over its high mark. */
+static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
+{
+	for (struct mcg_cgroup *a = w->cg; a; a = mcg_cgroup_parent(a)) {
+		unsigned long usage = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+		unsigned long high = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
+
+		if (usage <= high)
+			continue;
+		mcg_memory_event(a, MCG_MEMORY_HIGH);
+		reclaim_subtree(x, a, (long)(usage - high), direct_scan, direct_steal);
+	}
+}
+
+/*
+ * try_charge(), reduced to what shows in the files.
+ *
+ * A charge that would take any level over its max fails without effect and
+ * raises that level's "max" event (and failcnt); the charging CPU then
+ * reclaims from that level's subtree and retries.  When reclaim makes no
+ * progress the level is out of memory: an "oom" event, and the OOM killer
+ * frees the biggest group of anonymous memory in the subtree ("oom_kill" on
+ * its cgroup).  A charge never succeeds over a limit, so usage never exceeds
+ * max.  After a successful charge every level over its high mark is
+ * reclaimed back down, with a "high" event.
+ */
+bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
+{
+	struct mcg_workload *wl = x->wl;
+	bool memsw = is_v1(wl) && (flags & WL_MEMSW);
+	struct mcg_cgroup *over = NULL;
+	bool killed = false;
+
+	for (int retry = 0; retry < MAX_RECLAIM_RETRIES; retry++) {
+		enum mcg_counter limited = MCG_COUNTER_MEMORY;
+		long want = pages > SWAP_CLUSTER_MAX ? pages : SWAP_CLUSTER_MAX;
+
+		if (mcg_counter_try_charge(w->cg, MCG_COUNTER_MEMORY, (unsigned long)pages, &over)) {
+			if (!memsw || mcg_counter_try_charge(w->cg, MCG_COUNTER_MEMSW,
+							     (unsigned long)pages, &over)) {
+				if (is_v1(wl) && (flags & WL_KMEM))
+					mcg_counter_charge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
+				atomic_fetch_add_explicit(&wl->pages_charged, (uint64_t)pages,
+							  memory_order_relaxed);
+				charge_over_high(x, w);
+				return true;
+			}
+			mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMORY, (unsigned long)pages);
+			limited = MCG_COUNTER_MEMSW;
+		}
+		mcg_memory_event(over, MCG_MEMORY_MAX);
+		/* At the memsw limit swapping does not help: only real frees. */
+		if (reclaim_subtree(x, over, want, direct_scan, direct_steal) > 0)
+			continue;
+		if (limited == MCG_COUNTER_MEMSW || killed || oom_kill(x, over) == 0)
+			break;
+		killed = true;
+	}
+	return false;
+}
+
+void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
+{
+	struct mcg_workload *wl = x->wl;
+
+	if (pages <= 0)
+		return;
+	mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMORY, (unsigned long)pages);
+	if (is_v1(wl) && (flags & WL_MEMSW))
+		mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMSW, (unsigned long)pages);
+	if (is_v1(wl) && (flags & WL_KMEM))
+		mcg_counter_uncharge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
+	atomic_fetch_add_explicit(&wl->pages_uncharged, (uint64_t)pages, memory_order_relaxed);
+}
+
+bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages)
+{
+	struct mcg_cgroup *over = NULL;
+
+	if (is_v1(x->wl))
+		return true;
+	if (mcg_counter_try_charge(w->cg, MCG_COUNTER_SWAP, (unsigned long)pages, &over))
+		return true;
+	mcg_memory_event(over, MCG_MEMORY_SWAP_MAX);
+	mcg_memory_event(w->cg, MCG_MEMORY_SWAP_FAIL);
+	return false;
+}
+
+void wl_uncharge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages, bool freed)
+{
+	if (pages <= 0)
+		return;
+	if (!is_v1(x->wl))
+		mcg_counter_uncharge(w->cg, MCG_COUNTER_SWAP, (unsigned long)pages);
+	else if (freed)
+		mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMSW, (unsigned long)pages);
+}
+
+/* ---- workers ---- */
+
+/* Parks the calling worker while a pause is in effect.  Returns false when
+ * the pool stops. */
+static bool worker_wait(struct mcg_workload *wl, uint64_t deadline_ns)
+{
+	struct timespec ts = { (time_t)(deadline_ns / 1000000000u),
+			       (long)(deadline_ns % 1000000000u) };
+	bool go_on;
+
+	pthread_mutex_lock(&wl->park_lock);
+	while (wl->pause_depth && !wl->stop) {
+		wl->parked++;
+		pthread_cond_broadcast(&wl->park_cond);
+		pthread_cond_wait(&wl->park_cond, &wl->park_lock);
+		wl->parked--;
+	}
+	if (deadline_ns && !wl->stop && !wl->pause_depth)
+		pthread_cond_timedwait(&wl->park_cond, &wl->park_lock, &ts);
+	go_on = !wl->stop;
+	pthread_mutex_unlock(&wl->park_lock);
+	return go_on;
+}
+
+static void *worker_main(void *arg)
+{
+	struct wl_worker *wk = arg;
+	struct mcg_workload *wl = wk->wl;
+	struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, wk->cpu), wk->cpu, 0 };
+	uint64_t last = now_ns();
+
+	while (worker_wait(wl, 0)) {
+		uint64_t start = now_ns();
+		double dt = (double)(start - last) / 1e9;
+		bool busy = false;
+
+		last = start;
+		/* After a pause or an overload, do not try to catch up. */
+		if (dt > 0.1)
+			dt = 0.1;
+		pthread_rwlock_rdlock(&wl->list_lock);
+		for (unsigned i = 0; i < wl->cgroups->len; i++) {
+			struct wl_cgroup *w = wl->cgroups->pdata[i];
+			const struct mcg_profile *p;
+			uint64_t t0;
+
+			/* An idle cgroup still finishes its writeback. */
+			if (mcg_profile_is_idle(atomic_load_explicit(&w->profile, memory_order_relaxed)) &&
+			    !wl_ledger_in_flight(wl, wl_ledger(w, wk->cpu)))
+				continue;
+			busy = true;
+			t0 = now_ns();
+			mcg_cpu_enter(x.cpu);
+			/* Loaded inside the CPU window: set_profile syncs on it. */
+			p = atomic_load_explicit(&w->profile, memory_order_acquire);
+			wl_step(&x, w, p, dt);
+			{
+				uint64_t spent = now_ns() - t0;
+
+				mcg_cputime_account(x.cpu, w->cg, MCG_CPUTIME_USER, spent / 2);
+				mcg_cputime_account(x.cpu, w->cg, MCG_CPUTIME_SYSTEM, spent - spent / 2);
+			}
+			mcg_cpu_exit(x.cpu);
+			atomic_store_explicit(&wk->steps, atomic_load_explicit(&wk->steps,
+									       memory_order_relaxed) + 1,
+					      memory_order_relaxed);
+		}
+		pthread_rwlock_unlock(&wl->list_lock);
+		atomic_store_explicit(&wk->stat_updates, x.stat_updates, memory_order_relaxed);
+		/* Busy workers tick every TICK_MS; idle ones look again less often. */
+		if (!worker_wait(wl, start + (uint64_t)(busy ? TICK_MS : 5 * TICK_MS) * 1000000u))
+			break;
+	}
+	return NULL;
+}
+
+/* ---- the pool ---- */
+
+struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_profile,
+				      int *err)
+{
+	const struct mcg_engine_config *cfg = mcg_engine_config(e);
+	struct mcg_workload *wl;
+	struct mcg_profile *def = NULL, *idle = NULL;
+	pthread_rwlockattr_t attr;
+	pthread_condattr_t cattr;
+	int rc;
+
+	rc = mcg_profile_parse(default_profile ? default_profile : "", cfg->nr_nodes, &def);
+	if (!rc)
+		rc = mcg_profile_parse("", cfg->nr_nodes, &idle);
+	if (rc) {
+		mcg_profile_free(def);
+		*err = rc;
+		return NULL;
+	}
+	wl = g_new0(struct mcg_workload, 1);
+	wl->e = e;
+	wl->nr_cpus = cfg->nr_cpus;
+	wl->nr_nodes = cfg->nr_nodes;
+	wl->hierarchy = cfg->hierarchy;
+	wl->default_profile = def;
+	/* Writers (mkdir, rmdir) must not starve behind a stream of workers. */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&wl->list_lock, &attr);
+	pthread_rwlockattr_destroy(&attr);
+	pthread_mutex_init(&wl->hier_mutex, NULL);
+	pthread_mutex_init(&wl->park_lock, NULL);
+	pthread_condattr_init(&cattr);
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&wl->park_cond, &cattr);
+	pthread_condattr_destroy(&cattr);
+	wl->cgroups = g_ptr_array_new();
+	{
+		struct wl_cgroup *root = wl_cgroup_new(wl, mcg_engine_root(e), idle);
+
+		g_ptr_array_add(wl->cgroups, root);
+		mcg_cgroup_set_workload(mcg_engine_root(e), root);
+	}
+	wl->workers = g_new0(struct wl_worker, wl->nr_cpus);
+	return wl;
+}
+
+int mcg_workload_start(struct mcg_workload *wl)
+{
+	for (unsigned c = 0; c < wl->nr_cpus; c++) {
+		int rc;
+
+		wl->workers[c].wl = wl;
+		wl->workers[c].cpu = c;
+		rc = pthread_create(&wl->workers[c].thread, NULL, worker_main, &wl->workers[c]);
+		if (rc) {
+			pthread_mutex_lock(&wl->park_lock);
+			wl->stop = true;
+			pthread_cond_broadcast(&wl->park_cond);
+			pthread_mutex_unlock(&wl->park_lock);
+			for (unsigned k = 0; k < c; k++)
+				pthread_join(wl->workers[k].thread, NULL);
+			wl->stop = false;
+			return -rc;
+		}
+	}
+	wl->started = true;
+	return 0;
+}
+
+void mcg_workload_free(struct mcg_workload *wl)
+{
+	if (!wl)
+		return;
+	if (wl->started) {
+		pthread_mutex_lock(&wl->park_lock);
+		wl->stop = true;
+		pthread_cond_broadcast(&wl->park_cond);
+		pthread_mutex_unlock(&wl->park_lock);
+		for (unsigned c = 0; c < wl->nr_cpus; c++)
+			pthread_join(wl->workers[c].thread, NULL);
+	}
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+
+		mcg_cgroup_set_workload(w->cg, NULL);
+		wl_cgroup_free(w);
+	}
+	g_ptr_array_free(wl->cgroups, TRUE);
+	g_free(wl->workers);
+	mcg_profile_free(wl->default_profile);
+	pthread_rwlock_destroy(&wl->list_lock);
+	pthread_mutex_destroy(&wl->hier_mutex);
+	pthread_mutex_destroy(&wl->park_lock);
+	pthread_cond_destroy(&wl->park_cond);
+	g_free(wl);
+}
+
+void mcg_workload_pause(struct mcg_workload *wl)
+{
+	pthread_mutex_lock(&wl->park_lock);
+	wl->pause_depth++;
+	pthread_cond_broadcast(&wl->park_cond);
+	while (wl->started && wl->parked < wl->nr_cpus)
+		pthread_cond_wait(&wl->park_cond, &wl->park_lock);
+	pthread_mutex_unlock(&wl->park_lock);
+}
+
+void mcg_workload_resume(struct mcg_workload *wl)
+{
+	pthread_mutex_lock(&wl->park_lock);
+	g_return_if_fail(wl->pause_depth > 0);
+	if (--wl->pause_depth == 0)
+		pthread_cond_broadcast(&wl->park_cond);
+	pthread_mutex_unlock(&wl->park_lock);
+}
+
+void mcg_workload_counters(const struct mcg_workload *wl, struct mcg_workload_counters *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned c = 0; c < wl->nr_cpus; c++) {
+		out->stat_updates += atomic_load(&wl->workers[c].stat_updates);
+		out->steps += atomic_load(&wl->workers[c].steps);
+	}
+	out->pages_charged = atomic_load(&wl->pages_charged);
+	out->pages_uncharged = atomic_load(&wl->pages_uncharged);
+}
+
+/* ---- hierarchy ---- */
+
+int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
+			       const char *name, struct mcg_cgroup **out)
+{
+	struct mcg_cgroup *cg;
+	struct wl_cgroup *w;
+	int err;
+
+	pthread_mutex_lock(&wl->hier_mutex);
+	err = mcg_cgroup_create(wl->e, parent, name, &cg);
+	if (!err) {
+		w = wl_cgroup_new(wl, cg, profile_copy(wl->default_profile));
+		pthread_rwlock_wrlock(&wl->list_lock);
+		g_ptr_array_add(wl->cgroups, w);
+		mcg_cgroup_set_workload(cg, w);
+		pthread_rwlock_unlock(&wl->list_lock);
+		*out = cg;
+	}
+	pthread_mutex_unlock(&wl->hier_mutex);
+	return err;
+}
+
+/* rmdir: the engine takes the cgroup offline and folds its statistics into
+ * the parent; the pages its tasks still hold become the parent's, ledger by
+ * ledger, as 7.3 reparents a dead memcg's folios.  Their counters need no
+ * change: the parent's hierarchical counters and page counters include them
+ * already, and v1's local counters were reparented by the engine. */
+int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	struct wl_cgroup *w, *pw;
+	int err;
+
+	pthread_mutex_lock(&wl->hier_mutex);
+	err = mcg_cgroup_destroy(wl->e, cg);
+	if (err) {
+		pthread_mutex_unlock(&wl->hier_mutex);
+		return err;
+	}
+	pthread_rwlock_wrlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	pw = mcg_cgroup_workload(mcg_cgroup_parent(cg));
+	g_ptr_array_remove(wl->cgroups, w);
+	mcg_cgroup_set_workload(cg, NULL);
+	pthread_rwlock_unlock(&wl->list_lock);
+	/* No worker reaches w any more; each CPU's ledger moves as that CPU. */
+	for (unsigned c = 0; c < wl->nr_cpus; c++) {
+		struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, c);
+
+		mcg_cpu_enter(cpu);
+		wl_ledger_merge(wl, wl_ledger(pw, c), wl_ledger(w, c));
+		mcg_cpu_exit(cpu);
+	}
+	wl_cgroup_free(w);
+	pthread_mutex_unlock(&wl->hier_mutex);
+	return 0;
+}
+
+/* ---- files ---- */
+
+int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, const char *text)
+{
+	struct mcg_profile *p, *old;
+	struct wl_cgroup *w;
+	int err = mcg_profile_parse(text, wl->nr_nodes, &p);
+
+	if (err)
+		return err;
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	old = w ? atomic_exchange_explicit(&w->profile, p, memory_order_acq_rel) : NULL;
+	pthread_rwlock_unlock(&wl->list_lock);
+	if (!w) {
+		mcg_profile_free(p);
+		return -ENODEV;
+	}
+	/* A worker may be stepping with the old profile: wait it out. */
+	wl_sync_cpus(wl);
+	mcg_profile_free(old);
+	return 0;
+}
+
+char *mcg_workload_get_profile(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	struct wl_cgroup *w;
+	char *text = NULL;
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	/* Writers swap the pointer only under the read lock and free the old
+	 * profile after a CPU sync, so copy it under the read lock too. */
+	if (w) {
+		struct mcg_profile *copy = profile_copy(atomic_load(&w->profile));
+
+		text = mcg_profile_format(copy);
+		mcg_profile_free(copy);
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	return text;
+}
+
+/* Has any ledger of cg's subtree dirty or writeback pages?  Caller holds
+ * list_lock; the ledgers are read racily, as a hint. */
+static bool subtree_in_flight(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+
+		if (!cg_in_subtree(w->cg, cg))
+			continue;
+		for (unsigned c = 0; c < wl->nr_cpus; c++)
+			if (wl_ledger_in_flight(wl, wl_ledger(w, c)))
+				return true;
+	}
+	return false;
+}
+
+/* Reclaims up to `want` pages from cg's subtree, entering each CPU in turn.
+ * Caller holds list_lock. */
+static long reclaim_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg, long want,
+			     enum mcg_item scan_item, enum mcg_item steal_item)
+{
+	long total = 0;
+
+	for (unsigned c = 0; c < wl->nr_cpus && total < want; c++) {
+		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0 };
+
+		mcg_cpu_enter(x.cpu);
+		total += reclaim_subtree(&x, cg, want - total, scan_item, steal_item);
+		mcg_cpu_exit(x.cpu);
+	}
+	return total;
+}
+
+static long oom_kill_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	long freed = 0;
+
+	for (unsigned c = 0; c < wl->nr_cpus && !freed; c++) {
+		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0 };
+
+		mcg_cpu_enter(x.cpu);
+		if (oom_victim(&x, cg))
+			freed = oom_kill(&x, cg);
+		mcg_cpu_exit(x.cpu);
+	}
+	return freed;
+}
+
+/* Reclaim that found only pages under writeback waits a tick for them
+ * (the kernel throttles on writeback) before it counts as no progress. */
+static long reclaim_or_wait(struct mcg_workload *wl, struct mcg_cgroup *cg, long want)
+{
+	long got = reclaim_all_cpus(wl, cg, want, direct_scan, direct_steal);
+
+	if (!got && subtree_in_flight(wl, cg)) {
+		g_usleep(2 * TICK_MS * 1000);
+		got = reclaim_all_cpus(wl, cg, want, direct_scan, direct_steal);
+	}
+	return got;
+}
+
+static long usage_over(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long limit)
+{
+	unsigned long usage = mcg_counter_read(cg, counter, MCG_FIELD_USAGE);
+
+	return usage > limit ? (long)(usage - limit) : 0;
+}
+
+int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
+			   enum mcg_counter counter, enum mcg_counter_field field,
+			   unsigned long pages, bool v1)
+{
+	bool reclaims = (counter == MCG_COUNTER_MEMORY || (v1 && counter == MCG_COUNTER_MEMSW)) &&
+			(field == MCG_FIELD_MAX || (!v1 && field == MCG_FIELD_HIGH));
+	int err = 0;
+
+	if (!reclaims) {
+		mcg_counter_set(cg, counter, field, pages);
+		return 0;
+	}
+	pthread_rwlock_rdlock(&wl->list_lock);
+	if (!mcg_cgroup_workload(cg)) {
+		err = -ENODEV;
+	} else if (v1) {
+		/* mem_cgroup_resize_max(): memory <= memsw, and the limit is
+		 * only set once usage fits under it. */
+		if (counter == MCG_COUNTER_MEMORY &&
+		    pages > mcg_counter_read(cg, MCG_COUNTER_MEMSW, MCG_FIELD_MAX))
+			err = -EINVAL;
+		else if (counter == MCG_COUNTER_MEMSW &&
+			 pages < mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX))
+			err = -EINVAL;
+		for (int retry = 0; !err; retry++) {
+			long excess = usage_over(cg, counter, pages);
+
+			if (!excess) {
+				mcg_counter_set(cg, counter, field, pages);
+				break;
+			}
+			if (retry >= MAX_RECLAIM_RETRIES || !reclaim_or_wait(wl, cg, excess))
+				err = -EBUSY;
+		}
+	} else {
+		/* memory_max_write(): set first, reclaim, then OOM-kill. */
+		mcg_counter_set(cg, counter, field, pages);
+		for (int retry = 0;; retry++) {
+			long excess = usage_over(cg, counter, pages);
+
+			if (!excess)
+				break;
+			if (retry < MAX_RECLAIM_RETRIES && reclaim_or_wait(wl, cg, excess))
+				continue;
+			if (field == MCG_FIELD_HIGH) {
+				mcg_memory_event(cg, MCG_MEMORY_HIGH);
+				break;
+			}
+			if (!oom_kill_all_cpus(wl, cg))
+				break;
+		}
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	return err;
+}
+
+int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages)
+{
+	const struct mcg_layout *l = mcg_engine_config(wl->e)->layout;
+	/* 6.12 counts proactive reclaim as direct. */
+	bool has_proactive = mcg_layout_has(l, MCG_PGSCAN_PROACTIVE);
+	enum mcg_item scan = has_proactive ? MCG_PGSCAN_PROACTIVE : MCG_PGSCAN_DIRECT;
+	enum mcg_item steal = has_proactive ? MCG_PGSTEAL_PROACTIVE : MCG_PGSTEAL_DIRECT;
+	long done = 0;
+	int err = 0;
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	if (!mcg_cgroup_workload(cg))
+		err = -ENODEV;
+	for (int retry = 0; !err && done < (long)pages && retry < MAX_RECLAIM_RETRIES; retry++) {
+		long got = reclaim_all_cpus(wl, cg, (long)pages - done, scan, steal);
+
+		if (!got)
+			break;
+		done += got;
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	if (!err && done < (long)pages)
+		err = -EAGAIN;
+	return err;
+}
+
+int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	int err = 0;
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	if (!mcg_cgroup_workload(cg))
+		err = -ENODEV;
+	for (int retry = 0; !err; retry++) {
+		long usage = (long)mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+
+		if (!usage)
+			break;
+		if (retry >= MAX_RECLAIM_RETRIES || !reclaim_or_wait(wl, cg, usage))
+			err = -EBUSY;
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	return err;
+}

@@ -1,0 +1,131 @@
+/* Workloads: worker threads, one per emulated CPU, that charge memory into
+ * the cgroups the way tasks running a given profile would.
+ *
+ * Every cgroup carries a profile (which memory its tasks touch and how fast);
+ * each worker does its CPU's share of every cgroup's profile in short steps,
+ * moving the engine's counters together as the kernel does (a faulted
+ * anonymous page raises anon, an LRU list, pgfault and pgpgin; dirty pages
+ * become writeback, then clean; reclaim scans, steals, refills, evicts and
+ * later refaults), and charging the page counters, whose limits it enforces
+ * by reclaim and, failing that, OOM.
+ *
+ * Ownership.  The pages a cgroup holds are kept in ledgers, one per (cgroup,
+ * CPU): only the thread that has entered CPU c (mcg_cpu_enter) touches the
+ * ledgers of CPU c, so the charge path shares no lock between CPUs.  Control
+ * operations (limits, memory.reclaim, removal) enter each CPU in turn and act
+ * as that CPU.
+ *
+ * Locking order: the workload's cgroup list lock, then an emulated CPU.
+ */
+#ifndef MEMCGFS_WORKLOAD_H
+#define MEMCGFS_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+
+struct mcg_workload;
+struct mcg_profile;
+
+/* ---- Profiles ----------------------------------------------------------------
+ *
+ * Text form: tokens `key=value` separated by blanks or newlines, an optional
+ * leading `preset=NAME` giving the starting values (otherwise all zero), later
+ * keys overriding.  Rates are pages per second per cgroup (spread over all
+ * CPUs); sizes take K, M, G suffixes; percentages are 0..100.
+ *
+ *   anon=N        anonymous page faults per second
+ *   thp=P         percent of anonymous faults served by 2 MiB THPs
+ *   mlock=P       percent of anonymous pages mlocked (unevictable)
+ *   file_read=N   file pages read into the page cache per second
+ *   file_write=N  file pages dirtied per second (then written back)
+ *   mapped=P      percent of file pages also mapped
+ *   shmem=N       shmem/tmpfs pages per second
+ *   slab=N        slab pages per second (half reclaimable)
+ *   kernel=N      kernel stack and page-table pages per second
+ *   footprint=S   resident size the tasks keep (0: grow without bound)
+ *   turnover=P    once at footprint, percent of it freed and faulted anew
+ *                 per second (0: keep the fault rates)
+ *   reclaim=N     background (kswapd) reclaim, pages per second
+ *   swap=on|off   whether reclaim may swap anonymous pages out
+ *   nodes=LIST    NUMA nodes to allocate on: "all" or e.g. "0,2-3"
+ *
+ * Presets: idle; seed001 (the seed 001 mix: anon, file, dirty/writeback,
+ * slab, kmem, mlock and reclaim counters); multi-fault (seed 004's
+ * multi-threaded page-fault program); file-reader (a page-cache heavy
+ * reader).
+ */
+
+/* Parses a profile for an engine with nr_nodes nodes: 0 and *out, or
+ * -EINVAL for any malformed token, unknown key or preset, or out-of-range
+ * value. */
+int mcg_profile_parse(const char *text, unsigned nr_nodes, struct mcg_profile **out);
+/* Canonical text, one `key=value` per line, parseable again; g_free() it. */
+char *mcg_profile_format(const struct mcg_profile *p);
+void mcg_profile_free(struct mcg_profile *p);
+/* NULL-terminated list of preset names. */
+const char *const *mcg_profile_presets(void);
+/* Does the profile do anything at all? */
+bool mcg_profile_is_idle(const struct mcg_profile *p);
+
+/* ---- The worker pool ------------------------------------------------------- */
+
+/* Creates the pool for an engine; new cgroups get `default_profile` (NULL:
+ * idle), the root starts idle.  NULL and *err = -EINVAL for a bad profile. */
+struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_profile,
+				      int *err);
+/* Starts one worker thread per emulated CPU: 0 or -errno. */
+int mcg_workload_start(struct mcg_workload *wl);
+/* Stops the workers (if started) and frees the pool and its ledgers; the
+ * engine and its charges stay. */
+void mcg_workload_free(struct mcg_workload *wl);
+
+/* Stops every worker between steps and waits until all are parked; resume
+ * lets them go on.  For tests and consistent snapshots.  Nestable. */
+void mcg_workload_pause(struct mcg_workload *wl);
+void mcg_workload_resume(struct mcg_workload *wl);
+
+/* ---- The hierarchy, through the pool ------------------------------------ */
+
+/* mcg_cgroup_create() plus the default profile: same returns. */
+int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
+			       const char *name, struct mcg_cgroup **out);
+/* mcg_cgroup_destroy() plus handing the cgroup's pages to its parent, as
+ * Linux 7.3 reparents a dead memcg's folios: same returns. */
+int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg);
+
+/* ---- Files of a cgroup ---------------------------------------------------- */
+
+/* memcgfs.workload: 0 or -EINVAL (old profile kept). */
+int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, const char *text);
+/* Canonical text of cg's profile; g_free() it. */
+char *mcg_workload_get_profile(struct mcg_workload *wl, struct mcg_cgroup *cg);
+
+/* Sets a page-counter field as the kernel's control files do.  For
+ * MCG_FIELD_MAX and MCG_FIELD_HIGH of the memory counter this reclaims the
+ * subtree down to the new value; a v2 max that reclaim cannot reach is
+ * enforced by OOM kills (the write still succeeds), a v1 limit (v1 true)
+ * is refused with -EBUSY and the old value kept.  v1 also refuses (-EINVAL)
+ * a memory limit above the memsw limit and a memsw limit below the memory
+ * limit. */
+int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
+			   enum mcg_counter counter, enum mcg_counter_field field,
+			   unsigned long pages, bool v1);
+/* memory.reclaim: proactively reclaims `pages` from the subtree: 0, or
+ * -EAGAIN if less could be reclaimed. */
+int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages);
+/* v1 memory.force_empty: reclaims all it can: 0, or -EBUSY if charges stay. */
+int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg);
+
+/* ---- Figures ------------------------------------------------------------- */
+
+struct mcg_workload_counters {
+	uint64_t stat_updates;		/* mcg_stat_mod() calls by workers */
+	uint64_t pages_charged;		/* memory pages charged ... */
+	uint64_t pages_uncharged;	/* ... and uncharged, by the pool */
+	uint64_t steps;			/* (cgroup, CPU) steps done */
+};
+void mcg_workload_counters(const struct mcg_workload *wl, struct mcg_workload_counters *out);
+
+#endif

@@ -1,0 +1,363 @@
+/* Check suite of the workload module: profiles, conservation of charges,
+ * the relations between counters, limits, reclaim and OOM under load. */
+#include <check.h>
+#include <errno.h>
+#include <glib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "workload/workload.h"
+
+/* ---- profiles ---- */
+
+START_TEST(test_profile_parse)
+{
+	struct mcg_profile *p = NULL, *q = NULL;
+	char *text, *again;
+	const char *bad[] = {
+		"anon", "anon=", "=5", "anon=-1", "anon=1x", "thp=101", "mlock=200",
+		"footprint=12Q", "footprint=M", "nodes=4", "nodes=1-0", "nodes=", "swap=maybe",
+		"bogus=1", "anon=1 preset=idle", "preset=nope", "preset=idle preset=idle",
+		"anon=100000001", "anon=5\x01",
+	};
+
+	ck_assert_int_eq(mcg_profile_parse("", 2, &p), 0);
+	ck_assert(mcg_profile_is_idle(p));
+	mcg_profile_free(p);
+
+	ck_assert_int_eq(mcg_profile_parse("preset=seed001 anon=7\nnodes=1 footprint=2M", 2, &p), 0);
+	ck_assert(!mcg_profile_is_idle(p));
+	text = mcg_profile_format(p);
+	ck_assert_ptr_nonnull(strstr(text, "anon=7\n"));
+	ck_assert_ptr_nonnull(strstr(text, "file_write=2000\n"));
+	ck_assert_ptr_nonnull(strstr(text, "footprint=2097152\n"));
+	ck_assert_ptr_nonnull(strstr(text, "nodes=1\n"));
+	ck_assert_ptr_nonnull(strstr(text, "swap=on\n"));
+	/* The canonical text parses back to the same profile. */
+	ck_assert_int_eq(mcg_profile_parse(text, 2, &q), 0);
+	again = mcg_profile_format(q);
+	ck_assert_str_eq(text, again);
+	g_free(text);
+	g_free(again);
+	mcg_profile_free(p);
+	mcg_profile_free(q);
+
+	ck_assert_int_eq(mcg_profile_parse("nodes=0,2-3 thp=50", 4, &p), 0);
+	text = mcg_profile_format(p);
+	ck_assert_ptr_nonnull(strstr(text, "nodes=0,2-3\n"));
+	ck_assert_ptr_nonnull(strstr(text, "thp=50\n"));
+	g_free(text);
+	mcg_profile_free(p);
+
+	for (const char *const *name = mcg_profile_presets(); *name; name++) {
+		char *spec = g_strdup_printf("preset=%s", *name);
+
+		ck_assert_int_eq(mcg_profile_parse(spec, 1, &p), 0);
+		ck_assert(mcg_profile_is_idle(p) == !strcmp(*name, "idle"));
+		mcg_profile_free(p);
+		g_free(spec);
+	}
+	for (unsigned i = 0; i < G_N_ELEMENTS(bad); i++) {
+		p = NULL;
+		ck_assert_msg(mcg_profile_parse(bad[i], 2, &p) == -EINVAL, "accepted \"%s\"", bad[i]);
+		ck_assert_ptr_null(p);
+	}
+}
+END_TEST
+
+/* ---- helpers ---- */
+
+struct rig {
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *cg[16];
+	unsigned n;
+};
+
+static void rig_up(struct rig *r, enum mcg_hierarchy h, unsigned cpus, unsigned nodes,
+		   const char *profile, unsigned ncg)
+{
+	struct mcg_engine_config cfg;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = cpus;
+	cfg.nr_nodes = nodes;
+	cfg.hierarchy = h;
+	cfg.flush_period_ms = 100;
+	r->e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(r->e);
+	r->wl = mcg_workload_new(r->e, profile, &err);
+	ck_assert_ptr_nonnull(r->wl);
+	for (unsigned i = 0; i < ncg; i++) {
+		char name[16];
+		struct mcg_cgroup *parent = i >= 2 ? r->cg[i % 2] : mcg_engine_root(r->e);
+
+		g_snprintf(name, sizeof(name), "w%u", i);
+		ck_assert_int_eq(mcg_workload_cgroup_create(r->wl, parent, name, &r->cg[i]), 0);
+	}
+	r->n = ncg;
+	ck_assert_int_eq(mcg_workload_start(r->wl), 0);
+}
+
+static void rig_down(struct rig *r)
+{
+	mcg_workload_free(r->wl);
+	for (unsigned i = 0; i < r->n; i++)
+		mcg_cgroup_put(r->cg[i]);
+	mcg_engine_free(r->e);
+}
+
+static long hs(struct rig *r, struct mcg_cgroup *cg, enum mcg_item item)
+{
+	return mcg_stat_read_raw(r->e, cg, item, MCG_HIERARCHICAL);
+}
+
+/* Pages of a state item whatever its storage unit. */
+static long hs_pages(struct rig *r, struct mcg_cgroup *cg, enum mcg_item item, long unit)
+{
+	return hs(r, cg, item) * unit / MCG_PAGE_SIZE;
+}
+
+/* The relations a kernel keeps between counters, checked after a flush. */
+static void check_relations(struct rig *r, struct mcg_cgroup *cg, unsigned nodes, bool v1)
+{
+	long anon = hs(r, cg, MCG_ANON_MAPPED), file = hs(r, cg, MCG_FILE_PAGES);
+	long kernel = hs(r, cg, MCG_MEMCG_KMEM);
+	long lru = hs(r, cg, MCG_INACTIVE_ANON) + hs(r, cg, MCG_ACTIVE_ANON) +
+		   hs(r, cg, MCG_INACTIVE_FILE) + hs(r, cg, MCG_ACTIVE_FILE) +
+		   hs(r, cg, MCG_UNEVICTABLE);
+	long usage = (long)mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	const enum mcg_item node_items[] = { MCG_ANON_MAPPED, MCG_FILE_PAGES, MCG_FILE_DIRTY,
+					     MCG_WRITEBACK, MCG_INACTIVE_FILE, MCG_SLAB_RECLAIMABLE_B,
+					     MCG_PGSCAN_KSWAPD, MCG_WORKINGSET_REFAULT_FILE };
+
+	ck_assert_int_ge(anon, 0);
+	ck_assert_int_ge(file, 0);
+	ck_assert_int_eq(lru, anon + file);
+	ck_assert_int_eq(usage, anon + file + kernel);
+	ck_assert_int_eq(kernel, hs_pages(r, cg, MCG_SLAB_RECLAIMABLE_B, 1) +
+					 hs_pages(r, cg, MCG_SLAB_UNRECLAIMABLE_B, 1) +
+					 hs_pages(r, cg, MCG_KERNEL_STACK_KB, 1024) +
+					 hs(r, cg, MCG_PAGETABLE));
+	ck_assert_int_le(hs(r, cg, MCG_FILE_DIRTY) + hs(r, cg, MCG_WRITEBACK), file);
+	ck_assert_int_le(hs(r, cg, MCG_FILE_MAPPED), file);
+	ck_assert_int_le(hs(r, cg, MCG_ANON_THPS), anon);
+	ck_assert_int_le(hs(r, cg, MCG_PGSTEAL_KSWAPD), hs(r, cg, MCG_PGSCAN_KSWAPD));
+	ck_assert_uint_ge(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK),
+			  (unsigned long)usage);
+	for (unsigned k = 0; k < G_N_ELEMENTS(node_items); k++) {
+		long sum = 0;
+
+		for (unsigned nid = 0; nid < nodes; nid++)
+			sum += mcg_stat_read_node_raw(r->e, cg, (int)nid, node_items[k], MCG_HIERARCHICAL);
+		ck_assert_int_eq(sum, hs(r, cg, node_items[k]));
+	}
+	/* Without THPs every page charged in counts one pgpgin, every one
+	 * leaving one pgpgout. */
+	if (v1 && !hs(r, cg, MCG_ANON_THPS))
+		ck_assert_int_eq(hs(r, cg, MCG_PGPGIN) - hs(r, cg, MCG_PGPGOUT), anon + file);
+	if (v1)
+		ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMSW, MCG_FIELD_USAGE),
+				  (unsigned long)(usage + hs(r, cg, MCG_MEMCG_SWAP)));
+	else
+		ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_SWAP, MCG_FIELD_USAGE),
+				  (unsigned long)hs(r, cg, MCG_MEMCG_SWAP));
+}
+
+/* ---- conservation and relations ---- */
+
+START_TEST(test_conservation_under_load)
+{
+	bool v1 = _i == 1;
+	struct rig r;
+	struct mcg_workload_counters wc;
+	struct mcg_cgroup *root;
+
+	rig_up(&r, v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2, 4, 2, "preset=seed001 footprint=8M", 8);
+	root = mcg_engine_root(r.e);
+	/* A limit on one branch makes reclaim, swap and refaults happen. */
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, r.cg[3], MCG_COUNTER_MEMORY, MCG_FIELD_MAX,
+						300, v1), 0);
+	for (int round = 0; round < 3; round++) {
+		g_usleep(300 * 1000);
+		mcg_workload_pause(r.wl);
+		__mcg_memcg_flush_stats(r.e, root, true);
+		mcg_workload_counters(r.wl, &wc);
+		ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+				  wc.pages_charged - wc.pages_uncharged);
+		check_relations(&r, root, 2, v1);
+		for (unsigned i = 0; i < r.n; i++)
+			if (mcg_cgroup_online(r.cg[i]))
+				check_relations(&r, r.cg[i], 2, v1);
+		mcg_workload_resume(r.wl);
+		/* Remove leaves while the workers are busy with them. */
+		if (round < 2) {
+			ck_assert_int_eq(mcg_workload_cgroup_destroy(r.wl, r.cg[7 - round]), 0);
+			ck_assert_int_eq(mcg_workload_cgroup_destroy(r.wl, r.cg[0]), -EBUSY);
+		}
+	}
+	mcg_workload_counters(r.wl, &wc);
+	ck_assert_uint_gt(wc.stat_updates, 1000);
+	ck_assert_uint_gt(wc.pages_charged, 1000);
+	/* Everything the workers did shows up in the root. */
+	ck_assert_int_gt(hs(&r, root, MCG_PGFAULT), 0);
+	ck_assert_int_gt(hs(&r, root, MCG_PGSCAN_KSWAPD), 0);
+	ck_assert_int_gt(hs(&r, root, MCG_PGSTEAL_DIRECT), 0);
+	ck_assert_int_gt(hs(&r, root, MCG_WORKINGSET_REFAULT_FILE), 0);
+	ck_assert_int_gt(hs(&r, root, MCG_PGACTIVATE), 0);
+	ck_assert_uint_gt(mcg_memory_event_read(r.cg[3], MCG_MEMORY_MAX, false), 0);
+	ck_assert_uint_gt(mcg_counter_read(r.cg[3], MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT), 0);
+	rig_down(&r);
+}
+END_TEST
+
+/* ---- limits ---- */
+
+START_TEST(test_limit_holds_under_load)
+{
+	struct rig r;
+	unsigned long max = 2048;	/* 8 MiB */
+
+	rig_up(&r, MCG_HIERARCHY_V2, 2, 1, "preset=multi-fault footprint=64M", 1);
+	g_usleep(100 * 1000);
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, r.cg[0], MCG_COUNTER_MEMORY, MCG_FIELD_MAX,
+						max, false), 0);
+	ck_assert_uint_le(mcg_counter_read(r.cg[0], MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), max);
+	for (int k = 0; k < 200; k++) {
+		ck_assert_uint_le(mcg_counter_read(r.cg[0], MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), max);
+		g_usleep(2000);
+	}
+	/* Anonymous memory without swap cannot be reclaimed: OOM kills. */
+	ck_assert_uint_gt(mcg_memory_event_read(r.cg[0], MCG_MEMORY_MAX, false), 0);
+	ck_assert_uint_gt(mcg_memory_event_read(r.cg[0], MCG_MEMORY_OOM, false), 0);
+	ck_assert_uint_gt(mcg_memory_event_read(r.cg[0], MCG_MEMORY_OOM_KILL, false), 0);
+	ck_assert_uint_le(mcg_counter_read(r.cg[0], MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK),
+			  mcg_counter_read(mcg_engine_root(r.e), MCG_COUNTER_MEMORY,
+					   MCG_FIELD_WATERMARK));
+	rig_down(&r);
+}
+END_TEST
+
+START_TEST(test_high_and_reclaim)
+{
+	struct rig r;
+	struct mcg_cgroup *cg;
+	unsigned long before, after;
+
+	rig_up(&r, MCG_HIERARCHY_V2, 2, 1, "file_read=20000", 1);
+	cg = r.cg[0];
+	g_usleep(300 * 1000);
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH, 512,
+						false), 0);
+	g_usleep(200 * 1000);
+	ck_assert_uint_gt(mcg_memory_event_read(cg, MCG_MEMORY_HIGH, false), 0);
+	ck_assert_int_eq(mcg_workload_set_profile(r.wl, cg, "preset=idle"), 0);
+	mcg_workload_pause(r.wl);
+	__mcg_memcg_flush_stats(r.e, cg, true);
+	ck_assert_int_gt(hs(&r, cg, MCG_PGSTEAL_DIRECT), 0);
+	before = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	ck_assert_uint_gt(before, 100);
+	ck_assert_int_eq(mcg_workload_reclaim(r.wl, cg, 100), 0);
+	after = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	ck_assert_uint_le(after, before - 100);
+	__mcg_memcg_flush_stats(r.e, cg, true);
+	ck_assert_int_ge(hs(&r, cg, MCG_PGSTEAL_PROACTIVE), 100);
+	ck_assert_int_le(hs(&r, cg, MCG_PGSTEAL_PROACTIVE), hs(&r, cg, MCG_PGSCAN_PROACTIVE));
+	/* More than there is: what could be done is done, then EAGAIN. */
+	ck_assert_int_eq(mcg_workload_reclaim(r.wl, cg, 1UL << 30), -EAGAIN);
+	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 0);
+	mcg_workload_resume(r.wl);
+	rig_down(&r);
+}
+END_TEST
+
+START_TEST(test_v1_limits)
+{
+	struct rig r;
+	struct mcg_cgroup *cg;
+	unsigned long usage;
+
+	rig_up(&r, MCG_HIERARCHY_V1, 2, 1, "anon=20000 mlock=100 footprint=4M", 1);
+	cg = r.cg[0];
+	g_usleep(300 * 1000);
+	ck_assert_int_eq(mcg_workload_set_profile(r.wl, cg, "preset=idle"), 0);
+	usage = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	ck_assert_uint_gt(usage, 200);
+	/* mlocked memory cannot be reclaimed: the limit is refused. */
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX,
+						usage / 2, true), -EBUSY);
+	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX),
+			  MCG_PAGE_COUNTER_MAX);
+	ck_assert_int_eq(mcg_workload_force_empty(r.wl, cg), -EBUSY);
+	/* memsw below memory, memory above memsw: EINVAL. */
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX,
+						usage * 4, true), 0);
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMSW, MCG_FIELD_MAX,
+						usage * 2, true), -EINVAL);
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMSW, MCG_FIELD_MAX,
+						usage * 8, true), 0);
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX,
+						usage * 16, true), -EINVAL);
+	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX), usage * 4);
+	rig_down(&r);
+}
+END_TEST
+
+START_TEST(test_profile_files)
+{
+	struct rig r;
+	char *text;
+
+	rig_up(&r, MCG_HIERARCHY_V2, 1, 2, "preset=file-reader", 1);
+	text = mcg_workload_get_profile(r.wl, r.cg[0]);
+	ck_assert_ptr_nonnull(strstr(text, "file_read=50000\n"));
+	g_free(text);
+	ck_assert_int_eq(mcg_workload_set_profile(r.wl, r.cg[0], "anon=10 nodes=5"), -EINVAL);
+	text = mcg_workload_get_profile(r.wl, r.cg[0]);
+	ck_assert_ptr_nonnull(strstr(text, "file_read=50000\n"));
+	g_free(text);
+	ck_assert_int_eq(mcg_workload_set_profile(r.wl, r.cg[0], "anon=10 nodes=1"), 0);
+	text = mcg_workload_get_profile(r.wl, r.cg[0]);
+	ck_assert_ptr_nonnull(strstr(text, "file_read=0\n"));
+	ck_assert_ptr_nonnull(strstr(text, "nodes=1\n"));
+	g_free(text);
+	/* The root starts idle whatever the default. */
+	text = mcg_workload_get_profile(r.wl, mcg_engine_root(r.e));
+	ck_assert_ptr_nonnull(strstr(text, "file_read=0\n"));
+	g_free(text);
+	rig_down(&r);
+}
+END_TEST
+
+static Suite *make_workload_suite(void)
+{
+	Suite *s = suite_create("workload");
+	TCase *tc;
+
+	tc = tcase_create("profiles");
+	tcase_add_test(tc, test_profile_parse);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("load");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_conservation_under_load, 0, 2);
+	tcase_add_test(tc, test_limit_holds_under_load);
+	tcase_add_test(tc, test_high_and_reclaim);
+	tcase_add_test(tc, test_v1_limits);
+	tcase_add_test(tc, test_profile_files);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(make_workload_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
