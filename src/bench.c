@@ -11,6 +11,7 @@
 
 #include <glib.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,12 @@
 
 #include "engine/engine.h"
 #include "memcg/format.h"
+#include "workload/workload.h"
 
 static unsigned opt_runs = 5;
 static gboolean opt_quick;
+
+static int cmp_double(const void *a, const void *b);
 
 static double now_ns(void)
 {
@@ -565,6 +569,103 @@ static void seed004(void)
 	}
 }
 
+/* ---- workloads ---- */
+
+struct reader {
+	struct mcg_engine *e;
+	struct mcg_cgroup **cg;
+	unsigned n;
+	_Atomic bool stop;
+	struct sample lat;	/* ns per render, per run */
+	GArray *all;		/* every latency of this run */
+};
+
+static void *reader_fn(void *arg)
+{
+	struct reader *r = arg;
+	GString *out = g_string_sized_new(4096);
+	GRand *rnd = g_rand_new_with_seed(9);
+
+	while (!atomic_load(&r->stop)) {
+		double start = now_ns(), ns;
+
+		g_string_truncate(out, 0);
+		mcg_format_memory_stat(r->e, r->cg[g_rand_int_range(rnd, 0, r->n)], out);
+		ns = now_ns() - start;
+		g_array_append_val(r->all, ns);
+		g_usleep(1000);
+	}
+	g_rand_free(rnd);
+	g_string_free(out, TRUE);
+	return NULL;
+}
+
+/* Workers flat out on every emulated CPU, a reader rendering memory.stat
+ * of a random cgroup every millisecond meanwhile. */
+static void bench_workload(void)
+{
+	const unsigned cpus_list[2] = { 2, 16 };
+	const unsigned ncg = 100;
+	/* Rates so high that every step hits the per-step cap: flat out. */
+	const char *flat_out = "anon=100000000 file_read=100000000 file_write=100000000 "
+			       "slab=1000000 kernel=1000000 footprint=4M reclaim=100000 swap=on";
+
+	printf("workloads: %u cgroups, every CPU's worker flat out, a reader meanwhile\n", ncg);
+	for (int k = 0; k < 2; k++) {
+		struct mcg_engine_config cfg;
+		struct mcg_engine *e;
+		struct mcg_workload *wl;
+		struct mcg_cgroup **cg;
+		struct sample rate = { 0 }, p50 = { 0 }, p99 = { 0 };
+		int err;
+		char what[100];
+
+		mcg_engine_config_init(&cfg);
+		cfg.nr_cpus = cpus_list[k];
+		e = mcg_engine_new(&cfg);
+		wl = mcg_workload_new(e, flat_out, &err);
+		cg = g_new(struct mcg_cgroup *, ncg);
+		for (unsigned i = 0; i < ncg; i++) {
+			char name[16];
+
+			g_snprintf(name, sizeof(name), "cg%u", i);
+			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, &cg[i]);
+		}
+		mcg_workload_start(wl);
+		g_usleep(300 * 1000);
+		for (unsigned run = 0; run < opt_runs; run++) {
+			struct reader rd = { .e = e, .cg = cg, .n = ncg };
+			struct mcg_workload_counters before, after;
+			pthread_t tid;
+			double start, secs;
+
+			rd.all = g_array_new(FALSE, FALSE, sizeof(double));
+			mcg_workload_counters(wl, &before);
+			start = now_ns();
+			pthread_create(&tid, NULL, reader_fn, &rd);
+			g_usleep(opt_quick ? 300 * 1000 : 1000 * 1000);
+			atomic_store(&rd.stop, true);
+			pthread_join(tid, NULL);
+			mcg_workload_counters(wl, &after);
+			secs = (now_ns() - start) / 1e9;
+			rate.v[rate.n++] = (double)(after.stat_updates - before.stat_updates) / secs / 1e6;
+			g_array_sort(rd.all, cmp_double);
+			p50.v[p50.n++] = g_array_index(rd.all, double, rd.all->len / 2) / 1e3;
+			p99.v[p99.n++] = g_array_index(rd.all, double, rd.all->len * 99 / 100) / 1e3;
+			g_array_free(rd.all, TRUE);
+		}
+		g_snprintf(what, sizeof(what), "%u CPUs: stat updates per second (millions)", cfg.nr_cpus);
+		row(what, &rate, "M/s");
+		g_snprintf(what, sizeof(what), "%u CPUs: memory.stat render latency, median", cfg.nr_cpus);
+		row(what, &p50, "us");
+		g_snprintf(what, sizeof(what), "%u CPUs: memory.stat render latency, p99", cfg.nr_cpus);
+		row(what, &p99, "us");
+		mcg_workload_free(wl);
+		put_all(cg, ncg);
+		mcg_engine_free(e);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	gchar **rest = NULL;
@@ -575,7 +676,7 @@ int main(int argc, char **argv)
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("[engine|seeds|all]");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("[engine|seeds|workload|all]");
 	g_autoptr(GError) err = NULL;
 	const char *what;
 
@@ -592,18 +693,22 @@ int main(int argc, char **argv)
 	}
 	opt_runs = (unsigned)runs;
 	what = rest && rest[0] ? rest[0] : "all";
-	if (strcmp(what, "engine") && strcmp(what, "seeds") && strcmp(what, "all")) {
-		fprintf(stderr, "memcgfs-bench: unknown benchmark '%s' (engine, seeds, all)\n", what);
+	if (strcmp(what, "engine") && strcmp(what, "seeds") && strcmp(what, "workload") &&
+	    strcmp(what, "all")) {
+		fprintf(stderr, "memcgfs-bench: unknown benchmark '%s' (engine, seeds, workload, all)\n",
+			what);
 		return 2;
 	}
 	printf("memcgfs-bench %s: median of %u runs [min .. max], %ld online CPUs\n",
 	       PACKAGE_VERSION, opt_runs, sysconf(_SC_NPROCESSORS_ONLN));
-	if (strcmp(what, "seeds")) {
+	if (!strcmp(what, "engine") || !strcmp(what, "all")) {
 		bench_hot_path();
 		bench_flush();
 		bench_memory();
 	}
-	if (strcmp(what, "engine")) {
+	if (!strcmp(what, "workload") || !strcmp(what, "all"))
+		bench_workload();
+	if (!strcmp(what, "seeds") || !strcmp(what, "all")) {
 		printf("seeds: before and after each patch, side by side\n");
 		seed000();
 		seed001();

@@ -110,8 +110,9 @@ struct wl_ctx {
 
 /* ledger.c: page life cycle, as CPU ctx->cpu (entered). */
 void wl_stat(struct wl_ctx *x, struct mcg_cgroup *cg, int nid, enum mcg_item item, long val);
-/* Does one step of w's profile for dt seconds. */
-void wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt);
+/* Does one step of w's profile for dt seconds; true if the profile asks
+ * for more than one step may do (the CPU is behind: no sleeping). */
+bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt);
 /* Reclaims up to `want` pages from one ledger; scan_item/steal_item name the
  * kind (kswapd, direct, proactive).  Returns pages reclaimed. */
 long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool swap,

@@ -553,8 +553,9 @@ long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 
 /* ---- one step ---- */
 
-void wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt)
+bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt)
 {
+	bool behind = false;
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	const double share = 1.0 / x->wl->nr_cpus;
 	const unsigned long rates[WL_NR_RATES] = {
@@ -577,8 +578,10 @@ void wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 			      l->carry[r];
 
 		/* A CPU that fell behind catches up in bounded steps. */
-		if (want > 8192)
+		if (want > 8192) {
 			want = 8192;
+			behind = true;
+		}
 		n[r] = (long)want;
 		l->carry[r] = want - (double)n[r];
 	}
@@ -594,4 +597,5 @@ void wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 		wl_reclaim_ledger(x, w, n[WL_RECLAIM], p->swap, MCG_PGSCAN_KSWAPD, MCG_PGSTEAL_KSWAPD);
 	if (p->footprint)
 		trim_to(x, w, (long)footprint);
+	return behind;
 }

@@ -274,7 +274,7 @@ static void *worker_main(void *arg)
 	while (worker_wait(wl, 0)) {
 		uint64_t start = now_ns();
 		double dt = (double)(start - last) / 1e9;
-		bool busy = false;
+		bool busy = false, behind = false;
 
 		last = start;
 		/* After a pause or an overload, do not try to catch up. */
@@ -295,7 +295,7 @@ static void *worker_main(void *arg)
 			mcg_cpu_enter(x.cpu);
 			/* Loaded inside the CPU window: set_profile syncs on it. */
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
-			wl_step(&x, w, p, dt);
+			behind |= wl_step(&x, w, p, dt);
 			{
 				uint64_t spent = now_ns() - t0;
 
@@ -309,8 +309,10 @@ static void *worker_main(void *arg)
 		}
 		pthread_rwlock_unlock(&wl->list_lock);
 		atomic_store_explicit(&wk->stat_updates, x.stat_updates, memory_order_relaxed);
-		/* Busy workers tick every TICK_MS; idle ones look again less often. */
-		if (!worker_wait(wl, start + (uint64_t)(busy ? TICK_MS : 5 * TICK_MS) * 1000000u))
+		/* Busy workers tick every TICK_MS, idle ones look again less
+		 * often, and one that is behind runs flat out. */
+		if (!behind &&
+		    !worker_wait(wl, start + (uint64_t)(busy ? TICK_MS : 5 * TICK_MS) * 1000000u))
 			break;
 	}
 	return NULL;
