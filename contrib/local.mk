@@ -1,1 +1,7 @@
-# benchmark scripts and helpers
+# Benchmark scripts and helpers.
+noinst_PROGRAMS += contrib/memcgfs-constfs
+contrib_memcgfs_constfs_SOURCES = contrib/constfs.c
+contrib_memcgfs_constfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
+contrib_memcgfs_constfs_LDADD = $(FUSE_LIBS) $(GLIB_LIBS) $(PTHREAD_LIBS)
+
+EXTRA_DIST += contrib/bench-read-1000.sh

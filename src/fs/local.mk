@@ -1,1 +1,35 @@
-# FUSE daemon
+# FUSE daemon: src/fs is the only code that includes fuse_lowlevel.h.
+bin_PROGRAMS += memcgfs
+memcgfs_SOURCES = \
+	src/main.c \
+	src/fs/fs.h \
+	src/fs/internal.h \
+	src/fs/fs.c \
+	src/fs/files.c \
+	src/fs/options.c \
+	src/fs/parse.c \
+	$(NULL)
+memcgfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)
+memcgfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
+memcgfs_LDADD = $(LIBMEMCGFS) $(FUSE_LIBS)
+
+dist_man_MANS += man/memcgfs.8
+
+# Shell tests that mount (skipped with 77 where /dev/fuse is unusable).
+check_PROGRAMS += tests/seqread
+tests_seqread_SOURCES = tests/seqread.c
+
+FS_TESTS = \
+	tests/fs-mount.sh \
+	tests/fs-tree.sh \
+	tests/fs-files.sh \
+	tests/fs-golden.sh \
+	tests/fs-errors.sh \
+	tests/fs-write.sh \
+	tests/fs-seqread.sh \
+	tests/fs-churn.sh \
+	tests/fs-signal.sh \
+	tests/fs-workload.sh \
+	$(NULL)
+TESTS += $(FS_TESTS)
+dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh

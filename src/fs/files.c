@@ -1,0 +1,971 @@
+/* The files of a cgroup directory: one table per hierarchy, one show() and
+ * one write() per file, each the user-space twin of the kernel's handler
+ * (mm/memcontrol.c, mm/memcontrol-v1.c, kernel/cgroup/cgroup.c and
+ * cgroup-v1.c of Linux 6.12; the v1 file set as captured on 6.18).
+ *
+ * Output formats and accepted input are the kernel's, quirks included: a
+ * limit reads "max" (v2) or 9223372036854771712 (v1) when unlimited; a byte
+ * count is rounded down to pages; `-1` is v1's "unlimited"; files the kernel
+ * parses with kstrtoull() reject surrounding blanks, files it parses with
+ * page_counter_memparse() after strstrip() accept them.  A write either
+ * applies whole or returns an error and changes nothing.
+ *
+ * Statistics come from the engine and the formatters (memcg/format.h);
+ * settings the engine does not keep live in the node (struct fs_cgstate).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fs/internal.h"
+#include "memcg/format.h"
+
+/* A page counter file's row argument: counter and field. */
+#define CNT(counter, field) (((counter) << 8) | (field))
+#define CNT_COUNTER(arg) ((enum mcg_counter)((arg) >> 8))
+#define CNT_FIELD(arg) ((enum mcg_counter_field)((arg) & 0xff))
+
+/* vm_swappiness default and MAX_SWAPPINESS. */
+#define FS_DEFAULT_SWAPPINESS 60
+#define FS_MAX_SWAPPINESS 200
+
+static unsigned long long pages_to_bytes(unsigned long pages)
+{
+	return (unsigned long long)pages * MCG_PAGE_SIZE;
+}
+
+static int show_ull(GString *out, unsigned long long v)
+{
+	g_string_append_printf(out, "%llu\n", v);
+	return 0;
+}
+
+/* seq_puts_memcg_tunable(): "max" for an unlimited page counter value. */
+static int show_tunable(GString *out, unsigned long pages)
+{
+	if (pages == (unsigned long)MCG_PAGE_COUNTER_MAX)
+		g_string_append(out, "max\n");
+	else
+		show_ull(out, pages_to_bytes(pages));
+	return 0;
+}
+
+static int show_nothing(struct fs_call *c, GString *out)
+{
+	return 0;
+}
+
+static bool is_root(struct fs_call *c)
+{
+	return c->node->is_root;
+}
+
+/* ---- Statistics (every kernel layout, both hierarchies) ------------------ */
+
+static int show_memory_stat(struct fs_call *c, GString *out)
+{
+	mcg_format_memory_stat(c->fs->e, c->cg, out);
+	return 0;
+}
+
+static int show_numa_stat(struct fs_call *c, GString *out)
+{
+	mcg_format_numa_stat(c->fs->e, c->cg, out);
+	return 0;
+}
+
+static int show_cpu_stat(struct fs_call *c, GString *out)
+{
+	mcg_format_cpu_stat(c->fs->e, c->cg, out);
+	return 0;
+}
+
+static int show_io_stat(struct fs_call *c, GString *out)
+{
+	mcg_format_io_stat(c->fs->e, c->cg, out);
+	return 0;
+}
+
+/* ---- Task files --------------------------------------------------------------
+ *
+ * The emulation has no tasks: the lists read empty.  A write names a pid
+ * (kstrtoint after strstrip, negative is EINVAL, an unknown pid ESRCH, as
+ * __cgroup_procs_write()); a real pid cannot be moved into an emulated
+ * cgroup, so that is EOPNOTSUPP.
+ */
+static int write_pid(struct fs_call *c, char *buf)
+{
+	int pid;
+	int err = fs_kstrtoint(fs_strstrip(buf), 0, &pid);
+
+	if (err)
+		return err;
+	if (pid < 0)
+		return -EINVAL;
+	if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)
+		return -ESRCH;
+	return -EOPNOTSUPP;
+}
+
+/* ---- cgroup v1 core (kernel/cgroup/cgroup-v1.c) ------------------------------- */
+
+static int show_clone_children(struct fs_call *c, GString *out)
+{
+	return show_ull(out, atomic_load(&c->node->st.clone_children));
+}
+
+static int write_clone_children(struct fs_call *c, char *buf)
+{
+	unsigned long long v;
+	int err = fs_kstrtoull(buf, 0, &v);
+
+	if (!err)
+		atomic_store(&c->node->st.clone_children, v != 0);
+	return err;
+}
+
+static int show_notify_on_release(struct fs_call *c, GString *out)
+{
+	return show_ull(out, atomic_load(&c->node->st.notify_on_release));
+}
+
+static int write_notify_on_release(struct fs_call *c, char *buf)
+{
+	unsigned long long v;
+	int err = fs_kstrtoull(buf, 0, &v);
+
+	if (!err)
+		atomic_store(&c->node->st.notify_on_release, v != 0);
+	return err;
+}
+
+static int show_sane_behavior(struct fs_call *c, GString *out)
+{
+	g_string_append(out, "0\n");
+	return 0;
+}
+
+static int show_release_agent(struct fs_call *c, GString *out)
+{
+	pthread_mutex_lock(&c->fs->lock);
+	g_string_append_printf(out, "%s\n", c->fs->release_agent ? c->fs->release_agent : "");
+	pthread_mutex_unlock(&c->fs->lock);
+	return 0;
+}
+
+static int write_release_agent(struct fs_call *c, char *buf)
+{
+	char *path = fs_strstrip(buf);
+
+	if (strlen(path) >= PATH_MAX)
+		return -EINVAL;
+	pthread_mutex_lock(&c->fs->lock);
+	g_free(c->fs->release_agent);
+	c->fs->release_agent = g_strdup(path);
+	pthread_mutex_unlock(&c->fs->lock);
+	return 0;
+}
+
+/* cgroup.event_control: "<event_fd> <control_fd> [args]".  The fds are the
+ * writer's, out of this daemon's reach: the shape is checked as
+ * memcg_write_event_control() does, then the request is refused. */
+static int write_event_control(struct fs_call *c, char *buf)
+{
+	char *end;
+	unsigned long efd, cfd;
+
+	buf = fs_strstrip(buf);
+	efd = strtoul(buf, &end, 10);
+	if (*end != ' ')
+		return -EINVAL;
+	buf = end + 1;
+	cfd = strtoul(buf, &end, 10);
+	if (*end != ' ' && *end != '\0')
+		return -EINVAL;
+	(void)efd;
+	(void)cfd;
+	return -EOPNOTSUPP;
+}
+
+/* ---- memory v1 (mm/memcontrol-v1.c) ------------------------------------------ */
+
+/* mem_cgroup_read_u64(): usage, limit, max usage in bytes, failcnt raw. */
+static int show_v1_counter(struct fs_call *c, GString *out)
+{
+	enum mcg_counter counter = CNT_COUNTER(c->of->file->arg);
+	enum mcg_counter_field field = CNT_FIELD(c->of->file->arg);
+	unsigned long v = mcg_counter_read(c->cg, counter, field);
+
+	return show_ull(out, field == MCG_FIELD_FAILCNT ? v : pages_to_bytes(v));
+}
+
+/* mem_cgroup_reset(): any write resets max usage to the current usage, or
+ * failcnt to 0. */
+static int write_v1_reset(struct fs_call *c, char *buf)
+{
+	enum mcg_counter counter = CNT_COUNTER(c->of->file->arg);
+	enum mcg_counter_field field = CNT_FIELD(c->of->file->arg);
+
+	if (field == MCG_FIELD_WATERMARK)
+		mcg_counter_set(c->cg, counter, field,
+				mcg_counter_read(c->cg, counter, MCG_FIELD_USAGE));
+	else
+		mcg_counter_set(c->cg, counter, field, 0);
+	return 0;
+}
+
+/* mem_cgroup_write() for RES_LIMIT: "-1" or a byte count; never on the root.
+ * The memory and memsw limits go through the workload layer, which reclaims
+ * down to them as mem_cgroup_resize_max() does (EBUSY when it cannot) and
+ * keeps memory <= memsw (EINVAL). */
+static int parse_v1_limit(struct fs_call *c, char *buf, unsigned long *pages)
+{
+	int err = fs_page_counter_memparse(fs_strstrip(buf), "-1", pages);
+
+	if (err)
+		return err;
+	if (is_root(c))
+		return -EINVAL;
+	return 0;
+}
+
+static int write_v1_limit(struct fs_call *c, char *buf)
+{
+	unsigned long max;
+	int err = parse_v1_limit(c, buf, &max);
+
+	if (err)
+		return err;
+	return mcg_workload_set_limit(c->fs->wl, c->cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, max,
+				      true);
+}
+
+static int write_v1_memsw_limit(struct fs_call *c, char *buf)
+{
+	unsigned long max;
+	int err = parse_v1_limit(c, buf, &max);
+
+	if (err)
+		return err;
+	return mcg_workload_set_limit(c->fs->wl, c->cg, MCG_COUNTER_MEMSW, MCG_FIELD_MAX, max, true);
+}
+
+/* kmem.limit_in_bytes is deprecated: parsed, then without effect. */
+static int write_v1_kmem_limit(struct fs_call *c, char *buf)
+{
+	unsigned long max;
+
+	return parse_v1_limit(c, buf, &max);
+}
+
+static int write_v1_tcp_limit(struct fs_call *c, char *buf)
+{
+	unsigned long max;
+	int err = parse_v1_limit(c, buf, &max);
+
+	if (!err)
+		mcg_counter_set(c->cg, MCG_COUNTER_TCPMEM, MCG_FIELD_MAX, max);
+	return err;
+}
+
+/* soft_limit_in_bytes is deprecated: reads unlimited, writes are parsed and
+ * have no effect (even on the root). */
+static int show_v1_soft_limit(struct fs_call *c, GString *out)
+{
+	return show_ull(out, pages_to_bytes(MCG_PAGE_COUNTER_MAX));
+}
+
+static int write_v1_soft_limit(struct fs_call *c, char *buf)
+{
+	unsigned long pages;
+
+	return fs_page_counter_memparse(fs_strstrip(buf), "-1", &pages);
+}
+
+/* force_empty reclaims everything it can (EBUSY if charges stay); the
+ * input is not read. */
+static int write_v1_force_empty(struct fs_call *c, char *buf)
+{
+	return is_root(c) ? -EINVAL : mcg_workload_force_empty(c->fs->wl, c->cg);
+}
+
+static int show_v1_use_hierarchy(struct fs_call *c, GString *out)
+{
+	return show_ull(out, 1);
+}
+
+/* Non-hierarchical mode is gone: only 1 is accepted. */
+static int write_v1_use_hierarchy(struct fs_call *c, char *buf)
+{
+	unsigned long long v;
+	int err = fs_kstrtoull(buf, 0, &v);
+
+	if (err)
+		return err;
+	return v == 1 ? 0 : -EINVAL;
+}
+
+/* The root's swappiness is the global vm_swappiness. */
+static int show_v1_swappiness(struct fs_call *c, GString *out)
+{
+	if (is_root(c))
+		return show_ull(out, atomic_load(&c->fs->vm_swappiness));
+	return show_ull(out, atomic_load(&c->node->st.swappiness));
+}
+
+static int write_v1_swappiness(struct fs_call *c, char *buf)
+{
+	unsigned long long v;
+	int err = fs_kstrtoull(buf, 0, &v);
+
+	if (err)
+		return err;
+	if (v > FS_MAX_SWAPPINESS)
+		return -EINVAL;
+	if (is_root(c))
+		atomic_store(&c->fs->vm_swappiness, (unsigned)v);
+	else
+		atomic_store(&c->node->st.swappiness, (unsigned)v);
+	return 0;
+}
+
+static int show_v1_move_charge(struct fs_call *c, GString *out)
+{
+	return show_ull(out, atomic_load(&c->node->st.move_charge));
+}
+
+static int write_v1_move_charge(struct fs_call *c, char *buf)
+{
+	unsigned long long v;
+	int err = fs_kstrtoull(buf, 0, &v);
+
+	if (err)
+		return err;
+	if (v & ~3ull)	/* MOVE_MASK: anon and file */
+		return -EINVAL;
+	atomic_store(&c->node->st.move_charge, (unsigned)v);
+	return 0;
+}
+
+static int show_v1_oom_control(struct fs_call *c, GString *out)
+{
+	g_string_append_printf(out, "oom_kill_disable %d\nunder_oom 0\noom_kill %lu\n",
+			       (int)atomic_load(&c->node->st.oom_kill_disable),
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_OOM_KILL, false));
+	return 0;
+}
+
+static int write_v1_oom_control(struct fs_call *c, char *buf)
+{
+	unsigned long long v;
+	int err = fs_kstrtoull(buf, 0, &v);
+
+	if (err)
+		return err;
+	if (is_root(c) || v > 1)
+		return -EINVAL;
+	atomic_store(&c->node->st.oom_kill_disable, v == 1);
+	return 0;
+}
+
+/* memory.pressure_level is for eventfd registration only; its read handler
+ * exists to make the file readable and fails. */
+static int show_v1_pressure_level(struct fs_call *c, GString *out)
+{
+	return -EINVAL;
+}
+
+/* ---- cgroup v2 core (kernel/cgroup/cgroup.c) ------------------------------------ */
+
+/* cgroup_print_ss_mask(): names in subsystem order (io before memory),
+ * space separated; nothing at all, not even a newline, for an empty set. */
+static void show_ctrl_mask(GString *out, unsigned mask)
+{
+	if (mask & FS_CTRL_IO)
+		g_string_append(out, "io");
+	if (mask & FS_CTRL_MEMORY)
+		g_string_append(out, mask & FS_CTRL_IO ? " memory" : "memory");
+	if (mask)
+		g_string_append_c(out, '\n');
+}
+
+/* Every cgroup has every emulated controller: the file set of a directory
+ * does not depend on the parent's subtree_control (see memcgfs(8)). */
+static int show_controllers(struct fs_call *c, GString *out)
+{
+	show_ctrl_mask(out, FS_CTRL_ALL);
+	return 0;
+}
+
+static int show_subtree_control(struct fs_call *c, GString *out)
+{
+	show_ctrl_mask(out, atomic_load(&c->node->st.subtree_control));
+	return 0;
+}
+
+struct child_ctrl_check {
+	struct mcgfs *fs;
+	unsigned mask;
+	bool busy;
+};
+
+/* cgroup_subtree_control_write(): "+name" enables, "-name" disables, the
+ * last word about a controller wins; an unknown word is EINVAL; disabling
+ * what a child still enables in its own subtree_control is EBUSY. */
+static int write_subtree_control(struct fs_call *c, char *buf)
+{
+	unsigned enable = 0, disable = 0;
+	char *tok, *save = NULL;
+	int err = 0;
+
+	buf = fs_strstrip(buf);
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		unsigned bit;
+
+		if (strcmp(tok + 1, "io") == 0)
+			bit = FS_CTRL_IO;
+		else if (strcmp(tok + 1, "memory") == 0)
+			bit = FS_CTRL_MEMORY;
+		else
+			return -EINVAL;
+		if (tok[0] == '+') {
+			enable |= bit;
+			disable &= ~bit;
+		} else if (tok[0] == '-') {
+			disable |= bit;
+			enable &= ~bit;
+		} else {
+			return -EINVAL;
+		}
+	}
+
+	pthread_mutex_lock(&c->fs->ctl_lock);
+	if (disable) {
+		unsigned nr = 0;
+		struct mcg_cgroup **kids = mcg_cgroup_children(c->fs->e, c->cg, &nr);
+
+		pthread_mutex_lock(&c->fs->lock);
+		for (unsigned i = 0; i < nr; i++) {
+			struct fs_node *kid = g_hash_table_lookup(c->fs->nodes,
+						&(uint64_t){ mcg_cgroup_id(kids[i]) });
+			if (kid && (atomic_load(&kid->st.subtree_control) & disable))
+				err = -EBUSY;
+		}
+		pthread_mutex_unlock(&c->fs->lock);
+		for (unsigned i = 0; i < nr; i++)
+			mcg_cgroup_put(kids[i]);
+		g_free(kids);
+	}
+	if (!err) {
+		unsigned v = atomic_load(&c->node->st.subtree_control);
+		atomic_store(&c->node->st.subtree_control, (v | enable) & ~disable);
+	}
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+	return err;
+}
+
+static int show_type(struct fs_call *c, GString *out)
+{
+	g_string_append(out, "domain\n");
+	return 0;
+}
+
+/* Only "threaded" is valid input; threaded mode is not emulated. */
+static int write_type(struct fs_call *c, char *buf)
+{
+	if (strcmp(fs_strstrip(buf), "threaded") != 0)
+		return -EINVAL;
+	return -EOPNOTSUPP;
+}
+
+static int show_events(struct fs_call *c, GString *out)
+{
+	g_string_append_printf(out, "populated 0\nfrozen %d\n",
+			       (int)fs_node_frozen(c->fs, c->node));
+	return 0;
+}
+
+/* cgroup_stat_show(): the per-subsystem lines name the controllers bound to
+ * the v2 hierarchy, here io and memory, enabled everywhere. */
+static int show_cgroup_stat(struct fs_call *c, GString *out)
+{
+	unsigned nr = mcg_cgroup_nr_descendants(c->fs->e, c->cg);
+
+	g_string_append_printf(out,
+			       "nr_descendants %u\n"
+			       "nr_subsys_io %u\n"
+			       "nr_subsys_memory %u\n"
+			       "nr_dying_descendants 0\n"
+			       "nr_dying_subsys_io 0\n"
+			       "nr_dying_subsys_memory 0\n",
+			       nr, nr + 1, nr + 1);
+	return 0;
+}
+
+static int show_limit_int(GString *out, int v)
+{
+	if (v == INT_MAX)
+		g_string_append(out, "max\n");
+	else
+		g_string_append_printf(out, "%d\n", v);
+	return 0;
+}
+
+static int parse_limit_int(char *buf, int *v)
+{
+	int err;
+
+	buf = fs_strstrip(buf);
+	if (strcmp(buf, "max") == 0) {
+		*v = INT_MAX;
+		return 0;
+	}
+	err = fs_kstrtoint(buf, 0, v);
+	if (err)
+		return err;
+	return *v < 0 ? -ERANGE : 0;
+}
+
+static int show_max_depth(struct fs_call *c, GString *out)
+{
+	return show_limit_int(out, atomic_load(&c->node->st.max_depth));
+}
+
+static int show_max_descendants(struct fs_call *c, GString *out)
+{
+	return show_limit_int(out, atomic_load(&c->node->st.max_descendants));
+}
+
+/* A hierarchy limit changes what mkdir accepts: the count of finite limits
+ * lets mkdir skip the ancestor walk while there is none. */
+static void store_limit_int(struct fs_call *c, atomic_int *field, int v)
+{
+	pthread_mutex_lock(&c->fs->ctl_lock);
+	int old = atomic_exchange(field, v);
+	if (old == INT_MAX && v != INT_MAX)
+		atomic_fetch_add(&c->fs->nr_limited, 1);
+	else if (old != INT_MAX && v == INT_MAX)
+		atomic_fetch_sub(&c->fs->nr_limited, 1);
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+}
+
+static int write_max_depth(struct fs_call *c, char *buf)
+{
+	int v;
+	int err = parse_limit_int(buf, &v);
+
+	if (!err)
+		store_limit_int(c, &c->node->st.max_depth, v);
+	return err;
+}
+
+static int write_max_descendants(struct fs_call *c, char *buf)
+{
+	int v;
+	int err = parse_limit_int(buf, &v);
+
+	if (!err)
+		store_limit_int(c, &c->node->st.max_descendants, v);
+	return err;
+}
+
+static int show_freeze(struct fs_call *c, GString *out)
+{
+	return show_ull(out, atomic_load(&c->node->st.freeze));
+}
+
+static int write_freeze(struct fs_call *c, char *buf)
+{
+	int v;
+	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
+
+	if (err)
+		return err;
+	if (v < 0 || v > 1)
+		return -ERANGE;
+	atomic_store(&c->node->st.freeze, v == 1);
+	return 0;
+}
+
+/* cgroup.kill: 1 kills every task, of which there are none. */
+static int write_kill(struct fs_call *c, char *buf)
+{
+	int v;
+	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
+
+	if (err)
+		return err;
+	return v == 1 ? 0 : -ERANGE;
+}
+
+/* ---- memory v2 (mm/memcontrol.c) ------------------------------------------------- */
+
+static int show_v2_usage(struct fs_call *c, GString *out)
+{
+	return show_ull(out, pages_to_bytes(mcg_counter_read(c->cg, CNT_COUNTER(c->of->file->arg),
+							      MCG_FIELD_USAGE)));
+}
+
+static int show_v2_tunable(struct fs_call *c, GString *out)
+{
+	return show_tunable(out, mcg_counter_read(c->cg, CNT_COUNTER(c->of->file->arg),
+						  CNT_FIELD(c->of->file->arg)));
+}
+
+/* The v2 limit writes: "max" or a byte count after strstrip.  The workload
+ * layer stores them; for memory.max and memory.high it also reclaims down
+ * to the new value (and memory.max OOM-kills), as the kernel does. */
+static int write_v2_tunable(struct fs_call *c, char *buf, enum mcg_counter counter,
+			    enum mcg_counter_field field)
+{
+	unsigned long pages;
+	int err = fs_page_counter_memparse(fs_strstrip(buf), "max", &pages);
+
+	if (err)
+		return err;
+	return mcg_workload_set_limit(c->fs->wl, c->cg, counter, field, pages, false);
+}
+
+static int write_memory_min(struct fs_call *c, char *buf)
+{
+	return write_v2_tunable(c, buf, MCG_COUNTER_MEMORY, MCG_FIELD_MIN);
+}
+
+static int write_memory_low(struct fs_call *c, char *buf)
+{
+	return write_v2_tunable(c, buf, MCG_COUNTER_MEMORY, MCG_FIELD_LOW);
+}
+
+static int write_memory_high(struct fs_call *c, char *buf)
+{
+	return write_v2_tunable(c, buf, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
+}
+
+static int write_memory_max(struct fs_call *c, char *buf)
+{
+	return write_v2_tunable(c, buf, MCG_COUNTER_MEMORY, MCG_FIELD_MAX);
+}
+
+static int write_swap_high(struct fs_call *c, char *buf)
+{
+	return write_v2_tunable(c, buf, MCG_COUNTER_SWAP, MCG_FIELD_HIGH);
+}
+
+static int write_swap_max(struct fs_call *c, char *buf)
+{
+	return write_v2_tunable(c, buf, MCG_COUNTER_SWAP, MCG_FIELD_MAX);
+}
+
+/* memory.peak and memory.swap.peak (peak_show/peak_write): an fd that never
+ * wrote sees the counter's watermark; a write on an fd starts that fd's own
+ * peak from the current usage.  The kernel's local watermark (the highest
+ * usage since the last such write) is approximated by the current usage:
+ * the engine keeps one watermark per counter. */
+static int show_peak(struct fs_call *c, GString *out)
+{
+	enum mcg_counter counter = CNT_COUNTER(c->of->file->arg);
+	unsigned long peak;
+
+	if (c->of->peak == FS_PEAK_UNSET) {
+		peak = mcg_counter_read(c->cg, counter, MCG_FIELD_WATERMARK);
+	} else {
+		peak = mcg_counter_read(c->cg, counter, MCG_FIELD_USAGE);
+		if (c->of->peak > peak)
+			peak = c->of->peak;
+	}
+	return show_ull(out, pages_to_bytes(peak));
+}
+
+static int write_peak(struct fs_call *c, char *buf)
+{
+	c->of->peak = mcg_counter_read(c->cg, CNT_COUNTER(c->of->file->arg), MCG_FIELD_USAGE);
+	return 0;
+}
+
+/* __memory_events_show(): arg is true for memory.events.local. */
+static int show_memory_events(struct fs_call *c, GString *out)
+{
+	bool local = c->of->file->arg;
+
+	g_string_append_printf(out,
+			       "low %lu\nhigh %lu\nmax %lu\noom %lu\noom_kill %lu\n"
+			       "oom_group_kill %lu\n",
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_LOW, local),
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_HIGH, local),
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_MAX, local),
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_OOM, local),
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_OOM_KILL, local),
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_OOM_GROUP_KILL, local));
+	return 0;
+}
+
+static int show_swap_events(struct fs_call *c, GString *out)
+{
+	g_string_append_printf(out, "high %lu\nmax %lu\nfail %lu\n",
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_SWAP_HIGH, false),
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_SWAP_MAX, false),
+			       mcg_memory_event_read(c->cg, MCG_MEMORY_SWAP_FAIL, false));
+	return 0;
+}
+
+static int show_oom_group(struct fs_call *c, GString *out)
+{
+	return show_ull(out, atomic_load(&c->node->st.oom_group));
+}
+
+static int write_oom_group(struct fs_call *c, char *buf)
+{
+	int v;
+	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
+
+	if (err)
+		return err;
+	if (v != 0 && v != 1)
+		return -EINVAL;
+	atomic_store(&c->node->st.oom_group, v == 1);
+	return 0;
+}
+
+/* memory.reclaim: "<bytes> [swappiness=<0..200>]".  Input is validated as
+ * memory_reclaim() does, then the workload layer reclaims that much from the
+ * subtree: EAGAIN when it cannot.  (The swappiness bias is accepted and not
+ * modelled: reclaim follows each cgroup's profile on swap.) */
+static int write_memory_reclaim(struct fs_call *c, char *buf)
+{
+	const char *end;
+	char *rest, *tok, *save = NULL;
+	unsigned long long bytes;
+
+	buf = fs_strstrip(buf);
+	bytes = fs_memparse(buf, &end);
+	if (end == buf)
+		return -EINVAL;
+	rest = fs_strstrip((char *)end);
+	for (tok = strtok_r(rest, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		int swappiness;
+		char tail;
+
+		if (sscanf(tok, "swappiness=%d%c", &swappiness, &tail) != 1)
+			return -EINVAL;
+		if (swappiness < 0 || swappiness > FS_MAX_SWAPPINESS)
+			return -EINVAL;
+	}
+	if (bytes / MCG_PAGE_SIZE == 0)
+		return 0;
+	return mcg_workload_reclaim(c->fs->wl, c->cg, (unsigned long)(bytes / MCG_PAGE_SIZE));
+}
+
+/* memcgfs.workload: the cgroup's workload profile (emulator only). */
+static int show_workload(struct fs_call *c, GString *out)
+{
+	g_autofree char *text = mcg_workload_get_profile(c->fs->wl, c->cg);
+
+	if (!text)
+		return -ENODEV;
+	g_string_append(out, text);
+	return 0;
+}
+
+static int write_workload(struct fs_call *c, char *buf)
+{
+	return mcg_workload_set_profile(c->fs->wl, c->cg, buf);
+}
+
+/* zswap_current_read() flushes first, like the stat files. */
+static int show_zswap_current(struct fs_call *c, GString *out)
+{
+	mcg_memcg_flush_stats(c->fs->e, c->cg);
+	return show_ull(out, mcg_stat_read(c->fs->e, c->cg, MCG_MEMCG_ZSWAP_B, MCG_HIERARCHICAL));
+}
+
+static int show_zswap_max(struct fs_call *c, GString *out)
+{
+	return show_tunable(out, atomic_load(&c->node->st.zswap_max));
+}
+
+static int write_zswap_max(struct fs_call *c, char *buf)
+{
+	unsigned long pages;
+	int err = fs_page_counter_memparse(fs_strstrip(buf), "max", &pages);
+
+	if (!err)
+		atomic_store(&c->node->st.zswap_max, pages);
+	return err;
+}
+
+/* PSI: the emulation has no stalls, every average and total is 0. */
+static int show_pressure(struct fs_call *c, GString *out)
+{
+	g_string_append(out,
+			"some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+			"full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
+	return 0;
+}
+
+/* A PSI trigger, "some|full <threshold us> <window us>", one per fd
+ * (psi_trigger_create()).  Accepted and never fired: pressure stays 0. */
+static int write_pressure(struct fs_call *c, char *buf)
+{
+	unsigned threshold, window;
+
+	if (c->of->psi_trigger)
+		return -EBUSY;
+	if (sscanf(buf, "some %u %u", &threshold, &window) != 2 &&
+	    sscanf(buf, "full %u %u", &threshold, &window) != 2)
+		return -EINVAL;
+	if (window == 0 || window > 10 * 1000 * 1000)
+		return -EINVAL;
+	if (threshold == 0 || threshold > window)
+		return -EINVAL;
+	c->of->psi_trigger = true;
+	return 0;
+}
+
+/* ---- The tables ---------------------------------------------------------------- */
+
+#define RO 0444
+#define RW 0644
+#define WO 0200
+
+/* v1: ../shared/spec/golden/v1-memcg-dir-listing.txt (less the vendor file)
+ * and the root's two extra files, modes from v1-memcg-files.tsv. */
+static const struct fs_file v1_files[] = {
+	{ "cgroup.clone_children", RW, 0, show_clone_children, write_clone_children, 0 },
+	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0 },
+	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0 },
+	{ "cgroup.sane_behavior", RO, FS_ONLY_ON_ROOT, show_sane_behavior, NULL, 0 },
+	{ "memory.failcnt", RW, 0, show_v1_counter, write_v1_reset,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT) },
+	{ "memory.force_empty", WO, 0, NULL, write_v1_force_empty, 0 },
+	{ "memory.kmem.failcnt", RW, 0, show_v1_counter, write_v1_reset,
+	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_FAILCNT) },
+	{ "memory.kmem.limit_in_bytes", RW, 0, show_v1_counter, write_v1_kmem_limit,
+	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_MAX) },
+	{ "memory.kmem.max_usage_in_bytes", RW, 0, show_v1_counter, write_v1_reset,
+	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_WATERMARK) },
+	{ "memory.kmem.slabinfo", RO, 0, show_nothing, NULL, 0 },
+	{ "memory.kmem.tcp.failcnt", RW, 0, show_v1_counter, write_v1_reset,
+	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_FAILCNT) },
+	{ "memory.kmem.tcp.limit_in_bytes", RW, 0, show_v1_counter, write_v1_tcp_limit,
+	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_MAX) },
+	{ "memory.kmem.tcp.max_usage_in_bytes", RW, 0, show_v1_counter, write_v1_reset,
+	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_WATERMARK) },
+	{ "memory.kmem.tcp.usage_in_bytes", RO, 0, show_v1_counter, NULL,
+	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE) },
+	{ "memory.kmem.usage_in_bytes", RO, 0, show_v1_counter, NULL,
+	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_USAGE) },
+	{ "memory.limit_in_bytes", RW, 0, show_v1_counter, write_v1_limit,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MAX) },
+	{ "memory.max_usage_in_bytes", RW, 0, show_v1_counter, write_v1_reset,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK) },
+	{ "memory.memsw.failcnt", RW, 0, show_v1_counter, write_v1_reset,
+	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_FAILCNT) },
+	{ "memory.memsw.limit_in_bytes", RW, 0, show_v1_counter, write_v1_memsw_limit,
+	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_MAX) },
+	{ "memory.memsw.max_usage_in_bytes", RW, 0, show_v1_counter, write_v1_reset,
+	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_WATERMARK) },
+	{ "memory.memsw.usage_in_bytes", RO, 0, show_v1_counter, NULL,
+	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_USAGE) },
+	{ "memory.move_charge_at_immigrate", RW, 0, show_v1_move_charge, write_v1_move_charge, 0 },
+	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0 },
+	{ "memory.oom_control", RW, 0, show_v1_oom_control, write_v1_oom_control, 0 },
+	{ "memory.pressure_level", RO, 0, show_v1_pressure_level, NULL, 0 },
+	{ "memory.soft_limit_in_bytes", RW, 0, show_v1_soft_limit, write_v1_soft_limit, 0 },
+	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0 },
+	{ "memory.swappiness", RW, 0, show_v1_swappiness, write_v1_swappiness, 0 },
+	{ "memory.usage_in_bytes", RO, 0, show_v1_counter, NULL,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) },
+	{ "memory.use_hierarchy", RW, 0, show_v1_use_hierarchy, write_v1_use_hierarchy, 0 },
+	{ "notify_on_release", RW, 0, show_notify_on_release, write_notify_on_release, 0 },
+	{ "release_agent", RW, FS_ONLY_ON_ROOT, show_release_agent, write_release_agent, 0 },
+	{ "tasks", RW, 0, show_nothing, write_pid, 0 },
+	/* Emulator-only files follow. */
+	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0 },
+};
+
+/* v2: the cgroup core files, cpu.stat and io.stat, the memory controller's
+ * files; CFTYPE_NOT_ON_ROOT as in Linux 6.12. */
+static const struct fs_file v2_files[] = {
+	{ "cgroup.controllers", RO, 0, show_controllers, NULL, 0 },
+	{ "cgroup.events", RO, FS_NOT_ON_ROOT, show_events, NULL, 0 },
+	{ "cgroup.freeze", RW, FS_NOT_ON_ROOT, show_freeze, write_freeze, 0 },
+	{ "cgroup.kill", WO, FS_NOT_ON_ROOT, NULL, write_kill, 0 },
+	{ "cgroup.max.depth", RW, 0, show_max_depth, write_max_depth, 0 },
+	{ "cgroup.max.descendants", RW, 0, show_max_descendants, write_max_descendants, 0 },
+	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0 },
+	{ "cgroup.stat", RO, 0, show_cgroup_stat, NULL, 0 },
+	{ "cgroup.subtree_control", RW, 0, show_subtree_control, write_subtree_control, 0 },
+	{ "cgroup.threads", RW, 0, show_nothing, write_pid, 0 },
+	{ "cgroup.type", RW, FS_NOT_ON_ROOT, show_type, write_type, 0 },
+	{ "cpu.stat", RO, 0, show_cpu_stat, NULL, 0 },
+	{ "io.stat", RO, 0, show_io_stat, NULL, 0 },
+	{ "memory.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) },
+	{ "memory.events", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, false },
+	{ "memory.events.local", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, true },
+	{ "memory.high", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_high,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_HIGH) },
+	{ "memory.low", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_low,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_LOW) },
+	{ "memory.max", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_max,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MAX) },
+	{ "memory.min", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_min,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MIN) },
+	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0 },
+	{ "memory.oom.group", RW, FS_NOT_ON_ROOT, show_oom_group, write_oom_group, 0 },
+	{ "memory.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK) },
+	{ "memory.pressure", RW, 0, show_pressure, write_pressure, 0 },
+	{ "memory.reclaim", WO, 0, NULL, write_memory_reclaim, 0 },
+	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0 },
+	{ "memory.swap.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_USAGE) },
+	{ "memory.swap.events", RO, FS_NOT_ON_ROOT, show_swap_events, NULL, 0 },
+	{ "memory.swap.high", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_high,
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_HIGH) },
+	{ "memory.swap.max", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_max,
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_MAX) },
+	{ "memory.swap.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_WATERMARK) },
+	{ "memory.zswap.current", RO, FS_NOT_ON_ROOT, show_zswap_current, NULL, 0 },
+	{ "memory.zswap.max", RW, FS_NOT_ON_ROOT, show_zswap_max, write_zswap_max, 0 },
+	/* Emulator-only files follow. */
+	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0 },
+};
+
+_Static_assert(G_N_ELEMENTS(v1_files) < FS_IDX_LIMIT, "v1 table too long for the inode bits");
+_Static_assert(G_N_ELEMENTS(v2_files) < FS_IDX_LIMIT, "v2 table too long for the inode bits");
+
+const struct fs_file *fs_files(enum mcg_hierarchy h, unsigned *nr)
+{
+	if (h == MCG_HIERARCHY_V1) {
+		*nr = G_N_ELEMENTS(v1_files);
+		return v1_files;
+	}
+	*nr = G_N_ELEMENTS(v2_files);
+	return v2_files;
+}
+
+void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent)
+{
+	atomic_init(&st->subtree_control, 0);
+	atomic_init(&st->max_depth, INT_MAX);
+	atomic_init(&st->max_descendants, INT_MAX);
+	atomic_init(&st->freeze, false);
+	atomic_init(&st->oom_group, false);
+	atomic_init(&st->move_charge, 0);
+	atomic_init(&st->zswap_max, (unsigned long)MCG_PAGE_COUNTER_MAX);
+	/* cgroup_create() copies these flags from the parent; the v1 memcg
+	 * inherits swappiness and oom_kill_disable (mem_cgroup_css_alloc()). */
+	atomic_init(&st->clone_children, parent ? atomic_load(&parent->clone_children) : false);
+	atomic_init(&st->notify_on_release,
+		    parent ? atomic_load(&parent->notify_on_release) : false);
+	atomic_init(&st->oom_kill_disable,
+		    parent ? atomic_load(&parent->oom_kill_disable) : false);
+	atomic_init(&st->swappiness,
+		    parent ? atomic_load(&parent->swappiness) : FS_DEFAULT_SWAPPINESS);
+}

@@ -1,0 +1,1065 @@
+/* FUSE operations of memcgfs: the cgroup tree as directories, the file
+ * tables of files.c as their files, seq_file reads, and the daemon's life.
+ * The only file of the project that speaks libfuse's low-level API, with
+ * options.c.
+ */
+#define FUSE_USE_VERSION 314
+#include <config.h>
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse_lowlevel.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "fs/internal.h"
+
+/*
+ * Inodes and their lifetime
+ * -------------------------
+ * A FUSE inode number (nodeid) must name the same object for as long as the
+ * kernel holds a lookup count on it, and is otherwise free-form.  memcgfs
+ * keeps one node per cgroup (struct fs_node, 64-byte aligned) and encodes
+ *
+ *     nodeid = node address | index      index 0: the cgroup's directory
+ *                                        index i: row i - 1 of the file table
+ *
+ * so every request finds its object without a table lookup, as
+ * passthrough_ll.c does with its inode pointers.  The root directory is
+ * FUSE_ROOT_ID; its files use the root node's address like any other.
+ *
+ * Lookup counts follow passthrough_ll.c: every reply that hands the kernel an
+ * entry (lookup, mkdir, each non-dot READDIRPLUS entry) adds one to the
+ * node's count, FORGET subtracts what the kernel says.  The directory and
+ * the files of a cgroup share one count, since they share one node.
+ *
+ * A node lives while its cgroup is online or the kernel still counts it:
+ *
+ *   mkdir / first lookup ----> online, in fs->nodes (id -> node)
+ *   rmdir -------------------> removed: out of fs->nodes; freed now if the
+ *                              count is 0, else moved to fs->zombies and
+ *                              freed by the FORGET that takes it to 0
+ *
+ * Online nodes stay even at count 0 because they hold the cgroup's control
+ * values (struct fs_cgstate).  Each node holds a reference on its cgroup,
+ * so a removed cgroup stays readable by the engine; the file system answers
+ * ENODEV for it, as kernfs does for a deactivated node.
+ *
+ * Locks: fs->lock (nodes, counts, attributes) may be held while calling the
+ * engine, never the other way round; an open file's lock is taken without
+ * fs->lock held.
+ */
+
+/*
+ * Round trips
+ * -----------
+ * `cat dir/memory.stat` costs, per file, OPEN, READ (the text) and READ (the
+ * 0 at the end: cgroup files have size 0, so reads go to the daemon with
+ * direct I/O and the kernel cannot answer EOF itself).  Everything else is
+ * trimmed:
+ *  - entry and attribute timeouts are long: every change of the tree goes
+ *    through this daemon and the kernel updates its caches on the way (it
+ *    invalidates a directory's attributes on mkdir/rmdir/rename in it);
+ *    lookups of missing names are cached as negative entries, which mkdir
+ *    replaces;
+ *  - no FLUSH on close (noflush), READDIRPLUS always, so `ls -l` and shell
+ *    globs need no LOOKUP per entry;
+ *  - max_read is small (4 KiB by default): for a direct I/O read the kernel
+ *    pins the caller's whole buffer, up to max_read, and cat reads into a
+ *    fresh 128 KiB buffer per file, whose pinning (page faults, zeroing,
+ *    dirtying) costs more than the round trip.  Longer texts take more READs
+ *    of one read() call, served from the same rendering.
+ */
+
+static struct mcgfs *fs_of(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+static fuse_ino_t node_ino(struct mcgfs *fs, struct fs_node *n, unsigned idx)
+{
+	if (n == fs->root && idx == 0)
+		return FUSE_ROOT_ID;
+	return (fuse_ino_t)(uintptr_t)n | idx;
+}
+
+static struct fs_node *ino_node(struct mcgfs *fs, fuse_ino_t ino, unsigned *idx)
+{
+	if (ino == FUSE_ROOT_ID) {
+		*idx = 0;
+		return fs->root;
+	}
+	*idx = (unsigned)(ino & (FS_IDX_LIMIT - 1));
+	return (struct fs_node *)(uintptr_t)(ino & ~(fuse_ino_t)(FS_IDX_LIMIT - 1));
+}
+
+/* Index of file `name` in a directory (root or not), 0 if none. */
+static unsigned file_idx(struct mcgfs *fs, const char *name, bool is_root)
+{
+	unsigned idx = GPOINTER_TO_UINT(g_hash_table_lookup(fs->file_index, name));
+
+	if (idx && !fs_file_present(&fs->files[idx - 1], is_root))
+		return 0;
+	return idx;
+}
+
+static void assert_locked(pthread_mutex_t *m)
+{
+#ifndef NDEBUG
+	/* An error-checking-free way to catch a missing lock in debug builds:
+	 * trylock on a held mutex fails. */
+	int r = pthread_mutex_trylock(m);
+	assert(r != 0);
+	if (r == 0)
+		pthread_mutex_unlock(m);
+#else
+	(void)m;
+#endif
+}
+
+/* ---- Nodes ------------------------------------------------------------------ */
+
+static struct fs_node *node_new(struct mcgfs *fs, struct mcg_cgroup *cg, struct fs_node *parent)
+{
+	struct fs_node *n = g_aligned_alloc0(1, sizeof(*n), FS_IDX_LIMIT);
+
+	n->cg = mcg_cgroup_get(cg);
+	n->id = mcg_cgroup_id(cg);
+	n->is_root = mcg_cgroup_is_root(cg);
+	clock_gettime(CLOCK_REALTIME, &n->btime);
+	n->mtime = n->btime;
+	n->attrs = g_new(struct fs_attr, fs->nr_files + 1);
+	n->attrs[0] = (struct fs_attr){
+		.mode = n->is_root && fs->hier == MCG_HIERARCHY_V1 ? 0555 : 0755,
+		.uid = fs->uid,
+		.gid = fs->gid,
+	};
+	for (unsigned i = 0; i < fs->nr_files; i++)
+		n->attrs[i + 1] = (struct fs_attr){ fs->files[i].mode, fs->uid, fs->gid };
+	fs_cgstate_init(&n->st, parent ? &parent->st : NULL);
+	/* A child of the root starts from vm_swappiness (mem_cgroup_swappiness()). */
+	if (parent && parent->is_root)
+		atomic_store(&n->st.swappiness, atomic_load(&fs->vm_swappiness));
+	return n;
+}
+
+static void node_free(struct mcgfs *fs, struct fs_node *n)
+{
+	if (atomic_load(&n->st.max_depth) != INT_MAX ||
+	    atomic_load(&n->st.max_descendants) != INT_MAX)
+		atomic_fetch_sub(&fs->nr_limited, 1);
+	mcg_cgroup_put(n->cg);
+	g_free(n->attrs);
+	g_aligned_free(n);
+}
+
+/* The node of online cgroup cg, made if missing (with its parent's, for
+ * inheritance).  NULL if cg is offline.  Called with fs->lock held. */
+static struct fs_node *node_get_locked(struct mcgfs *fs, struct mcg_cgroup *cg)
+{
+	uint64_t id = mcg_cgroup_id(cg);
+	struct fs_node *n, *parent = NULL;
+	struct mcg_cgroup *pcg;
+
+	assert_locked(&fs->lock);
+	if (!mcg_cgroup_online(cg))
+		return NULL;
+	n = g_hash_table_lookup(fs->nodes, &id);
+	if (n)
+		return n;
+	pcg = mcg_cgroup_parent(cg);
+	if (pcg) {
+		parent = node_get_locked(fs, pcg);
+		if (!parent)
+			return NULL;
+	}
+	n = node_new(fs, cg, parent);
+	g_hash_table_insert(fs->nodes, &n->id, n);
+	return n;
+}
+
+static struct fs_node *node_find_locked(struct mcgfs *fs, uint64_t id)
+{
+	assert_locked(&fs->lock);
+	return g_hash_table_lookup(fs->nodes, &id);
+}
+
+static void node_forget(struct mcgfs *fs, struct fs_node *n, uint64_t nlookup)
+{
+	bool dead = false;
+
+	pthread_mutex_lock(&fs->lock);
+	assert(n->nlookup >= nlookup);
+	n->nlookup -= nlookup;
+	if (n->nlookup == 0 && n->removed) {
+		g_hash_table_remove(fs->zombies, n);
+		dead = true;
+	}
+	pthread_mutex_unlock(&fs->lock);
+	if (dead)
+		node_free(fs, n);
+}
+
+bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node)
+{
+	bool frozen = atomic_load(&node->st.freeze);
+	struct mcg_cgroup *cg = node->cg;
+
+	pthread_mutex_lock(&fs->lock);
+	while (!frozen && (cg = mcg_cgroup_parent(cg))) {
+		struct fs_node *a = node_find_locked(fs, mcg_cgroup_id(cg));
+		frozen = a && atomic_load(&a->st.freeze);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return frozen;
+}
+
+bool fs_node_may_mkdir(struct mcgfs *fs, struct fs_node *parent)
+{
+	unsigned depth = mcg_cgroup_depth(parent->cg) + 1;
+	struct mcg_cgroup *cg = parent->cg;
+	bool ok = true;
+
+	pthread_mutex_lock(&fs->lock);
+	for (; ok && cg; cg = mcg_cgroup_parent(cg)) {
+		struct fs_node *a = node_find_locked(fs, mcg_cgroup_id(cg));
+		int max_depth, max_desc;
+
+		if (!a)
+			continue;
+		max_depth = atomic_load(&a->st.max_depth);
+		max_desc = atomic_load(&a->st.max_descendants);
+		if (max_depth != INT_MAX &&
+		    depth - mcg_cgroup_depth(cg) > (unsigned)max_depth)
+			ok = false;
+		if (max_desc != INT_MAX &&
+		    mcg_cgroup_nr_descendants(fs->e, cg) >= (unsigned)max_desc)
+			ok = false;
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return ok;
+}
+
+/* ---- Attributes ---------------------------------------------------------------- */
+
+static void node_stat_locked(struct mcgfs *fs, struct fs_node *n, unsigned idx, struct stat *st)
+{
+	const struct fs_attr *a = &n->attrs[idx];
+
+	assert_locked(&fs->lock);
+	memset(st, 0, sizeof(*st));
+	st->st_ino = (n->id << FS_IDX_BITS) | idx;
+	st->st_uid = a->uid;
+	st->st_gid = a->gid;
+	st->st_blksize = 4096;
+	st->st_atim = n->btime;
+	if (idx == 0) {
+		st->st_mode = S_IFDIR | a->mode;
+		st->st_nlink = 2 + (n->removed ? 0 : mcg_cgroup_nr_children(fs->e, n->cg));
+		st->st_mtim = st->st_ctim = n->mtime;
+	} else {
+		st->st_mode = S_IFREG | a->mode;
+		st->st_nlink = 1;
+		st->st_mtim = st->st_ctim = n->btime;
+	}
+}
+
+/* Fills an entry for (n, idx) and counts the lookup.  fs->lock held. */
+static void node_entry_locked(struct mcgfs *fs, struct fs_node *n, unsigned idx,
+			      struct fuse_entry_param *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->ino = node_ino(fs, n, idx);
+	e->attr_timeout = fs->opt->timeout;
+	e->entry_timeout = fs->opt->timeout;
+	node_stat_locked(fs, n, idx, &e->attr);
+}
+
+static void touch_dir_locked(struct mcgfs *fs, struct fs_node *dir)
+{
+	assert_locked(&fs->lock);
+	clock_gettime(CLOCK_REALTIME, &dir->mtime);
+}
+
+/* The directory node of a request, or NULL after replying the error. */
+static struct fs_node *dir_of(fuse_req_t req, fuse_ino_t ino)
+{
+	unsigned idx;
+	struct fs_node *n = ino_node(fs_of(req), ino, &idx);
+
+	if (idx != 0) {
+		fuse_reply_err(req, ENOTDIR);
+		return NULL;
+	}
+	return n;
+}
+
+/* ---- Tree operations -------------------------------------------------------- */
+
+static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct mcgfs *fs = fs_of(req);
+	struct fs_node *p = dir_of(req, parent), *n;
+	struct fuse_entry_param e;
+	struct mcg_cgroup *cg;
+	unsigned idx;
+
+	if (!p)
+		return;
+	if (!mcg_cgroup_online(p->cg)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	idx = file_idx(fs, name, p->is_root);
+	if (idx) {
+		pthread_mutex_lock(&fs->lock);
+		node_entry_locked(fs, p, idx, &e);
+		p->nlookup++;
+		pthread_mutex_unlock(&fs->lock);
+		fuse_reply_entry(req, &e);
+		return;
+	}
+	cg = mcg_cgroup_lookup_child(fs->e, p->cg, name);
+	if (!cg) {
+		/* A negative entry: cached until mkdir replaces it. */
+		memset(&e, 0, sizeof(e));
+		e.entry_timeout = fs->opt->timeout;
+		fuse_reply_entry(req, &e);
+		return;
+	}
+	pthread_mutex_lock(&fs->lock);
+	n = node_get_locked(fs, cg);
+	if (n) {
+		node_entry_locked(fs, n, 0, &e);
+		n->nlookup++;
+	}
+	pthread_mutex_unlock(&fs->lock);
+	mcg_cgroup_put(cg);
+	if (n)
+		fuse_reply_entry(req, &e);
+	else
+		fuse_reply_err(req, ENOENT);
+}
+
+static void fs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+
+	if (ino != FUSE_ROOT_ID)
+		node_forget(fs, ino_node(fs, ino, &idx), nlookup);
+	fuse_reply_none(req);
+}
+
+static void fs_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_data *forgets)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+
+	for (size_t i = 0; i < count; i++)
+		if (forgets[i].ino != FUSE_ROOT_ID)
+			node_forget(fs, ino_node(fs, forgets[i].ino, &idx), forgets[i].nlookup);
+	fuse_reply_none(req);
+}
+
+static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+	struct fs_node *n = ino_node(fs, ino, &idx);
+	struct stat st;
+
+	pthread_mutex_lock(&fs->lock);
+	node_stat_locked(fs, n, idx, &st);
+	pthread_mutex_unlock(&fs->lock);
+	fuse_reply_attr(req, &st, fs->opt->timeout);
+}
+
+/* kernfs keeps chmod and chown (cgroup delegation relies on them); a
+ * truncation (`echo x > file` without atomic O_TRUNC) and times are
+ * accepted and change nothing. */
+static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
+		       struct fuse_file_info *fi)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+	struct fs_node *n = ino_node(fs, ino, &idx);
+	struct stat st;
+
+	pthread_mutex_lock(&fs->lock);
+	if (to_set & FUSE_SET_ATTR_MODE)
+		n->attrs[idx].mode = attr->st_mode & 07777;
+	if (to_set & FUSE_SET_ATTR_UID)
+		n->attrs[idx].uid = attr->st_uid;
+	if (to_set & FUSE_SET_ATTR_GID)
+		n->attrs[idx].gid = attr->st_gid;
+	node_stat_locked(fs, n, idx, &st);
+	pthread_mutex_unlock(&fs->lock);
+	fuse_reply_attr(req, &st, fs->opt->timeout);
+}
+
+static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
+{
+	struct mcgfs *fs = fs_of(req);
+	struct fs_node *p = dir_of(req, parent), *n;
+	struct fuse_entry_param e;
+	struct mcg_cgroup *cg;
+	int err;
+
+	if (!p)
+		return;
+	if (!mcg_cgroup_online(p->cg)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	/* A newline would make /proc/PID/cgroup unparsable (cgroup_mkdir()). */
+	if (strchr(name, '\n')) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (file_idx(fs, name, p->is_root)) {
+		fuse_reply_err(req, EEXIST);
+		return;
+	}
+	pthread_mutex_lock(&fs->ctl_lock);
+	if (atomic_load(&fs->nr_limited) && !fs_node_may_mkdir(fs, p))
+		err = -EAGAIN;
+	else
+		err = mcg_workload_cgroup_create(fs->wl, p->cg, name, &cg);
+	pthread_mutex_unlock(&fs->ctl_lock);
+	if (err) {
+		fuse_reply_err(req, -err);
+		return;
+	}
+	pthread_mutex_lock(&fs->lock);
+	n = node_get_locked(fs, cg);
+	if (n) {
+		n->attrs[0].mode = mode & 07777;
+		node_entry_locked(fs, n, 0, &e);
+		n->nlookup++;
+		touch_dir_locked(fs, p);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	mcg_cgroup_put(cg);
+	if (n)
+		fuse_reply_entry(req, &e);
+	else
+		fuse_reply_err(req, ENOENT);	/* removed by a racing rmdir */
+}
+
+static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct mcgfs *fs = fs_of(req);
+	struct fs_node *p = dir_of(req, parent), *n;
+	struct mcg_cgroup *cg;
+	bool dead = false;
+	int err;
+
+	if (!p)
+		return;
+	if (file_idx(fs, name, p->is_root)) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	cg = mcg_cgroup_lookup_child(fs->e, p->cg, name);
+	if (!cg) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	err = mcg_workload_cgroup_destroy(fs->wl, cg);
+	if (!err) {
+		pthread_mutex_lock(&fs->lock);
+		n = node_find_locked(fs, mcg_cgroup_id(cg));
+		if (n) {
+			g_hash_table_remove(fs->nodes, &n->id);
+			n->removed = true;
+			if (n->nlookup == 0)
+				dead = true;
+			else
+				g_hash_table_add(fs->zombies, n);
+		}
+		touch_dir_locked(fs, p);
+		pthread_mutex_unlock(&fs->lock);
+		if (dead)
+			node_free(fs, n);
+	}
+	mcg_cgroup_put(cg);
+	fuse_reply_err(req, -err);
+}
+
+/* v1 renames a cgroup within its parent (cgroup1_rename(): a file is
+ * ENOTDIR, another parent EIO); v2 has no rename at all (EPERM from kernfs);
+ * renameat2() flags are EINVAL (kernfs_iop_rename()). */
+static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_ino_t newparent,
+		      const char *newname, unsigned int flags)
+{
+	struct mcgfs *fs = fs_of(req);
+	struct fs_node *p = dir_of(req, parent);
+	struct mcg_cgroup *cg;
+	int err;
+
+	if (!p)
+		return;
+	if (fs->hier == MCG_HIERARCHY_V2) {
+		fuse_reply_err(req, EPERM);
+		return;
+	}
+	if (flags) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (file_idx(fs, name, p->is_root)) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if (newparent != parent) {
+		fuse_reply_err(req, EIO);
+		return;
+	}
+	if (strchr(newname, '\n')) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (file_idx(fs, newname, p->is_root)) {
+		fuse_reply_err(req, EEXIST);
+		return;
+	}
+	cg = mcg_cgroup_lookup_child(fs->e, p->cg, name);
+	if (!cg) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	err = mcg_cgroup_rename(fs->e, cg, newname);
+	mcg_cgroup_put(cg);
+	if (!err) {
+		pthread_mutex_lock(&fs->lock);
+		touch_dir_locked(fs, p);
+		pthread_mutex_unlock(&fs->lock);
+	}
+	fuse_reply_err(req, -err);
+}
+
+/* What the VFS answers for operations kernfs does not have. */
+static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+		      struct fuse_file_info *fi)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+		     dev_t rdev)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent, const char *name)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+	struct statvfs st = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = MCG_NAME_MAX };
+
+	fuse_reply_statfs(req, &st);
+}
+
+/* ---- Files: open, read, write --------------------------------------------------
+ *
+ * seq_file semantics.  The text of a file is rendered whole into the open
+ * file's buffer and reads are served from it, so a reader sees one
+ * consistent snapshot whatever its buffer size, and nothing is truncated.
+ * As seq_read_iter() does, a read renders afresh when it starts at offset 0
+ * (a new read, or lseek(fd, 0) then read: how monitoring daemons poll) or
+ * at an offset other than where the previous read ended (a pread elsewhere,
+ * including a first pread at N); a read that continues where the last one
+ * stopped is served from the same rendering, and past its end reads 0.
+ */
+
+static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+	struct fs_node *n = ino_node(fs, ino, &idx);
+	const struct fs_file *f;
+	struct fs_open *of;
+	int acc = fi->flags & O_ACCMODE;
+
+	if (idx == 0) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if (!mcg_cgroup_online(n->cg)) {
+		fuse_reply_err(req, ENODEV);
+		return;
+	}
+	f = &fs->files[idx - 1];
+	/* kernfs_fop_open(): EACCES to write a file without a write handler
+	 * or to read one without a show handler, even for root. */
+	if ((acc != O_RDONLY && !f->write) || (acc != O_WRONLY && !f->show)) {
+		fuse_reply_err(req, EACCES);
+		return;
+	}
+	of = g_new0(struct fs_open, 1);
+	of->node = n;
+	of->file = f;
+	of->peak = FS_PEAK_UNSET;
+	pthread_mutex_init(&of->lock, NULL);
+	fi->fh = (uintptr_t)of;
+	fi->direct_io = 1;
+	fi->noflush = 1;
+	if (fuse_reply_open(req, fi) != 0) {
+		pthread_mutex_destroy(&of->lock);
+		g_free(of);
+	}
+}
+
+static struct fs_open *open_of(struct fuse_file_info *fi)
+{
+	return (struct fs_open *)(uintptr_t)fi->fh;
+}
+
+static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	struct mcgfs *fs = fs_of(req);
+	struct fs_open *of = open_of(fi);
+	struct fs_call call = { fs, of->node, of->node->cg, of };
+	size_t len;
+
+	if (!mcg_cgroup_online(of->node->cg)) {
+		fuse_reply_err(req, ENODEV);
+		return;
+	}
+	pthread_mutex_lock(&of->lock);
+	if (!of->text || off == 0 || off != of->next) {
+		int err;
+
+		if (!of->text)
+			of->text = g_string_sized_new(1024);
+		g_string_truncate(of->text, 0);
+		err = of->file->show(&call, of->text);
+		if (err) {
+			g_string_truncate(of->text, 0);
+			of->next = 0;
+			pthread_mutex_unlock(&of->lock);
+			fuse_reply_err(req, -err);
+			return;
+		}
+	}
+	len = (size_t)off < of->text->len ? MIN(size, of->text->len - (size_t)off) : 0;
+	of->next = off + (off_t)len;
+	/* Reply from a copy made under the lock: once the kernel has the
+	 * reply, the reader may close the file and a RELEASE on another
+	 * thread frees `of`, so nothing here may touch it after the reply. */
+	char small[MCGFS_DEFAULT_MAX_READ];
+	g_autofree char *big = len > sizeof(small) ? g_malloc(len) : NULL;
+	char *copy = big ? big : small;
+	if (len)
+		memcpy(copy, of->text->str + off, len);
+	pthread_mutex_unlock(&of->lock);
+	fuse_reply_buf(req, copy, len);
+}
+
+static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
+		     struct fuse_file_info *fi)
+{
+	struct mcgfs *fs = fs_of(req);
+	struct fs_open *of = open_of(fi);
+	struct fs_call call = { fs, of->node, of->node->cg, of };
+	char copy[FS_WRITE_MAX + 1];
+	size_t len = MIN(size, (size_t)FS_WRITE_MAX);
+	int err;
+
+	if (!mcg_cgroup_online(of->node->cg)) {
+		fuse_reply_err(req, ENODEV);
+		return;
+	}
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	pthread_mutex_lock(&of->lock);
+	err = of->file->write(&call, copy);
+	pthread_mutex_unlock(&of->lock);
+	if (err)
+		fuse_reply_err(req, -err);
+	else
+		fuse_reply_write(req, len);
+}
+
+static void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct fs_open *of = open_of(fi);
+
+	if (of->text)
+		g_string_free(of->text, TRUE);
+	pthread_mutex_destroy(&of->lock);
+	g_free(of);
+	fuse_reply_err(req, 0);
+}
+
+/* ---- Directories ---------------------------------------------------------------- */
+
+/* One entry of a directory snapshot: a file (idx > 0), a child cgroup (cg
+ * set, referenced), or "." / ".." (neither). */
+struct fs_dirent {
+	char *name;
+	unsigned idx;
+	struct mcg_cgroup *cg;
+};
+
+struct fs_dir {
+	pthread_mutex_t lock;
+	GArray *ents;		/* struct fs_dirent; protected by lock */
+};
+
+static void dirent_clear(gpointer p)
+{
+	struct fs_dirent *d = p;
+
+	g_free(d->name);
+	if (d->cg)
+		mcg_cgroup_put(d->cg);
+}
+
+/* Snapshot of a directory at offset 0: dots, files, then child cgroups in
+ * creation order.  A removed directory lists only the dots. */
+static void dir_snapshot(struct mcgfs *fs, struct fs_node *n, struct fs_dir *d)
+{
+	struct fs_dirent ent = { 0 };
+
+	if (d->ents)
+		g_array_free(d->ents, TRUE);
+	d->ents = g_array_new(FALSE, FALSE, sizeof(struct fs_dirent));
+	g_array_set_clear_func(d->ents, dirent_clear);
+	ent.name = g_strdup(".");
+	g_array_append_val(d->ents, ent);
+	ent.name = g_strdup("..");
+	g_array_append_val(d->ents, ent);
+	if (!mcg_cgroup_online(n->cg))
+		return;
+	for (unsigned i = 0; i < fs->nr_files; i++) {
+		if (!fs_file_present(&fs->files[i], n->is_root))
+			continue;
+		ent.name = g_strdup(fs->files[i].name);
+		ent.idx = i + 1;
+		g_array_append_val(d->ents, ent);
+	}
+	ent.idx = 0;
+	unsigned nr = 0;
+	struct mcg_cgroup **kids = mcg_cgroup_children(fs->e, n->cg, &nr);
+	for (unsigned i = 0; i < nr; i++) {
+		char name[MCG_NAME_MAX + 1];
+
+		mcg_cgroup_name(fs->e, kids[i], name);
+		ent.name = g_strdup(name);
+		ent.cg = kids[i];	/* the snapshot owns the reference */
+		g_array_append_val(d->ents, ent);
+	}
+	g_free(kids);
+}
+
+static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct fs_dir *d;
+
+	if (!dir_of(req, ino))
+		return;
+	d = g_new0(struct fs_dir, 1);
+	pthread_mutex_init(&d->lock, NULL);
+	fi->fh = (uintptr_t)d;
+	if (fuse_reply_open(req, fi) != 0) {
+		pthread_mutex_destroy(&d->lock);
+		g_free(d);
+	}
+}
+
+static void fs_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+			      struct fuse_file_info *fi, bool plus)
+{
+	struct mcgfs *fs = fs_of(req);
+	struct fs_dir *d = (struct fs_dir *)(uintptr_t)fi->fh;
+	unsigned idx;
+	struct fs_node *n = ino_node(fs, ino, &idx);
+	g_autofree char *buf = g_malloc(size);
+	size_t pos = 0;
+
+	pthread_mutex_lock(&d->lock);
+	if (off == 0 || !d->ents)
+		dir_snapshot(fs, n, d);
+	for (size_t i = (size_t)off; i < d->ents->len; i++) {
+		struct fs_dirent *ent = &g_array_index(d->ents, struct fs_dirent, i);
+		struct fuse_entry_param e = { 0 };
+		struct fs_node *target = n;
+		size_t len;
+
+		if (ent->cg && !mcg_cgroup_online(ent->cg))
+			continue;	/* removed since the snapshot */
+		pthread_mutex_lock(&fs->lock);
+		if (ent->cg)
+			target = node_get_locked(fs, ent->cg);
+		if (!target) {
+			pthread_mutex_unlock(&fs->lock);
+			continue;
+		}
+		node_entry_locked(fs, target, ent->idx, &e);
+		if (i < 2) {
+			/* Dots carry no entry (the kernel would ignore it):
+			 * no lookup is counted for them. */
+			e.ino = 0;
+		}
+		if (plus)
+			len = fuse_add_direntry_plus(req, buf + pos, size - pos, ent->name, &e,
+						     (off_t)i + 1);
+		else
+			len = fuse_add_direntry(req, buf + pos, size - pos, ent->name, &e.attr,
+						(off_t)i + 1);
+		if (plus && e.ino && len <= size - pos)
+			target->nlookup++;
+		pthread_mutex_unlock(&fs->lock);
+		if (len > size - pos)
+			break;
+		pos += len;
+	}
+	pthread_mutex_unlock(&d->lock);
+	fuse_reply_buf(req, buf, pos);
+}
+
+static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       struct fuse_file_info *fi)
+{
+	fs_readdir_common(req, ino, size, off, fi, false);
+}
+
+static void fs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+			   struct fuse_file_info *fi)
+{
+	fs_readdir_common(req, ino, size, off, fi, true);
+}
+
+static void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct fs_dir *d = (struct fs_dir *)(uintptr_t)fi->fh;
+
+	if (d->ents)
+		g_array_free(d->ents, TRUE);
+	pthread_mutex_destroy(&d->lock);
+	g_free(d);
+	fuse_reply_err(req, 0);
+}
+
+/* ---- Session ---------------------------------------------------------------------- */
+
+static void fs_init(void *userdata, struct fuse_conn_info *conn)
+{
+	struct mcgfs *fs = userdata;
+
+	if (conn->capable & FUSE_CAP_READDIRPLUS)
+		conn->want |= FUSE_CAP_READDIRPLUS;
+	conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
+	if (conn->capable & FUSE_CAP_PARALLEL_DIROPS)
+		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
+	/* O_TRUNC comes with OPEN: `echo 1 > file` needs no SETATTR. */
+	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
+		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+	conn->want &= ~(FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE);
+	conn->max_read = fs->opt->max_read;
+	conn->time_gran = 1;
+}
+
+static const struct fuse_lowlevel_ops fs_ops = {
+	.init = fs_init,
+	.lookup = fs_lookup,
+	.forget = fs_forget,
+	.forget_multi = fs_forget_multi,
+	.getattr = fs_getattr,
+	.setattr = fs_setattr,
+	.mkdir = fs_mkdir,
+	.rmdir = fs_rmdir,
+	.rename = fs_rename,
+	.unlink = fs_unlink,
+	.create = fs_create,
+	.mknod = fs_mknod,
+	.symlink = fs_symlink,
+	.link = fs_link,
+	.statfs = fs_statfs,
+	.open = fs_open,
+	.read = fs_read,
+	.write = fs_write,
+	.release = fs_release,
+	.opendir = fs_opendir,
+	.readdir = fs_readdir,
+	.readdirplus = fs_readdirplus,
+	.releasedir = fs_releasedir,
+};
+
+struct mcgfs *mcgfs_new(const struct mcgfs_options *o)
+{
+	struct mcgfs *fs = g_new0(struct mcgfs, 1);
+	g_autofree char *max_read = g_strdup_printf("-omax_read=%u", o->max_read);
+
+	fs->opt = o;
+	fs->hier = o->engine.hierarchy;
+	fs->files = fs_files(fs->hier, &fs->nr_files);
+	fs->file_index = g_hash_table_new(g_str_hash, g_str_equal);
+	for (unsigned i = 0; i < fs->nr_files; i++)
+		g_hash_table_insert(fs->file_index, (gpointer)fs->files[i].name,
+				    GUINT_TO_POINTER(i + 1));
+	fs->uid = getuid();
+	fs->gid = getgid();
+	pthread_mutex_init(&fs->lock, NULL);
+	pthread_mutex_init(&fs->ctl_lock, NULL);
+	fs->nodes = g_hash_table_new(g_int64_hash, g_int64_equal);
+	fs->zombies = g_hash_table_new(g_direct_hash, g_direct_equal);
+	atomic_init(&fs->vm_swappiness, 60);
+	atomic_init(&fs->nr_limited, 0);
+
+	/* The kernel checks modes (default_permissions) as it does on cgroupfs;
+	 * everyone may look, as on cgroupfs, when root mounts. */
+	if (fuse_opt_add_arg(o->fuse_args, max_read) != 0 ||
+	    fuse_opt_add_arg(o->fuse_args, "-odefault_permissions") != 0 ||
+	    (getuid() == 0 && fuse_opt_add_arg(o->fuse_args, "-oallow_other") != 0))
+		goto fail;
+	fs->se = fuse_session_new(o->fuse_args, &fs_ops, sizeof(fs_ops), fs);
+	if (!fs->se)
+		goto fail;
+	return fs;
+fail:
+	mcgfs_free(fs);
+	return NULL;
+}
+
+int mcgfs_mount(struct mcgfs *fs)
+{
+	/* libfuse leaves an ignored signal ignored, and a shell starts
+	 * background jobs with SIGINT ignored: SIGINT and SIGTERM always end
+	 * memcgfs cleanly.  SIGHUP keeps an inherited ignore (nohup). */
+	static const int sigs[] = { SIGINT, SIGTERM };
+	for (unsigned i = 0; i < G_N_ELEMENTS(sigs); i++) {
+		struct sigaction sa;
+
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			signal(sigs[i], SIG_DFL);
+	}
+	if (fuse_set_signal_handlers(fs->se) != 0)
+		return -1;
+	fs->signals = true;
+	if (fuse_session_mount(fs->se, fs->opt->mountpoint) != 0)
+		return -1;
+	fs->mounted = true;
+	return 0;
+}
+
+void mcgfs_daemonize(struct mcgfs *fs)
+{
+	sigset_t set;
+
+	fuse_daemonize(fs->opt->foreground);
+	/* Only the thread in the session loop may take the signals that end
+	 * it: a handler run on another thread (the engine's flusher) would set
+	 * the exit flag without waking the loop.  Threads started from here on
+	 * inherit the mask; mcgfs_run() unblocks them in its own thread. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+static void free_nodes(struct mcgfs *fs)
+{
+	GHashTableIter it;
+	gpointer key, value;
+
+	g_hash_table_iter_init(&it, fs->nodes);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		g_hash_table_iter_steal(&it);
+		node_free(fs, value);
+	}
+	g_hash_table_iter_init(&it, fs->zombies);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		g_hash_table_iter_steal(&it);
+		node_free(fs, key);
+	}
+	fs->root = NULL;
+}
+
+int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
+{
+	struct fuse_loop_config *loop;
+	sigset_t set;
+	int ret;
+
+	fs->e = e;
+	fs->wl = wl;
+	pthread_mutex_lock(&fs->lock);
+	fs->root = node_get_locked(fs, mcg_engine_root(e));
+	pthread_mutex_unlock(&fs->lock);
+
+	loop = fuse_loop_cfg_create();
+	if (!loop) {
+		free_nodes(fs);
+		return -1;
+	}
+	fuse_loop_cfg_set_clone_fd(loop, 0);
+	fuse_loop_cfg_set_max_threads(loop, fs->opt->max_threads);
+	if (fs->opt->max_idle_threads != UINT_MAX)
+		fuse_loop_cfg_set_idle_threads(loop, fs->opt->max_idle_threads);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	ret = fuse_session_loop_mt(fs->se, loop);
+	fuse_loop_cfg_destroy(loop);
+
+	/* No request is served any more: drop every node and its cgroup
+	 * reference while the engine is still there. */
+	free_nodes(fs);
+	fs->e = NULL;
+	fs->wl = NULL;
+	return ret < 0 ? -1 : 0;
+}
+
+void mcgfs_unmount(struct mcgfs *fs)
+{
+	if (fs->mounted)
+		fuse_session_unmount(fs->se);
+	fs->mounted = false;
+	if (fs->signals)
+		fuse_remove_signal_handlers(fs->se);
+	fs->signals = false;
+}
+
+void mcgfs_free(struct mcgfs *fs)
+{
+	if (!fs)
+		return;
+	mcgfs_unmount(fs);
+	if (fs->se)
+		fuse_session_destroy(fs->se);
+	free_nodes(fs);
+	g_hash_table_destroy(fs->zombies);
+	g_hash_table_destroy(fs->nodes);
+	g_hash_table_destroy(fs->file_index);
+	pthread_mutex_destroy(&fs->ctl_lock);
+	pthread_mutex_destroy(&fs->lock);
+	g_free(fs->release_agent);
+	g_free(fs);
+}

@@ -1,0 +1,73 @@
+/* The memcgfs file system: a mountable cgroup v1 or v2 memory hierarchy over
+ * FUSE, backed by the engine.  This header is the whole interface main()
+ * uses; nothing outside src/fs sees libfuse.
+ *
+ * Life of a daemon, in the order main() calls it (and unwinds in reverse):
+ *
+ *   mcgfs_options_parse()   command line -> struct mcgfs_options
+ *   mcgfs_new()             FUSE session (not mounted, no engine yet)
+ *   mcgfs_mount()           signal handlers, mount; errors still reach the
+ *                           terminal and the exit status
+ *   mcgfs_daemonize()       fork into the background unless -f; threads are
+ *                           started only after this (fork keeps one thread)
+ *   mcg_engine_new()        (engine.h) the emulated hierarchy
+ *   mcg_workload_new/start  (workload.h) the workers charging memory
+ *   mcgfs_run()             serve requests until unmount or SIGINT/SIGTERM
+ *   mcgfs_unmount()         leaves no mount behind
+ *   mcgfs_free(), mcg_workload_free(), mcg_engine_free(), mcgfs_options_free()
+ */
+#ifndef MEMCGFS_FS_FS_H
+#define MEMCGFS_FS_FS_H
+
+#include <stdbool.h>
+
+#include "engine/engine.h"
+#include "workload/workload.h"
+
+struct mcgfs;
+struct fuse_args;
+
+/* Defaults of the FUSE tuning options. */
+#define MCGFS_DEFAULT_TIMEOUT 86400.0	/* s; every tree change goes through us */
+#define MCGFS_DEFAULT_MAX_READ 4096	/* bytes per READ request, see fs.c */
+#define MCGFS_DEFAULT_MAX_THREADS 8
+
+struct mcgfs_options {
+	struct mcg_engine_config engine;	/* hierarchy, CPUs, nodes, layout ... */
+	char *workload;				/* owned: profile of new cgroups, or NULL */
+	char *mountpoint;			/* owned */
+	bool foreground;			/* -f */
+	bool debug;				/* -d: FUSE request trace, implies -f */
+	double timeout;				/* entry and attribute cache, s */
+	unsigned max_read;			/* bytes per READ request */
+	unsigned max_threads;			/* worker threads, at most */
+	unsigned max_idle_threads;		/* idle workers kept; UINT_MAX: all */
+	struct fuse_args *fuse_args;		/* owned: what libfuse parses */
+};
+
+/* Parses argv.  Returns 0 to go on, 1 when --help or --version was printed
+ * (exit 0), -1 after printing a one-line error to stderr (exit 2).  On 0
+ * the caller owns *o and frees it with mcgfs_options_free(); on 1 or -1
+ * nothing is left to free. */
+int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o);
+void mcgfs_options_free(struct mcgfs_options *o);
+
+/* A file system for these options (which must outlive it), with its FUSE
+ * session.  NULL after a one-line error on stderr. */
+struct mcgfs *mcgfs_new(const struct mcgfs_options *o);
+/* Installs the SIGINT/SIGTERM/SIGHUP handlers (they end mcgfs_run()) and
+ * mounts.  0, or -1 after an error on stderr. */
+int mcgfs_mount(struct mcgfs *fs);
+/* Forks into the background unless the options say foreground; the parent
+ * exits 0 once the child runs.  Call with no thread started yet. */
+void mcgfs_daemonize(struct mcgfs *fs);
+/* Serves the hierarchy of engine e, whose cgroups the pool wl charges,
+ * until the file system is unmounted or a signal ends the session.  Both
+ * must outlive the call.  0 on a clean end, -1 on a failure (printed). */
+int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl);
+/* Unmounts if still mounted and removes the signal handlers. */
+void mcgfs_unmount(struct mcgfs *fs);
+/* Frees the session and every inode.  The engine may be freed after. */
+void mcgfs_free(struct mcgfs *fs);
+
+#endif

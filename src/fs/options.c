@@ -1,0 +1,273 @@
+/* The command line of memcgfs: its own options (each both as --key=value and
+ * as -o key=value, so an fstab line works), then libfuse's (-f, -d, -s,
+ * -o max_threads=N, mount options), then the mount point.
+ *
+ * Errors are one line on stderr and the caller exits 2.
+ */
+#define FUSE_USE_VERSION 314
+#include <config.h>
+
+#include <errno.h>
+#include <fuse_lowlevel.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fs/internal.h"
+#include "memcg/items.h"
+
+enum {
+	KEY_HIERARCHY,
+	KEY_CPUS,
+	KEY_NODES,
+	KEY_KERNEL,
+	KEY_FLUSH_PERIOD,
+	KEY_HUGETLB,
+	KEY_TIMEOUT,
+	KEY_MAX_READ,
+	KEY_WORKLOAD,
+	KEY_SWITCH,	/* + index in mcg_switch_descs[] */
+};
+
+/* Options that take a value, by key name. */
+static const struct { const char *name; int key; } valued[] = {
+	{ "hierarchy", KEY_HIERARCHY },
+	{ "cpus", KEY_CPUS },
+	{ "nodes", KEY_NODES },
+	{ "kernel", KEY_KERNEL },
+	{ "flush_period_ms", KEY_FLUSH_PERIOD },
+	{ "timeout", KEY_TIMEOUT },
+	{ "max_read", KEY_MAX_READ },
+	{ "workload", KEY_WORKLOAD },
+};
+
+static int bad(const char *what, const char *value, const char *expected)
+{
+	fprintf(stderr, "memcgfs: bad %s '%s' (expected %s)\n", what, value, expected);
+	return -1;
+}
+
+static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
+{
+	guint64 v;
+
+	if (!g_ascii_string_to_unsigned(s, 10, min, max, &v, NULL))
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outargs)
+{
+	struct mcgfs_options *o = data;
+	const char *eq = strchr(arg, '=');
+	const char *v = eq ? eq + 1 : "";
+	char *end;
+
+	if (key == FUSE_OPT_KEY_OPT || key == FUSE_OPT_KEY_NONOPT)
+		return 1;	/* libfuse's */
+	switch (key) {
+	case KEY_HIERARCHY:
+		if (strcmp(v, "v1") == 0)
+			o->engine.hierarchy = MCG_HIERARCHY_V1;
+		else if (strcmp(v, "v2") == 0)
+			o->engine.hierarchy = MCG_HIERARCHY_V2;
+		else
+			return bad("hierarchy", v, "v1 or v2");
+		return 0;
+	case KEY_CPUS:
+		if (!parse_uint(v, 1, MCG_MAX_CPUS, &o->engine.nr_cpus))
+			return bad("cpus", v, "1..1024");
+		return 0;
+	case KEY_NODES:
+		if (!parse_uint(v, 1, MCG_MAX_NODES, &o->engine.nr_nodes))
+			return bad("nodes", v, "1..64");
+		return 0;
+	case KEY_KERNEL:
+		o->engine.layout = mcg_layout_by_name(v);
+		if (!o->engine.layout)
+			return bad("kernel", v, "7.3 or 6.12");
+		return 0;
+	case KEY_FLUSH_PERIOD:
+		if (!parse_uint(v, 0, UINT_MAX, &o->engine.flush_period_ms))
+			return bad("flush_period_ms", v, "milliseconds, 0 for none");
+		return 0;
+	case KEY_HUGETLB:
+		o->engine.hugetlb_accounting = true;
+		return 0;
+	case KEY_TIMEOUT:
+		o->timeout = strtod(v, &end);
+		if (!*v || *end || !(o->timeout >= 0 && o->timeout <= 1e9))
+			return bad("timeout", v, "seconds >= 0");
+		return 0;
+	case KEY_WORKLOAD:
+		/* A bare name is a preset; it is checked once the nodes are known. */
+		g_free(o->workload);
+		o->workload = strchr(v, '=') ? g_strdup(v) : g_strdup_printf("preset=%s", v);
+		return 0;
+	case KEY_MAX_READ:
+		if (!parse_uint(v, 512, 1 << 20, &o->max_read))
+			return bad("max_read", v, "512..1048576 bytes");
+		return 0;
+	default:
+		if (key >= KEY_SWITCH && (unsigned)(key - KEY_SWITCH) < mcg_nr_switch_descs) {
+			const char *name = mcg_switch_descs[key - KEY_SWITCH].name;
+			bool on = true;
+
+			/* NAME, NAME=1/0, NAME=on/off */
+			if (eq) {
+				if (strcmp(v, "1") == 0 || strcmp(v, "on") == 0)
+					on = true;
+				else if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0)
+					on = false;
+				else
+					return bad(name, v, "on or off");
+			}
+			mcg_switches_set(&o->engine.sw, name, on);
+			return 0;
+		}
+		return 1;
+	}
+}
+
+/* Appends one template (owned by strings) with its key. */
+static void spec_add(GArray *spec, GPtrArray *strings, char *templ, int key)
+{
+	struct fuse_opt opt = FUSE_OPT_KEY(NULL, key);
+
+	g_ptr_array_add(strings, templ);
+	opt.templ = templ;
+	g_array_append_val(spec, opt);
+}
+
+/* The option table: every key as "-o key" and "--key", valued keys with
+ * "=" (their value is read by opt_proc).  Zero-terminated. */
+static struct fuse_opt *build_spec(GPtrArray *strings)
+{
+	GArray *spec = g_array_new(TRUE, TRUE, sizeof(struct fuse_opt));
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(valued); i++) {
+		spec_add(spec, strings, g_strdup_printf("%s=", valued[i].name), valued[i].key);
+		spec_add(spec, strings, g_strdup_printf("--%s=", valued[i].name), valued[i].key);
+	}
+	spec_add(spec, strings, g_strdup("hugetlb_accounting"), KEY_HUGETLB);
+	spec_add(spec, strings, g_strdup("--hugetlb_accounting"), KEY_HUGETLB);
+	for (unsigned i = 0; i < mcg_nr_switch_descs; i++) {
+		const char *n = mcg_switch_descs[i].name;
+		int key = KEY_SWITCH + (int)i;
+
+		spec_add(spec, strings, g_strdup(n), key);
+		spec_add(spec, strings, g_strdup_printf("%s=", n), key);
+		spec_add(spec, strings, g_strdup_printf("--%s", n), key);
+		spec_add(spec, strings, g_strdup_printf("--%s=", n), key);
+	}
+	return (struct fuse_opt *)(void *)g_array_free(spec, FALSE);
+}
+
+static void usage(const char *prog)
+{
+	printf("usage: %s [options] MOUNTPOINT\n"
+	       "\n"
+	       "Mounts an emulated cgroup memory hierarchy (see memcgfs(8)).\n"
+	       "Every option is also accepted as -o KEY[=VALUE].\n"
+	       "\n"
+	       "    --hierarchy=v1|v2      cgroup v1 memory hierarchy or cgroup v2 (default v2)\n"
+	       "    --cpus=N               emulated CPUs, 1..1024 (default: online CPUs)\n"
+	       "    --nodes=N              NUMA nodes, 1..64 (default 1)\n"
+	       "    --kernel=7.3|6.12      kernel layout of the statistics (default 7.3)\n"
+	       "    --flush_period_ms=N    periodic statistics flush, 0 = off (default %u)\n"
+	       "    --hugetlb_accounting   cgroup2 memory_hugetlb_accounting\n"
+	       "    --timeout=SECONDS      entry and attribute cache (default %.0f)\n"
+	       "    --max_read=BYTES       bytes per READ request (default %u)\n"
+	       "    --workload=PROFILE     profile of new cgroups: a preset (idle, seed001,\n"
+	       "                           multi-fault, file-reader) or \"key=value ...\"\n"
+	       "                           (see memcgfs(8)); default idle\n"
+	       "\n"
+	       "Seed switches (--NAME or -o NAME, NAME=off to clear):\n",
+	       prog, (unsigned)MCG_DEFAULT_FLUSH_PERIOD_MS, MCGFS_DEFAULT_TIMEOUT,
+	       MCGFS_DEFAULT_MAX_READ);
+	for (unsigned i = 0; i < mcg_nr_switch_descs; i++)
+		printf("    --%-20s seed %s: %s\n", mcg_switch_descs[i].name,
+		       mcg_switch_descs[i].seed, mcg_switch_descs[i].help);
+	printf("\nFUSE options:\n");
+	fuse_cmdline_help();
+	fuse_lowlevel_help();
+}
+
+int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
+{
+	g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func(g_free);
+	g_autofree struct fuse_opt *spec = build_spec(strings);
+	struct fuse_cmdline_opts cmd = { 0 };
+	long ncpu;
+
+	memset(o, 0, sizeof(*o));
+	mcg_engine_config_init(&o->engine);
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	o->engine.nr_cpus = ncpu < 1 ? 1 : ncpu > MCG_MAX_CPUS ? MCG_MAX_CPUS : (unsigned)ncpu;
+	o->engine.hierarchy = MCG_HIERARCHY_V2;
+	o->timeout = MCGFS_DEFAULT_TIMEOUT;
+	o->max_read = MCGFS_DEFAULT_MAX_READ;
+	o->fuse_args = g_new0(struct fuse_args, 1);
+	*o->fuse_args = (struct fuse_args)FUSE_ARGS_INIT(0, NULL);
+	for (int i = 0; i < argc; i++)
+		if (fuse_opt_add_arg(o->fuse_args, argv[i]) != 0)
+			goto fail;
+
+	if (fuse_opt_parse(o->fuse_args, o, spec, opt_proc) != 0)
+		goto fail;
+	if (fuse_parse_cmdline(o->fuse_args, &cmd) != 0)
+		goto fail;
+	if (cmd.show_help) {
+		usage(argv[0]);
+		goto done;
+	}
+	if (cmd.show_version) {
+		printf("memcgfs %s\n", PACKAGE_VERSION);
+		fflush(stdout);
+		fuse_lowlevel_version();
+		goto done;
+	}
+	if (!cmd.mountpoint) {
+		fprintf(stderr, "memcgfs: no mount point given (try --help)\n");
+		goto fail;
+	}
+	if (o->workload) {
+		struct mcg_profile *p;
+
+		if (mcg_profile_parse(o->workload, o->engine.nr_nodes, &p) != 0) {
+			bad("workload", o->workload, "a preset or key=value profile");
+			goto fail;
+		}
+		mcg_profile_free(p);
+	}
+	o->mountpoint = cmd.mountpoint;
+	o->foreground = cmd.foreground;
+	o->debug = cmd.debug;
+	o->max_threads = cmd.max_threads ? cmd.max_threads : MCGFS_DEFAULT_MAX_THREADS;
+	o->max_idle_threads = cmd.max_idle_threads;
+	return 0;
+
+done:
+	free(cmd.mountpoint);
+	mcgfs_options_free(o);
+	return 1;
+fail:
+	free(cmd.mountpoint);
+	mcgfs_options_free(o);
+	return -1;
+}
+
+void mcgfs_options_free(struct mcgfs_options *o)
+{
+	if (o->fuse_args) {
+		fuse_opt_free_args(o->fuse_args);
+		g_free(o->fuse_args);
+	}
+	free(o->mountpoint);
+	g_free(o->workload);
+	memset(o, 0, sizeof(*o));
+}

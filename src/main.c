@@ -1,0 +1,70 @@
+/* memcgfs: mounts an emulated cgroup memory hierarchy (see memcgfs(8)).
+ * main() acquires in order and unwinds in reverse, one label a resource. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "fs/fs.h"
+#include "workload/workload.h"
+
+int main(int argc, char *argv[])
+{
+	struct mcgfs_options opts;
+	struct mcg_engine *engine;
+	struct mcg_workload *wl;
+	struct mcgfs *fs;
+	int ret = 2;	/* bad options */
+	int err;
+
+	switch (mcgfs_options_parse(argc, argv, &opts)) {
+	case 0:
+		break;
+	case 1:
+		return 0;	/* --help, --version */
+	default:
+		return 2;
+	}
+
+	fs = mcgfs_new(&opts);
+	if (!fs)
+		goto out_opts;
+	ret = 1;
+	if (mcgfs_mount(fs) != 0)
+		goto out_fs;
+	/* Threads only after the fork of daemonizing: the engine's flusher and
+	 * the workers. */
+	mcgfs_daemonize(fs);
+	engine = mcg_engine_new(&opts.engine);
+	if (!engine) {
+		fprintf(stderr, "memcgfs: cannot start the engine: %s\n", strerror(errno));
+		goto out_mount;
+	}
+
+	wl = mcg_workload_new(engine, opts.workload, &err);
+	if (!wl) {
+		fprintf(stderr, "memcgfs: bad workload profile: %s\n", strerror(-err));
+		goto out_engine;
+	}
+	err = mcg_workload_start(wl);
+	if (err) {
+		fprintf(stderr, "memcgfs: cannot start the workers: %s\n", strerror(-err));
+		goto out_workload;
+	}
+
+	ret = mcgfs_run(fs, engine, wl) == 0 ? 0 : 1;
+
+out_workload:
+	mcg_workload_free(wl);
+out_engine:
+	mcg_engine_free(engine);
+out_mount:
+	mcgfs_unmount(fs);
+out_fs:
+	mcgfs_free(fs);
+out_opts:
+	mcgfs_options_free(&opts);
+	return ret;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Every error of the issue's table and of ../shared/spec/cgroupfs-behaviour.md.
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+for h in v1 v2; do
+	mount_fs "$TMP/$h" --hierarchy=$h
+	M=$TMP/$h
+	mkdir "$M/a" "$M/a/b" || fail mkdir
+	expect "$h create" "$(err creat "$M/a/newfile")" EACCES
+	touch "$M/a/newfile" 2>/dev/null && fail "$h touch succeeded"
+	expect "$h unlink" "$(err unlink "$M/a/memory.stat")" EPERM
+	expect "$h unlink missing" "$(err unlink "$M/a/nothing")" ENOENT
+	expect "$h mknod" "$(err mknod "$M/a/fifo")" EPERM
+	expect "$h symlink" "$(err symlink x "$M/a/sym")" EPERM
+	expect "$h link" "$(err link "$M/a/memory.stat" "$M/a/l")" EPERM
+	expect "$h rmdir busy" "$(err rmdir "$M/a")" EBUSY
+	expect "$h rmdir root" "$(err rmdir "$M")" EBUSY
+	expect "$h rmdir file" "$(err rmdir "$M/a/memory.stat")" ENOTDIR
+	expect "$h rmdir missing" "$(err rmdir "$M/a/zz")" ENOENT
+	expect "$h mkdir exists" "$(err mkdir "$M/a/b")" EEXIST
+	expect "$h mkdir over a file" "$(err mkdir "$M/a/memory.stat")" EEXIST
+	expect "$h mkdir ." "$(err mkdir "$M/a/.")" EEXIST
+	expect "$h mkdir .." "$(err mkdir "$M/a/..")" EEXIST
+	long=$(printf '%0256d' 0)
+	expect "$h mkdir 256 bytes" "$(err mkdir "$M/a/$long")" ENAMETOOLONG
+	ok=$(printf '%0255d' 0)
+	expect "$h mkdir 255 bytes" "$(err mkdir "$M/a/$ok")" OK
+	rmdir "$M/a/$ok" || fail "rmdir 255"
+	nl='x
+y'
+	expect "$h mkdir newline" "$(err mkdir "$M/a/$nl")" EINVAL
+	expect "$h mkdir in file" "$(err mkdir "$M/a/memory.stat/x")" ENOTDIR
+	expect "$h write read-only" "$(err openw "$M/a/memory.stat")" EACCES
+	if [ $h = v1 ]; then wo=memory.force_empty; else wo=memory.reclaim; fi
+	expect "$h read write-only" "$(err openr "$M/a/$wo")" EACCES
+done
+M=$TMP/v1
+expect "v1 pressure_level read" "$(err read "$M/a/memory.pressure_level")" EINVAL
+old=$(cat "$M/a/memory.limit_in_bytes")
+expect "v1 bad limit" "$(err write "$M/a/memory.limit_in_bytes" abc)" EINVAL
+expect "v1 old limit kept" "$(cat "$M/a/memory.limit_in_bytes")" "$old"
+expect "v1 root limit" "$(err write "$M/memory.limit_in_bytes" 1M)" EINVAL
+expect "v1 mv in place" "$(err rename "$M/a/b" "$M/a/b2")" OK
+
+# a removed cgroup's files, still open: ENODEV
+mkdir "$M/gone" || fail mkdir
+exec 3<"$M/gone/memory.stat"
+rmdir "$M/gone" || fail rmdir
+cat <&3 >/dev/null 2>"$TMP/enodev" && fail "read of a removed cgroup succeeded"
+grep -q "No such device" "$TMP/enodev" || fail "read of a removed cgroup: $(cat "$TMP/enodev")"
+exec 3<&-
+echo "PASS: fs-errors"

@@ -1,0 +1,129 @@
+#!/bin/sh
+# The file sets and modes of v1 and v2 directories, root and child, and the
+# first bytes of every v1 file of an empty memcg (golden/v1-memcg-files.tsv).
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+SPEC=$top_srcdir/../shared/spec/golden
+[ -d "$SPEC" ] || SPEC=$top_srcdir/tests/golden
+
+listing() {	# mode and name of every entry, sorted by name
+	(cd "$1" && for f in *; do [ -f "$f" ] && echo "$(stat -c %A "$f") $f"; done)
+}
+
+mount_fs "$TMP/v1" --hierarchy=v1
+M=$TMP/v1
+mkdir "$M/x" || fail mkdir
+if [ -f "$SPEC/v1-memcg-dir-listing.txt" ]; then
+	# the kernel's files, less the vendor one, plus the emulator's own
+	{ grep -v '^memory.shown_ram_in_bytes$' "$SPEC/v1-memcg-dir-listing.txt"
+	  echo memcgfs.workload; } | LC_ALL=C sort > "$TMP/want"
+	ls "$M/x" | LC_ALL=C sort > "$TMP/got"
+	diff -u "$TMP/want" "$TMP/got" || fail "v1 child file set"
+fi
+if [ -f "$SPEC/v1-memcg-files.tsv" ]; then
+	tab=$(printf '\t')
+	while IFS="$tab" read -r mode name first; do
+		[ "$name" = memory.shown_ram_in_bytes ] && continue
+		expect "mode of $name" "$(stat -c %A "$M/x/$name")" "$mode"
+		case $mode in
+		-r*)
+			got=$(head -c 300 "$M/x/$name" 2>&1 | tr '\n' '|' | sed "s#$M/x/##")
+			case $got in "$first"*) ;; *) fail "$name starts '$got', want '$first'" ;; esac
+			;;
+		esac
+	done < "$SPEC/v1-memcg-files.tsv"
+fi
+# the root: the same files plus cgroup.sane_behavior and release_agent
+listing "$M/x" > "$TMP/child"
+{ cat "$TMP/child"; echo "-r--r--r-- cgroup.sane_behavior"; echo "-rw-r--r-- release_agent"; } |
+	sort -k2 > "$TMP/want"
+listing "$M" | sort -k2 > "$TMP/got"
+diff -u "$TMP/want" "$TMP/got" || fail "v1 root file set"
+expect "sane_behavior" "$(cat "$M/cgroup.sane_behavior")" 0
+expect "release_agent" "$(od -An -c "$M/release_agent" | tr -d ' ')" '\n'
+expect "child dir mode" "$(stat -c %A "$M/x")" drwxr-xr-x
+expect "v1 workload" "$(sed -n 1p "$M/x/memcgfs.workload")" "anon=0"
+
+mount_fs "$TMP/v2"
+M=$TMP/v2
+mkdir "$M/x" || fail mkdir
+cat > "$TMP/want" <<'LIST'
+-r--r--r-- cgroup.controllers
+-r--r--r-- cgroup.events
+-rw-r--r-- cgroup.freeze
+--w------- cgroup.kill
+-rw-r--r-- cgroup.max.depth
+-rw-r--r-- cgroup.max.descendants
+-rw-r--r-- cgroup.procs
+-r--r--r-- cgroup.stat
+-rw-r--r-- cgroup.subtree_control
+-rw-r--r-- cgroup.threads
+-rw-r--r-- cgroup.type
+-r--r--r-- cpu.stat
+-r--r--r-- io.stat
+-rw-r--r-- memcgfs.workload
+-r--r--r-- memory.current
+-r--r--r-- memory.events
+-r--r--r-- memory.events.local
+-rw-r--r-- memory.high
+-rw-r--r-- memory.low
+-rw-r--r-- memory.max
+-rw-r--r-- memory.min
+-r--r--r-- memory.numa_stat
+-rw-r--r-- memory.oom.group
+-rw-r--r-- memory.peak
+-rw-r--r-- memory.pressure
+--w------- memory.reclaim
+-r--r--r-- memory.stat
+-r--r--r-- memory.swap.current
+-r--r--r-- memory.swap.events
+-rw-r--r-- memory.swap.high
+-rw-r--r-- memory.swap.max
+-rw-r--r-- memory.swap.peak
+-r--r--r-- memory.zswap.current
+-rw-r--r-- memory.zswap.max
+LIST
+listing "$M/x" > "$TMP/got"
+diff -u "$TMP/want" "$TMP/got" || fail "v2 child file set"
+cat > "$TMP/want" <<'LIST'
+-r--r--r-- cgroup.controllers
+-rw-r--r-- cgroup.max.depth
+-rw-r--r-- cgroup.max.descendants
+-rw-r--r-- cgroup.procs
+-r--r--r-- cgroup.stat
+-rw-r--r-- cgroup.subtree_control
+-rw-r--r-- cgroup.threads
+-r--r--r-- cpu.stat
+-r--r--r-- io.stat
+-rw-r--r-- memcgfs.workload
+-r--r--r-- memory.numa_stat
+-rw-r--r-- memory.pressure
+--w------- memory.reclaim
+-r--r--r-- memory.stat
+LIST
+listing "$M" > "$TMP/got"
+diff -u "$TMP/want" "$TMP/got" || fail "v2 root file set"
+expect "root dir mode" "$(stat -c %A "$M")" drwxr-xr-x
+
+# values of an empty v2 cgroup
+expect controllers "$(cat "$M/x/cgroup.controllers")" "io memory"
+expect subtree_control "$(wc -c < "$M/x/cgroup.subtree_control")" 0
+expect type "$(cat "$M/x/cgroup.type")" domain
+expect events "$(cat "$M/x/cgroup.events" | tr '\n' '|')" "populated 0|frozen 0|"
+expect max.depth "$(cat "$M/x/cgroup.max.depth")" max
+expect memory.max "$(cat "$M/x/memory.max")" max
+expect memory.high "$(cat "$M/x/memory.high")" max
+expect memory.low "$(cat "$M/x/memory.low")" 0
+expect memory.current "$(cat "$M/x/memory.current")" 0
+expect memory.peak "$(cat "$M/x/memory.peak")" 0
+expect swap.max "$(cat "$M/x/memory.swap.max")" max
+expect zswap.max "$(cat "$M/x/memory.zswap.max")" max
+expect oom.group "$(cat "$M/x/memory.oom.group")" 0
+expect memory.events "$(cat "$M/x/memory.events" | tr '\n' '|')" \
+	"low 0|high 0|max 0|oom 0|oom_kill 0|oom_group_kill 0|"
+expect swap.events "$(cat "$M/x/memory.swap.events" | tr '\n' '|')" "high 0|max 0|fail 0|"
+expect pressure "$(cat "$M/x/memory.pressure" | tr '\n' '|')" \
+	"some avg10=0.00 avg60=0.00 avg300=0.00 total=0|full avg10=0.00 avg60=0.00 avg300=0.00 total=0|"
+expect cgroup.stat "$(cat "$M/x/cgroup.stat" | tr '\n' '|')" \
+	"nr_descendants 0|nr_subsys_io 1|nr_subsys_memory 1|nr_dying_descendants 0|nr_dying_subsys_io 0|nr_dying_subsys_memory 0|"
+echo "PASS: fs-files"

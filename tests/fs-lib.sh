@@ -1,0 +1,90 @@
+# Sourced by the tests/fs-*.sh tests: finds the binaries, skips (77) where
+# FUSE cannot be used, mounts with a time limit and always unmounts.
+#
+#   mount_fs DIR [memcgfs options]   mount in the foreground, in the background;
+#                                    sets FS_PID; skips if FUSE refuses
+#   fail MESSAGE                     print and exit 1
+#   expect NAME GOT WANT             compare two strings
+#   err OP ARGS...                   errno name of one system call (seqread -e)
+
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+MEMCGFS=$top_builddir/memcgfs
+SEQREAD=$top_builddir/tests/seqread
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+[ -x "$MEMCGFS" ] || fail "no $MEMCGFS"
+[ -x "$SEQREAD" ] || fail "no $SEQREAD"
+[ -c /dev/fuse ] || skip "no /dev/fuse"
+{ : < /dev/fuse; } 2>/dev/null || skip "/dev/fuse not usable"
+command -v fusermount3 >/dev/null 2>&1 || skip "no fusermount3"
+command -v mountpoint >/dev/null 2>&1 || skip "no mountpoint(1)"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/memcgfs-test.XXXXXX") || fail "mktemp"
+FS_MOUNTS=""
+FS_PIDS=""
+
+cleanup() {
+	for m in $FS_MOUNTS; do
+		if mountpoint -q "$m"; then
+			fusermount3 -u "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+		fi
+	done
+	for p in $FS_PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# Waits up to 10 s for DIR to be (1) or not be (0) a mount point.
+wait_mount() {
+	i=0
+	while :; do
+		if mountpoint -q "$1"; then [ "$2" = 1 ] && return 0
+		else [ "$2" = 0 ] && return 0
+		fi
+		i=$((i + 1))
+		[ $i -gt 200 ] && return 1
+		sleep 0.05
+	done
+}
+
+mount_fs() {
+	dir=$1
+	shift
+	mkdir -p "$dir"
+	"$MEMCGFS" -f "$@" "$dir" 2>"$TMP/daemon.log" &
+	FS_PID=$!
+	FS_PIDS="$FS_PIDS $FS_PID"
+	FS_MOUNTS="$FS_MOUNTS $dir"
+	i=0
+	while ! mountpoint -q "$dir"; do
+		if ! kill -0 "$FS_PID" 2>/dev/null; then
+			if grep -qiE "permission|not permitted|device not found|fusermount" "$TMP/daemon.log"; then
+				skip "FUSE mount refused: $(head -n1 "$TMP/daemon.log")"
+			fi
+			fail "memcgfs exited: $(cat "$TMP/daemon.log")"
+		fi
+		i=$((i + 1))
+		[ $i -gt 200 ] && fail "no mount at $dir after 10 s"
+		sleep 0.05
+	done
+}
+
+expect() {
+	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
+err() {
+	"$SEQREAD" -e "$@"
+}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# SIGTERM and SIGINT unmount cleanly, exit 0 and leave no mount behind, even
+# with open files and cgroups.
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+for sig in TERM INT; do
+	mount_fs "$TMP/$sig" --hierarchy=v1
+	mkdir -p "$TMP/$sig/a/b" || fail mkdir
+	cat "$TMP/$sig/a/b/memory.stat" >/dev/null || fail read
+	kill -$sig "$FS_PID"
+	wait "$FS_PID"
+	expect "exit status after SIG$sig" "$?" 0
+	wait_mount "$TMP/$sig" 0 || fail "still mounted after SIG$sig"
+	grep -q " $TMP/$sig " /proc/mounts && fail "in /proc/mounts after SIG$sig"
+done
+echo "PASS: fs-signal"

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Workloads through the file system: memcgfs.workload, counters that agree
+# with each other while workers charge, limits and reclaim, v1 and v2.
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+# stat_of FILE KEY: the value of one memory.stat line
+stat_of() {
+	awk -v k="$2" '$1 == k { print $2 }' "$1"
+}
+
+# settle CGROUP: waits (10 s at most) until an idle cgroup has no page under
+# dirty or writeback state: then its workers leave it alone altogether.
+settle() {
+	i=0
+	while :; do
+		cat "$1/memory.stat" > "$TMP/settle"
+		[ "$(stat_of "$TMP/settle" file_dirty)" = 0 ] &&
+			[ "$(stat_of "$TMP/settle" file_writeback)" = 0 ] && break
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "$1: writeback does not finish"
+		sleep 0.1
+	done
+	sleep 0.2	# a step in flight, then a periodic flush
+}
+
+mount_fs "$TMP/v2" --cpus=3 --nodes=2 --flush_period_ms=50 --workload=seed001
+M=$TMP/v2
+mkdir "$M/a" "$M/a/b" || fail mkdir
+expect "default profile" "$(grep '^file_write=' "$M/a/b/memcgfs.workload")" "file_write=2000"
+expect "root idle" "$(grep '^anon=' "$M/memcgfs.workload")" "anon=0"
+expect "bad profile" "$(err write "$M/a/memcgfs.workload" "anon=lots")" EINVAL
+expect "kept" "$(grep '^anon=' "$M/a/memcgfs.workload")" "anon=4000"
+expect "new profile" "$(err write "$M/a/memcgfs.workload" "preset=file-reader footprint=16M")" OK
+expect "read back" "$(grep '^file_read=' "$M/a/memcgfs.workload")" "file_read=50000"
+sleep 1
+cur=$(cat "$M/a/memory.current")
+[ "$cur" -gt 0 ] || fail "memory.current stays 0 under a workload"
+[ "$(stat_of "$M/a/memory.stat" pgfault)" -gt 0 ] || fail "no pgfault"
+
+# Quiet the workers, let writeback and the periodic flush settle, then the
+# counters of one rendering must agree exactly.
+echo preset=idle > "$M/a/memcgfs.workload" || fail "set idle"
+echo preset=idle > "$M/a/b/memcgfs.workload" || fail "set idle"
+settle "$M/a"
+settle "$M/a/b"
+for cg in "$M/a" "$M/a/b"; do
+	s=$TMP/stat
+	cat "$cg/memory.stat" > "$s"
+	anon=$(stat_of "$s" anon); file=$(stat_of "$s" file); kernel=$(stat_of "$s" kernel)
+	expect "$cg current" "$(cat "$cg/memory.current")" $((anon + file + kernel))
+	lru=$(( $(stat_of "$s" inactive_anon) + $(stat_of "$s" active_anon) +
+		$(stat_of "$s" inactive_file) + $(stat_of "$s" active_file) +
+		$(stat_of "$s" unevictable) ))
+	expect "$cg LRU" "$lru" $((anon + file))
+	n0=$(awk '$1 == "file" { sub("N0=", "", $2); print $2 }' "$cg/memory.numa_stat")
+	n1=$(awk '$1 == "file" { sub("N1=", "", $3); print $3 }' "$cg/memory.numa_stat")
+	expect "$cg numa file" $((n0 + n1)) "$file"
+	peak=$(cat "$cg/memory.peak")
+	[ "$peak" -ge "$(cat "$cg/memory.current")" ] || fail "$cg peak below current"
+done
+
+# memory.reclaim takes what it asks for; memory.max reclaims down to itself.
+before=$(cat "$M/a/memory.current")
+expect "reclaim" "$(err write "$M/a/memory.reclaim" 1M)" OK
+after=$(cat "$M/a/memory.current")
+[ $((before - after)) -ge 1048576 ] || fail "reclaim freed $((before - after)) bytes"
+sleep 0.2
+[ "$(stat_of "$M/a/memory.stat" pgsteal_proactive)" -ge 256 ] || fail "no pgsteal_proactive"
+expect "max" "$(err write "$M/a/memory.max" 4M)" OK
+[ "$(cat "$M/a/memory.current")" -le 4194304 ] || fail "usage above memory.max"
+expect "busy" "$(err write "$M/a/memcgfs.workload" "anon=50000 footprint=64M")" OK
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	[ "$(cat "$M/a/memory.current")" -le 4194304 ] || fail "usage above memory.max under load"
+	sleep 0.05
+done
+[ "$(awk '$1 == "max" { print $2 }' "$M/a/memory.events")" -gt 0 ] || fail "no max event"
+[ "$(awk '$1 == "oom_kill" { print $2 }' "$M/a/memory.events")" -gt 0 ] || fail "no oom_kill"
+# rmdir while busy: the parent keeps every charge
+echo preset=multi-fault > "$M/a/b/memcgfs.workload"
+sleep 0.2
+rmdir "$M/a/b" || fail "rmdir busy"
+echo preset=idle > "$M/a/memcgfs.workload"
+settle "$M/a"
+s=$TMP/stat
+cat "$M/a/memory.stat" > "$s"
+expect "after rmdir" "$(cat "$M/a/memory.current")" \
+	$(( $(stat_of "$s" anon) + $(stat_of "$s" file) + $(stat_of "$s" kernel) ))
+
+# v1: mlocked memory cannot be reclaimed, so a lower limit is refused.
+mount_fs "$TMP/v1" --hierarchy=v1 --cpus=2 --flush_period_ms=50
+M=$TMP/v1
+mkdir "$M/m" || fail mkdir
+echo "anon=20000 mlock=100 footprint=8M" > "$M/m/memcgfs.workload" || fail "profile"
+sleep 0.5
+echo preset=idle > "$M/m/memcgfs.workload"
+usage=$(cat "$M/m/memory.usage_in_bytes")
+[ "$usage" -gt 1048576 ] || fail "v1 usage $usage"
+expect "v1 limit below mlocked" "$(err write "$M/m/memory.limit_in_bytes" $((usage / 2)))" EBUSY
+expect "v1 limit kept" "$(cat "$M/m/memory.limit_in_bytes")" 9223372036854771712
+expect "v1 force_empty" "$(err write "$M/m/memory.force_empty" 0)" EBUSY
+sleep 0.2
+expect "v1 rss" "$(stat_of "$M/m/memory.stat" rss)" "$(stat_of "$M/m/memory.stat" unevictable)"
+expect "v1 pgpg" $(( $(stat_of "$M/m/memory.stat" pgpgin) - $(stat_of "$M/m/memory.stat" pgpgout) )) \
+	$(( usage / 4096 ))
+echo "PASS: fs-workload"

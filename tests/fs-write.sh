@@ -1,0 +1,116 @@
+#!/bin/sh
+# Control files take what the kernel takes, store it and read it back; bad
+# writes are refused with the kernel's errno and change nothing.
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+# wr FILE VALUE WANT_ERRNO [WANT_READBACK]
+wr() {
+	expect "write '$2' to $1" "$(err write "$1" "$2")" "$3"
+	[ $# -ge 4 ] && expect "$1 after '$2'" "$(cat "$1")" "$4"
+	return 0
+}
+
+mount_fs "$TMP/v2"
+C=$TMP/v2/c
+mkdir "$C" || fail mkdir
+for f in memory.max memory.high memory.swap.max memory.swap.high memory.zswap.max; do
+	wr "$C/$f" "1G" OK 1073741824
+	wr "$C/$f" " 100M " OK 104857600
+	wr "$C/$f" "12345" OK 12288		# rounded down to pages
+	wr "$C/$f" "0x2000" OK 8192
+	wr "$C/$f" "4k" OK 4096
+	wr "$C/$f" "1T" OK 1099511627776
+	wr "$C/$f" "abc" EINVAL 1099511627776
+	wr "$C/$f" "-1" EINVAL 1099511627776
+	wr "$C/$f" "1Q" EINVAL 1099511627776
+	wr "$C/$f" "max" OK max
+done
+wr "$C/memory.min" "8192" OK 8192
+wr "$C/memory.low" "2M" OK 2097152
+wr "$C/memory.low" "max" OK max
+wr "$C/memory.oom.group" "1" OK 1
+wr "$C/memory.oom.group" "2" EINVAL 1
+wr "$C/memory.oom.group" "0" OK 0
+wr "$C/cgroup.freeze" "1" OK 1
+expect frozen "$(sed -n 2p "$C/cgroup.events")" "frozen 1"
+mkdir "$C/kid" || fail mkdir
+expect "child of frozen" "$(sed -n 2p "$C/kid/cgroup.events")" "frozen 1"
+wr "$C/cgroup.freeze" "2" ERANGE 1
+wr "$C/cgroup.freeze" "0" OK 0
+wr "$C/cgroup.max.depth" "1" OK 1
+expect "depth limit" "$(err mkdir "$C/kid/deeper")" EAGAIN
+wr "$C/cgroup.max.depth" "max" OK max
+expect "depth unlimited" "$(err mkdir "$C/kid/deeper")" OK
+wr "$C/cgroup.max.descendants" "2" OK 2
+expect "descendants limit" "$(err mkdir "$C/third")" EAGAIN
+wr "$C/cgroup.max.descendants" "-1" ERANGE 2
+wr "$C/cgroup.max.descendants" "max" OK max
+rmdir "$C/kid/deeper" "$C/kid" || fail rmdir
+wr "$C/cgroup.subtree_control" "+memory" OK memory
+wr "$C/cgroup.subtree_control" "+io -memory" OK io
+wr "$C/cgroup.subtree_control" "+cpu" EINVAL io
+wr "$C/cgroup.subtree_control" "memory" EINVAL io
+wr "$C/cgroup.subtree_control" "-io" OK ""
+wr "$C/cgroup.type" "threaded" EOPNOTSUPP domain
+wr "$C/cgroup.type" "domain" EINVAL domain
+wr "$C/cgroup.kill" "1" OK
+wr "$C/cgroup.kill" "2" ERANGE
+wr "$C/cgroup.procs" "abc" EINVAL
+# nothing to reclaim in an empty cgroup: the kernel's EAGAIN
+wr "$C/memory.reclaim" "1M" EAGAIN
+wr "$C/memory.reclaim" "1M swappiness=60" EAGAIN
+wr "$C/memory.reclaim" "1000" OK	# less than a page: nothing asked
+wr "$C/memory.reclaim" "1M swappiness=201" EINVAL
+wr "$C/memory.reclaim" "x" EINVAL
+wr "$C/memory.pressure" "some 150000 1000000" OK
+wr "$C/memory.pressure" "half 1 2" EINVAL
+wr "$C/memory.peak" "reset" OK
+wr "$TMP/v2/memory.reclaim" "1G" EAGAIN
+
+mount_fs "$TMP/v1" --hierarchy=v1
+C=$TMP/v1/c
+mkdir "$C" || fail mkdir
+U=9223372036854771712
+wr "$C/memory.limit_in_bytes" "1G" OK 1073741824
+wr "$C/memory.limit_in_bytes" "12345" OK 12288
+wr "$C/memory.limit_in_bytes" "max" EINVAL 12288
+wr "$C/memory.limit_in_bytes" "abc" EINVAL 12288
+wr "$C/memory.limit_in_bytes" "-1" OK $U
+wr "$C/memory.memsw.limit_in_bytes" "1G" EINVAL $U	# below memory's: EINVAL
+wr "$C/memory.limit_in_bytes" "512M" OK 536870912
+wr "$C/memory.memsw.limit_in_bytes" "1G" OK 1073741824
+wr "$C/memory.limit_in_bytes" "2G" EINVAL 536870912	# above memsw: kept
+wr "$C/memory.memsw.limit_in_bytes" "256M" EINVAL 1073741824
+wr "$C/memory.memsw.limit_in_bytes" "-1" OK $U
+wr "$C/memory.limit_in_bytes" "-1" OK $U
+wr "$C/memory.kmem.limit_in_bytes" "1G" OK $U		# deprecated: no effect
+wr "$C/memory.kmem.tcp.limit_in_bytes" "64M" OK 67108864
+wr "$C/memory.soft_limit_in_bytes" "1G" OK $U
+wr "$C/memory.soft_limit_in_bytes" "x" EINVAL $U
+wr "$C/memory.max_usage_in_bytes" "0" OK 0
+wr "$C/memory.failcnt" "0" OK 0
+wr "$C/memory.swappiness" "10" OK 10
+wr "$C/memory.swappiness" "201" EINVAL 10
+wr "$C/memory.swappiness" " 5" EINVAL 10		# kstrtoull: no blanks
+mkdir "$C/kid" || fail mkdir
+expect "swappiness inherited" "$(cat "$C/kid/memory.swappiness")" 10
+wr "$C/memory.use_hierarchy" "1" OK 1
+wr "$C/memory.use_hierarchy" "0" EINVAL 1
+wr "$C/memory.move_charge_at_immigrate" "3" OK 3
+wr "$C/memory.move_charge_at_immigrate" "4" EINVAL 3
+wr "$C/memory.oom_control" "1" OK
+expect oom_control "$(head -n1 "$C/memory.oom_control")" "oom_kill_disable 1"
+wr "$C/memory.oom_control" "2" EINVAL
+wr "$TMP/v1/memory.oom_control" "1" EINVAL
+wr "$C/memory.force_empty" "0" OK
+wr "$TMP/v1/memory.force_empty" "0" EINVAL
+wr "$C/notify_on_release" "1" OK 1
+wr "$C/cgroup.clone_children" "7" OK 1
+wr "$C/cgroup.clone_children" "x" EINVAL 1
+wr "$C/cgroup.event_control" "x" EINVAL
+wr "$C/tasks" "abc" EINVAL
+wr "$TMP/v1/release_agent" "/bin/true" OK /bin/true
+wr "$TMP/v1/memory.swappiness" "30" OK 30
+mkdir "$TMP/v1/d" || fail mkdir
+expect "swappiness from vm_swappiness" "$(cat "$TMP/v1/d/memory.swappiness")" 30
+echo "PASS: fs-write"

@@ -1,0 +1,172 @@
+/* Test helper for the shell tests: exact system calls and their errno.
+ *
+ *   seqread FILE OP...      opens FILE (O_RDONLY, or O_RDWR if an OP writes)
+ *                           and runs the OPs on that one fd, printing each
+ *                           result on its own line:
+ *     r:N          read(fd, N)          -> "[text]" or "E<errno name>"
+ *     a:N          read(fd, N) until 0  -> "[all text]" (one line)
+ *     p:N:OFF      pread(fd, N, OFF)    -> "[text]"
+ *     s:OFF        lseek(fd, OFF, SEEK_SET) -> "=OFF"
+ *     w:TEXT       write(fd, TEXT)      -> "+N" or "E<errno name>"
+ *     x:COMMAND    system(COMMAND), for changes between reads -> nothing
+ *   seqread -e OP ARGS...   one system call, prints "OK" or its errno name:
+ *     mkdir DIR | rmdir DIR | rename OLD NEW | unlink PATH | creat PATH |
+ *     openr PATH | openw PATH | read PATH | write PATH TEXT | mknod PATH |
+ *     symlink TARGET PATH | link OLD NEW
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void print_errno(int err)
+{
+	const char *name = strerrorname_np(err);
+
+	printf("%s\n", name ? name : "E?");
+}
+
+static int one_call(int argc, char *argv[])
+{
+	const char *op = argv[0];
+	char buf[65536];
+	int r = -1, fd;
+
+	if (argc < 2)
+		return 2;
+	if (!strcmp(op, "mkdir"))
+		r = mkdir(argv[1], 0755);
+	else if (!strcmp(op, "rmdir"))
+		r = rmdir(argv[1]);
+	else if (!strcmp(op, "rename") && argc > 2)
+		r = rename(argv[1], argv[2]);
+	else if (!strcmp(op, "unlink"))
+		r = unlink(argv[1]);
+	else if (!strcmp(op, "creat"))
+		r = (fd = open(argv[1], O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0 ? -1 : close(fd);
+	else if (!strcmp(op, "openr"))
+		r = (fd = open(argv[1], O_RDONLY)) < 0 ? -1 : close(fd);
+	else if (!strcmp(op, "openw"))
+		r = (fd = open(argv[1], O_WRONLY)) < 0 ? -1 : close(fd);
+	else if (!strcmp(op, "read")) {
+		fd = open(argv[1], O_RDONLY);
+		if (fd >= 0) {
+			r = read(fd, buf, sizeof(buf)) < 0 ? -1 : 0;
+			int e = errno;
+			close(fd);
+			errno = e;
+		}
+	} else if (!strcmp(op, "write") && argc > 2) {
+		fd = open(argv[1], O_WRONLY);
+		if (fd >= 0) {
+			ssize_t n = write(fd, argv[2], strlen(argv[2]));
+			int e = errno;
+			r = n < 0 ? -1 : 0;
+			close(fd);
+			errno = e;
+		}
+	} else if (!strcmp(op, "mknod"))
+		r = mknod(argv[1], S_IFIFO | 0644, 0);
+	else if (!strcmp(op, "symlink") && argc > 2)
+		r = symlink(argv[1], argv[2]);
+	else if (!strcmp(op, "link") && argc > 2)
+		r = link(argv[1], argv[2]);
+	else
+		return 2;
+	if (r == 0)
+		printf("OK\n");
+	else
+		print_errno(errno);
+	return 0;
+}
+
+static void print_text(const char *buf, ssize_t n)
+{
+	putchar('[');
+	fwrite(buf, 1, (size_t)n, stdout);
+	printf("]\n");
+}
+
+int main(int argc, char *argv[])
+{
+	static char buf[1 << 20];
+	int fd, flags = O_RDONLY;
+
+	if (argc > 2 && !strcmp(argv[1], "-e"))
+		return one_call(argc - 2, argv + 2);
+	if (argc < 2) {
+		fprintf(stderr, "usage: seqread FILE OP... | seqread -e OP ARGS...\n");
+		return 2;
+	}
+	for (int i = 2; i < argc; i++)
+		if (argv[i][0] == 'w')
+			flags = O_RDWR;
+	fd = open(argv[1], flags);
+	if (fd < 0 && flags == O_RDWR && errno == EACCES)
+		fd = open(argv[1], O_WRONLY);
+	if (fd < 0) {
+		print_errno(errno);
+		return 1;
+	}
+	for (int i = 2; i < argc; i++) {
+		const char *op = argv[i];
+		long a = 0, b = 0;
+		ssize_t n;
+
+		switch (op[0]) {
+		case 'r':
+			a = atol(op + 2);
+			n = read(fd, buf, (size_t)a);
+			if (n < 0)
+				print_errno(errno);
+			else
+				print_text(buf, n);
+			break;
+		case 'a': {
+			size_t total = 0;
+
+			a = atol(op + 2);
+			while ((n = read(fd, buf + total, (size_t)a)) > 0 && total + (size_t)n < sizeof(buf) - (size_t)a)
+				total += (size_t)n;
+			if (n < 0)
+				print_errno(errno);
+			else
+				print_text(buf, (ssize_t)(total + (size_t)(n > 0 ? n : 0)));
+			break;
+		}
+		case 'p':
+			if (sscanf(op + 2, "%ld:%ld", &a, &b) != 2)
+				return 2;
+			n = pread(fd, buf, (size_t)a, b);
+			if (n < 0)
+				print_errno(errno);
+			else
+				print_text(buf, n);
+			break;
+		case 's':
+			printf("=%lld\n", (long long)lseek(fd, atol(op + 2), SEEK_SET));
+			break;
+		case 'w':
+			n = write(fd, op + 2, strlen(op + 2));
+			if (n < 0)
+				print_errno(errno);
+			else
+				printf("+%zd\n", n);
+			break;
+		case 'x':
+			fflush(stdout);
+			if (system(op + 2) != 0)
+				fprintf(stderr, "seqread: command failed: %s\n", op + 2);
+			break;
+		default:
+			return 2;
+		}
+		fflush(stdout);
+	}
+	close(fd);
+	return 0;
+}
