@@ -4,4 +4,4 @@ contrib_memcgfs_constfs_SOURCES = contrib/constfs.c
 contrib_memcgfs_constfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
 contrib_memcgfs_constfs_LDADD = $(FUSE_LIBS) $(GLIB_LIBS) $(PTHREAD_LIBS)
 
-EXTRA_DIST += contrib/bench-read-1000.sh
+EXTRA_DIST += contrib/bench-read-1000.sh contrib/bench-workload.sh
