@@ -207,6 +207,20 @@ START_TEST(test_conservation_under_load)
 	ck_assert_int_gt(hs(&r, root, MCG_PGSTEAL_DIRECT), 0);
 	ck_assert_int_gt(hs(&r, root, MCG_WORKINGSET_REFAULT_FILE), 0);
 	ck_assert_int_gt(hs(&r, root, MCG_PGACTIVATE), 0);
+	/* Every kind of memory spreads over both nodes. */
+	{
+		const enum mcg_item spread[] = { MCG_ANON_MAPPED, MCG_FILE_PAGES, MCG_UNEVICTABLE,
+						 MCG_SLAB_RECLAIMABLE_B, MCG_PAGETABLE };
+
+		__mcg_memcg_flush_stats(r.e, root, true);
+		for (unsigned k = 0; k < G_N_ELEMENTS(spread); k++)
+			for (int nid = 0; nid < 2; nid++)
+				ck_assert_msg(mcg_stat_read_node_raw(r.e, root, nid, spread[k],
+								     MCG_HIERARCHICAL) * 5 >=
+						      hs(&r, root, spread[k]),
+					      "%s: node %d holds under a fifth", mcg_item_name(spread[k]),
+					      nid);
+	}
 	ck_assert_uint_gt(mcg_memory_event_read(r.cg[3], MCG_MEMORY_MAX, false), 0);
 	ck_assert_uint_gt(mcg_counter_read(r.cg[3], MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT), 0);
 	rig_down(&r);
@@ -331,6 +345,26 @@ START_TEST(test_profile_files)
 }
 END_TEST
 
+/* A profile bound to some nodes allocates there only. */
+START_TEST(test_profile_nodes)
+{
+	struct rig r;
+	const enum mcg_item items[] = { MCG_ANON_MAPPED, MCG_FILE_PAGES, MCG_SLAB_UNRECLAIMABLE_B };
+
+	rig_up(&r, MCG_HIERARCHY_V2, 2, 3, "anon=20000 file_read=20000 slab=2000 nodes=1-2", 1);
+	g_usleep(300 * 1000);
+	mcg_workload_pause(r.wl);
+	__mcg_memcg_flush_stats(r.e, mcg_engine_root(r.e), true);
+	for (unsigned k = 0; k < G_N_ELEMENTS(items); k++) {
+		ck_assert_int_eq(mcg_stat_read_node_raw(r.e, r.cg[0], 0, items[k], MCG_HIERARCHICAL), 0);
+		ck_assert_int_gt(mcg_stat_read_node_raw(r.e, r.cg[0], 1, items[k], MCG_HIERARCHICAL), 0);
+		ck_assert_int_gt(mcg_stat_read_node_raw(r.e, r.cg[0], 2, items[k], MCG_HIERARCHICAL), 0);
+	}
+	mcg_workload_resume(r.wl);
+	rig_down(&r);
+}
+END_TEST
+
 static Suite *make_workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -347,6 +381,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_high_and_reclaim);
 	tcase_add_test(tc, test_v1_limits);
 	tcase_add_test(tc, test_profile_files);
+	tcase_add_test(tc, test_profile_nodes);
 	suite_add_tcase(s, tc);
 	return s;
 }

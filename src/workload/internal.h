@@ -39,16 +39,34 @@ enum wl_rate {
 	WL_NR_RATES
 };
 
-/* Fractions carried over: the rates, then the aging of the LRU lists. */
+/* Fractions carried over: the rates, the shares of a fault batch that have
+ * a property (THP, mlocked, mapped, reclaimable slab, kernel stack), the
+ * aging of the LRU lists. */
 enum wl_carry {
-	WL_CARRY_ACTIVATE_FILE = WL_NR_RATES,
+	WL_CARRY_THP = WL_NR_RATES,
+	WL_CARRY_MLOCK,
+	WL_CARRY_MAPPED,
+	WL_CARRY_SLAB_RECLAIMABLE,
+	WL_CARRY_KERNEL_STACK,
+	WL_CARRY_ACTIVATE_FILE,
 	WL_CARRY_ACTIVATE_ANON,
 	WL_NR_CARRIES
 };
 
+/* Reclaim and trimming start on the next node each time. */
+enum wl_rotor {
+	WL_ROT_RECLAIM,
+	WL_ROT_TRIM,
+	WL_NR_ROTORS
+};
+
 struct wl_ledger {
 	double carry[WL_NR_CARRIES];
-	unsigned next_node;
+	unsigned next_node[WL_NR_ROTORS];
+	/* Allocations pick their node at random (xorshift64*): a rotation
+	 * would alias with the periodic shares above and pile, say, every
+	 * mlocked page on one node. */
+	uint64_t rng;
 	struct wl_node node[];			/* [nr_nodes] */
 };
 

@@ -79,15 +79,46 @@ void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
 	}
 }
 
+/* A random node among those the profile allows. */
 static int pick_node(const struct wl_ctx *x, const struct mcg_profile *p, struct wl_ledger *l)
 {
-	for (unsigned tries = 0; tries < x->wl->nr_nodes; tries++) {
-		unsigned nid = l->next_node++ % x->wl->nr_nodes;
+	unsigned nodes = x->wl->nr_nodes, allowed = 0, k;
 
-		if (p->all_nodes || (p->nodes & (1ULL << nid)))
+	if (!l->rng)
+		l->rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)x->cpu_id << 32) ^ (uintptr_t)l;
+	l->rng ^= l->rng >> 12;
+	l->rng ^= l->rng << 25;
+	l->rng ^= l->rng >> 27;
+	k = (unsigned)((l->rng * 0x2545f4914f6cdd1dULL) >> 33);
+	if (p->all_nodes)
+		return (int)(k % nodes);
+	for (unsigned nid = 0; nid < nodes; nid++)
+		allowed += !!(p->nodes & (1ULL << nid));
+	k %= allowed ? allowed : 1;
+	for (unsigned nid = 0; nid < nodes; nid++)
+		if ((p->nodes & (1ULL << nid)) && k-- == 0)
 			return (int)nid;
-	}
 	return 0;
+}
+
+/* floor(v + carry), keeping the fraction for next time. */
+static long carried(double *carry, double v)
+{
+	long whole;
+
+	v += *carry;
+	whole = (long)v;
+	*carry = v - (double)whole;
+	return whole;
+}
+
+/* The pages of a batch of n that have a property held by pct percent of
+ * pages, exactly over time however small the batches. */
+static long share_of(struct wl_ledger *l, enum wl_carry c, long n, double pct)
+{
+	long k = carried(&l->carry[c], (double)n * pct / 100.0);
+
+	return k > n ? n : k;
 }
 
 /* ---- faults ---- */
@@ -126,18 +157,27 @@ static void anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	struct mcg_cgroup *cg = w->cg;
-	int nid = pick_node(x, p, l);
-	struct wl_node *node = &l->node[nid];
+	int nid;
+	struct wl_node *node;
 	long thp_folios, small, mlocked;
 
 	if (n <= 0)
 		return;
+	nid = pick_node(x, p, l);
+	node = &l->node[nid];
 	n -= anon_swapin(x, w, nid, n);
-	thp_folios = n * p->thp / 100 / THP_PAGES;
+	/* THPs come whole: the carry gathers THP-bound pages until a folio
+	 * is due, and keeps what does not fill one (or does not fit now). */
+	{
+		long thp_pages = carried(&l->carry[WL_CARRY_THP], (double)n * p->thp / 100.0);
+
+		thp_folios = lmin(thp_pages, n) / THP_PAGES;
+		l->carry[WL_CARRY_THP] += (double)(thp_pages - thp_folios * THP_PAGES);
+	}
 	small = n - thp_folios * THP_PAGES;
 	if (!wl_charge(x, w, n, WL_MEMSW))
 		return;
-	mlocked = small * p->mlock / 100;
+	mlocked = share_of(l, WL_CARRY_MLOCK, small, p->mlock);
 	node->mlocked += mlocked;
 	node->anon_inactive += n - mlocked;
 	node->thp += thp_folios * THP_PAGES;
@@ -161,16 +201,18 @@ static void file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_pr
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	struct mcg_cgroup *cg = w->cg;
-	int nid = pick_node(x, p, l);
-	struct wl_node *node = &l->node[nid];
+	int nid;
+	struct wl_node *node;
 	long refault, mapped;
 
 	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW))
 		return;
+	nid = pick_node(x, p, l);
+	node = &l->node[nid];
 	/* Pages evicted earlier come back: refaults, activated at once. */
 	refault = lmin(node->shadow_file, n / 2);
 	node->shadow_file -= refault;
-	mapped = n * p->mapped / 100;
+	mapped = share_of(l, WL_CARRY_MAPPED, n, p->mapped);
 	node->file_inactive += n - refault;
 	node->file_active += refault;
 	node->mapped += mapped;
@@ -191,11 +233,13 @@ static void file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_pr
 static void file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, long n)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid = pick_node(x, p, l);
-	struct wl_node *node = &l->node[nid];
+	int nid;
+	struct wl_node *node;
 
 	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW))
 		return;
+	nid = pick_node(x, p, l);
+	node = &l->node[nid];
 	node->file_inactive += n;
 	node->dirty += n;
 	wl_stat(x, w->cg, nid, MCG_FILE_PAGES, n);
@@ -208,10 +252,11 @@ static void shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_
 			long n)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid = pick_node(x, p, l);
+	int nid;
 
 	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW))
 		return;
+	nid = pick_node(x, p, l);
 	l->node[nid].shmem += n;
 	/* Swap-backed: counted as file, kept on the anon LRU. */
 	wl_stat(x, w->cg, nid, MCG_SHMEM, n);
@@ -221,49 +266,65 @@ static void shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_
 	wl_stat(x, w->cg, nid, MCG_PGPGIN, n);
 }
 
-static void slab_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, long n)
+/* Kernel memory in one cgroup: slab (half of it reclaimable), kernel stacks
+ * and page tables (a quarter and the rest of `kernel`).  Each part picks
+ * its own node. */
+static void kernel_part(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
+			enum mcg_item item, long n)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid = pick_node(x, p, l);
-	long reclaimable = n / 2;
+	int nid;
+	struct wl_node *node;
+
+	if (n <= 0)
+		return;
+	nid = pick_node(x, p, l);
+	node = &l->node[nid];
+	switch (item) {
+	case MCG_SLAB_RECLAIMABLE_B:
+		node->slab_reclaimable += n;
+		wl_stat(x, w->cg, nid, MCG_SLAB_RECLAIMABLE_B, n * MCG_PAGE_SIZE);
+		break;
+	case MCG_SLAB_UNRECLAIMABLE_B:
+		node->slab_unreclaimable += n;
+		wl_stat(x, w->cg, nid, MCG_SLAB_UNRECLAIMABLE_B, n * MCG_PAGE_SIZE);
+		break;
+	case MCG_KERNEL_STACK_KB:
+		node->kernel_stack += n;
+		wl_stat(x, w->cg, nid, MCG_KERNEL_STACK_KB, n * KB_PER_PAGE);
+		break;
+	default:
+		node->pagetables += n;
+		wl_stat(x, w->cg, nid, MCG_PAGETABLE, n);
+		break;
+	}
+	wl_stat(x, w->cg, nid, MCG_MEMCG_KMEM, n);
+}
+
+static void slab_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, long n)
+{
+	long reclaimable;
 
 	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW | WL_KMEM))
 		return;
-	l->node[nid].slab_reclaimable += reclaimable;
-	l->node[nid].slab_unreclaimable += n - reclaimable;
-	wl_stat(x, w->cg, nid, MCG_SLAB_RECLAIMABLE_B, reclaimable * MCG_PAGE_SIZE);
-	wl_stat(x, w->cg, nid, MCG_SLAB_UNRECLAIMABLE_B, (n - reclaimable) * MCG_PAGE_SIZE);
-	wl_stat(x, w->cg, nid, MCG_MEMCG_KMEM, n);
+	reclaimable = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_SLAB_RECLAIMABLE, n, 50);
+	kernel_part(x, w, p, MCG_SLAB_RECLAIMABLE_B, reclaimable);
+	kernel_part(x, w, p, MCG_SLAB_UNRECLAIMABLE_B, n - reclaimable);
 }
 
 static void kernel_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 			 long n)
 {
-	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid = pick_node(x, p, l);
-	long stack = n / 4;
+	long stack;
 
 	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW | WL_KMEM))
 		return;
-	l->node[nid].kernel_stack += stack;
-	l->node[nid].pagetables += n - stack;
-	wl_stat(x, w->cg, nid, MCG_KERNEL_STACK_KB, stack * KB_PER_PAGE);
-	wl_stat(x, w->cg, nid, MCG_PAGETABLE, n - stack);
-	wl_stat(x, w->cg, nid, MCG_MEMCG_KMEM, n);
+	stack = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_KERNEL_STACK, n, 25);
+	kernel_part(x, w, p, MCG_KERNEL_STACK_KB, stack);
+	kernel_part(x, w, p, MCG_PAGETABLE, n - stack);
 }
 
 /* ---- aging and writeback ---- */
-
-/* floor(v + carry), keeping the fraction for next time. */
-static long carried(double *carry, double v)
-{
-	long whole;
-
-	v += *carry;
-	whole = (long)v;
-	*carry = v - (double)whole;
-	return whole;
-}
 
 static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 {
@@ -417,18 +478,31 @@ static long free_mlocked(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	return k;
 }
 
-/* The tasks let go of their oldest memory down to `cap` pages. */
+/* The tasks let go of their oldest memory down to `cap` pages: page cache
+ * first, then anonymous, shmem, kernel and finally mlocked memory, each kind
+ * over every node before the next kind, starting on the next node each time
+ * so that no node drains first. */
 static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	long excess = wl_ledger_resident(x->wl, l) - cap;
+	unsigned first = l->next_node[WL_ROT_TRIM]++;
+	unsigned nodes = x->wl->nr_nodes;
 
-	for (unsigned nid = 0; nid < x->wl->nr_nodes && excess > 0; nid++) {
-		excess -= drop_file(x, w, (int)nid, excess, false);
-		excess -= free_anon(x, w, (int)nid, excess);
-		excess -= free_shmem(x, w, (int)nid, excess);
-		excess -= free_kernel(x, w, (int)nid, excess, false);
-		excess -= free_mlocked(x, w, (int)nid, excess);
+	for (int kind = 0; kind < 5 && excess > 0; kind++) {
+		for (unsigned i = 0; i < nodes && excess > 0; i++) {
+			int nid = (int)((first + i) % nodes);
+			/* An even share of what is left, per node still to visit. */
+			long part = (excess + (long)(nodes - i) - 1) / (long)(nodes - i);
+
+			switch (kind) {
+			case 0: excess -= drop_file(x, w, nid, part, false); break;
+			case 1: excess -= free_anon(x, w, nid, part); break;
+			case 2: excess -= free_shmem(x, w, nid, part); break;
+			case 3: excess -= free_kernel(x, w, nid, part, false); break;
+			default: excess -= free_mlocked(x, w, nid, part); break;
+			}
+		}
 	}
 }
 
@@ -489,8 +563,11 @@ long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool sw
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	long total = 0;
 
+	/* Each call starts on the next node, so that no node is favoured. */
+	unsigned first = l->next_node[WL_ROT_RECLAIM]++;
+
 	for (unsigned i = 0; i < x->wl->nr_nodes && want > 0; i++) {
-		int nid = (int)i;
+		int nid = (int)((first + i) % x->wl->nr_nodes);
 		struct wl_node *node = &l->node[nid];
 		long clean, evicted, swapped = 0, written, slab;
 
