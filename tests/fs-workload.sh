@@ -26,6 +26,12 @@ settle() {
 mount_fs "$TMP/v2" --cpus=3 --nodes=2 --flush_period_ms=50 --workload=seed001
 M=$TMP/v2
 mkdir "$M/a" "$M/a/b" || fail mkdir
+# the periodic flusher shows in the root's flush counters
+sleep 0.2
+periodic=$(awk '$1 == "periodic" { print $2 }' "$M/memcgfs.flush_stats")
+[ "$periodic" -gt 0 ] || fail "no periodic flush counted"
+expect "flush_stats keys" "$(cut -d' ' -f1 "$M/memcgfs.flush_stats" | tr '\n' ' ')" \
+	"flushes forced periodic skipped side_flushes visited flush_usec "
 expect "default profile" "$(grep '^file_write=' "$M/a/b/memcgfs.workload")" "file_write=2000"
 expect "root idle" "$(grep '^anon=' "$M/memcgfs.workload")" "anon=0"
 expect "bad profile" "$(err write "$M/a/memcgfs.workload" "anon=lots")" EINVAL

@@ -759,6 +759,23 @@ static int write_memory_reclaim(struct fs_call *c, char *buf)
 	return mcg_workload_reclaim(c->fs->wl, c->cg, (unsigned long)(bytes / MCG_PAGE_SIZE));
 }
 
+/* memcgfs.flush_stats (root only, emulator only): the engine's flush
+ * counters, for measuring what the flush heuristics do under a workload. */
+static int show_flush_stats(struct fs_call *c, GString *out)
+{
+	struct mcg_flush_counters fc;
+
+	mcg_engine_flush_counters(c->fs->e, &fc);
+	g_string_append_printf(out,
+			       "flushes %" G_GUINT64_FORMAT "\nforced %" G_GUINT64_FORMAT
+			       "\nperiodic %" G_GUINT64_FORMAT "\nskipped %" G_GUINT64_FORMAT
+			       "\nside_flushes %" G_GUINT64_FORMAT "\nvisited %" G_GUINT64_FORMAT
+			       "\nflush_usec %" G_GUINT64_FORMAT "\n",
+			       fc.flushes, fc.forced, fc.periodic, fc.skipped, fc.side_flushes,
+			       fc.visited, fc.ns / 1000);
+	return 0;
+}
+
 /* memcgfs.workload: the cgroup's workload profile (emulator only). */
 static int show_workload(struct fs_call *c, GString *out)
 {
@@ -884,6 +901,7 @@ static const struct fs_file v1_files[] = {
 	{ "release_agent", RW, FS_ONLY_ON_ROOT, show_release_agent, write_release_agent, 0 },
 	{ "tasks", RW, 0, show_nothing, write_pid, 0 },
 	/* Emulator-only files follow. */
+	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0 },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0 },
 };
 
@@ -934,6 +952,7 @@ static const struct fs_file v2_files[] = {
 	{ "memory.zswap.current", RO, FS_NOT_ON_ROOT, show_zswap_current, NULL, 0 },
 	{ "memory.zswap.max", RW, FS_NOT_ON_ROOT, show_zswap_max, write_zswap_max, 0 },
 	/* Emulator-only files follow. */
+	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0 },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0 },
 };
 
