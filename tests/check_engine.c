@@ -10,6 +10,7 @@
 
 #include "engine/engine.h"
 #include "engine/rstat.h"
+#include "helpers.h"
 
 static struct mcg_engine *engine_make(unsigned cpus, unsigned nodes, enum mcg_layout_id layout,
 				      enum mcg_hierarchy h, const struct mcg_switches *sw)
@@ -30,23 +31,6 @@ static struct mcg_engine *engine_make(unsigned cpus, unsigned nodes, enum mcg_la
 	return e;
 }
 
-static void mod(struct mcg_engine *e, unsigned cpu, struct mcg_cgroup *cg, int nid,
-		enum mcg_item item, long val)
-{
-	struct mcg_cpu *c = mcg_engine_cpu(e, cpu);
-
-	mcg_cpu_enter(c);
-	mcg_stat_mod(c, cg, nid, item, val);
-	mcg_cpu_exit(c);
-}
-
-static struct mcg_cgroup *mk(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name)
-{
-	struct mcg_cgroup *cg = NULL;
-
-	ck_assert_int_eq(mcg_cgroup_create(e, parent, name, &cg), 0);
-	return cg;
-}
 
 /* ---- hierarchy ---- */
 
@@ -56,8 +40,8 @@ START_TEST(test_hierarchy_errors)
 	struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *x = NULL, *found;
 	char name[300], buf[MCG_NAME_MAX + 1];
 
-	a = mk(e, root, "a");
-	b = mk(e, a, "b");
+	a = test_cgroup_make(e, root, "a");
+	b = test_cgroup_make(e, a, "b");
 	ck_assert_int_eq(mcg_cgroup_create(e, root, "a", &x), -EEXIST);
 	ck_assert_int_eq(mcg_cgroup_create(e, root, ".", &x), -EINVAL);
 	ck_assert_int_eq(mcg_cgroup_create(e, root, "..", &x), -EINVAL);
@@ -92,7 +76,7 @@ START_TEST(test_hierarchy_errors)
 	ck_assert_ptr_eq(found, b);
 	mcg_cgroup_put(found);
 	ck_assert_ptr_null(mcg_cgroup_lookup_child(e, a, "b"));
-	x = mk(e, a, "d");
+	x = test_cgroup_make(e, a, "d");
 	ck_assert_int_eq(mcg_cgroup_rename(e, b, "d"), -EEXIST);
 	ck_assert_int_eq(mcg_cgroup_rename(e, b, "a/b"), -EINVAL);
 
@@ -119,7 +103,7 @@ START_TEST(test_children_order)
 	unsigned nr;
 
 	for (unsigned i = 0; i < 3; i++)
-		mcg_cgroup_put(mk(e, root, names[i]));
+		mcg_cgroup_put(test_cgroup_make(e, root, names[i]));
 	kids = mcg_cgroup_children(e, root, &nr);
 	ck_assert_uint_eq(nr, 3);
 	for (unsigned i = 0; i < 3; i++) {
@@ -353,7 +337,7 @@ static void check_conservation(enum mcg_layout_id layout, enum mcg_hierarchy h,
 			p = g_rand_int_range(rnd, 0, i);
 		while (!m.alive[p]);
 		g_snprintf(name, sizeof(name), "c%d", i);
-		m.cg[i] = mk(e, m.cg[p], name);
+		m.cg[i] = test_cgroup_make(e, m.cg[p], name);
 		m.parent[i] = p;
 		m.alive[i] = true;
 		m.n++;
@@ -371,7 +355,7 @@ static void check_conservation(enum mcg_layout_id layout, enum mcg_hierarchy h,
 			val = g_rand_int_range(rnd, 0, 20);
 		else
 			val = g_rand_int_range(rnd, -8, 40);
-		mod(e, cpu, m.cg[i], nid, item, val);
+		test_stat_mod(e, cpu, m.cg[i], nid, item, val);
 		m.own[i][item] += val;
 		if (l->kind[item] == MCG_KIND_NODE)
 			m.own_node[i][nid][item] += val;
@@ -456,12 +440,12 @@ START_TEST(test_local_vs_hierarchical)
 {
 	struct mcg_engine *e = engine_make(3, 2, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
-	struct mcg_cgroup *a = mk(e, root, "a"), *b = mk(e, a, "b"), *c = mk(e, a, "c");
+	struct mcg_cgroup *a = test_cgroup_make(e, root, "a"), *b = test_cgroup_make(e, a, "b"), *c = test_cgroup_make(e, a, "c");
 	struct mcg_cgroup *all[] = { root, a, b, c };
 	GRand *rnd = g_rand_new_with_seed(7);
 
 	for (int k = 0; k < 3000; k++)
-		mod(e, g_rand_int_range(rnd, 0, 3), all[g_rand_int_range(rnd, 0, 4)],
+		test_stat_mod(e, g_rand_int_range(rnd, 0, 3), all[g_rand_int_range(rnd, 0, 4)],
 		    g_rand_int_range(rnd, 0, 2), MCG_FILE_PAGES, g_rand_int_range(rnd, -2, 9));
 	__mcg_memcg_flush_stats(e, root, true);
 	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_FILE_PAGES, MCG_HIERARCHICAL),
@@ -481,7 +465,7 @@ START_TEST(test_local_vs_hierarchical)
 					 mcg_stat_read_node_raw(e, c, nid, MCG_FILE_PAGES,
 								MCG_HIERARCHICAL));
 	/* A negative aggregate reads as 0 through the clamping reader. */
-	mod(e, 0, c, 0, MCG_SHMEM, -5);
+	test_stat_mod(e, 0, c, 0, MCG_SHMEM, -5);
 	__mcg_memcg_flush_stats(e, root, true);
 	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_SHMEM, MCG_HIERARCHICAL), -5);
 	ck_assert_uint_eq(mcg_stat_read(e, c, MCG_SHMEM, MCG_HIERARCHICAL), 0);
@@ -499,11 +483,11 @@ START_TEST(test_destroyed_redirect)
 {
 	struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
-	struct mcg_cgroup *a = mk(e, root, "a"), *b = mk(e, a, "b");
+	struct mcg_cgroup *a = test_cgroup_make(e, root, "a"), *b = test_cgroup_make(e, a, "b");
 
-	mod(e, 1, b, 0, MCG_ANON_MAPPED, 10);
+	test_stat_mod(e, 1, b, 0, MCG_ANON_MAPPED, 10);
 	ck_assert_int_eq(mcg_cgroup_destroy(e, b), 0);
-	mod(e, 0, b, 0, MCG_ANON_MAPPED, 5);
+	test_stat_mod(e, 0, b, 0, MCG_ANON_MAPPED, 5);
 	__mcg_memcg_flush_stats(e, root, true);
 	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 15);
 	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_LOCAL), 5);
@@ -519,13 +503,13 @@ END_TEST
 START_TEST(test_threshold)
 {
 	struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
-	struct mcg_cgroup *root = mcg_engine_root(e), *a = mk(e, root, "a");
+	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	struct mcg_flush_counters fc;
 	const unsigned threshold = MCG_CHARGE_BATCH * 2;
 
 	/* Exactly at the threshold (published in two full batches): no flush. */
 	for (unsigned k = 0; k < threshold; k++)
-		mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
 	ck_assert(!mcg_memcg_needs_flush(e, a));
 	mcg_memcg_flush_stats(e, a);
 	mcg_engine_flush_counters(e, &fc);
@@ -535,10 +519,10 @@ START_TEST(test_threshold)
 
 	/* 63 more pages stay in the per-CPU batch: still not published. */
 	for (unsigned k = 0; k < MCG_CHARGE_BATCH - 1; k++)
-		mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
 	ck_assert(!mcg_memcg_needs_flush(e, a));
 	/* The 64th completes a batch: over the threshold, the read flushes. */
-	mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
 	ck_assert(mcg_memcg_needs_flush(e, a));
 	ck_assert(mcg_memcg_needs_flush(e, root));
 	mcg_memcg_flush_stats(e, a);
@@ -558,7 +542,7 @@ START_TEST(test_threshold)
 
 	/* Byte items count in pages toward the threshold, at least one each. */
 	for (unsigned k = 0; k < threshold + MCG_CHARGE_BATCH; k++)
-		mod(e, 1, a, 0, MCG_SLAB_RECLAIMABLE_B, 8);
+		test_stat_mod(e, 1, a, 0, MCG_SLAB_RECLAIMABLE_B, 8);
 	ck_assert(mcg_memcg_needs_flush(e, a));
 	mcg_cgroup_put(a);
 	mcg_engine_free(e);
@@ -571,7 +555,7 @@ START_TEST(test_staleness_bound)
 {
 	enum { CPUS = 4 };
 	struct mcg_engine *e = engine_make(CPUS, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
-	struct mcg_cgroup *root = mcg_engine_root(e), *a = mk(e, root, "a");
+	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	GRand *rnd = g_rand_new_with_seed(3);
 	long truth = 0, max_lag = 0;
 	const long bound = MCG_CHARGE_BATCH * CPUS + CPUS * (MCG_CHARGE_BATCH - 1);
@@ -579,7 +563,7 @@ START_TEST(test_staleness_bound)
 	for (int k = 0; k < 20000; k++) {
 		long val = g_rand_int_range(rnd, 1, 4);
 
-		mod(e, g_rand_int_range(rnd, 0, CPUS), a, 0, MCG_FILE_PAGES, val);
+		test_stat_mod(e, g_rand_int_range(rnd, 0, CPUS), a, 0, MCG_FILE_PAGES, val);
 		truth += val;
 		if (k % 13 == 0) {
 			long lag;
@@ -612,8 +596,8 @@ START_TEST(test_periodic_flusher)
 	cfg.nr_cpus = 2;
 	cfg.flush_period_ms = 30;
 	e = mcg_engine_new(&cfg);
-	a = mk(e, mcg_engine_root(e), "a");
-	mod(e, 1, a, 0, MCG_ANON_MAPPED, 10);
+	a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	test_stat_mod(e, 1, a, 0, MCG_ANON_MAPPED, 10);
 	/* Below the threshold a reader would not flush; the period will. */
 	ck_assert(!mcg_memcg_needs_flush(e, a));
 	while (mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL) != 10 && waited_ms < 5000) {
@@ -643,10 +627,10 @@ START_TEST(test_ratelimited)
 	mcg_engine_config_init(&cfg);
 	cfg.flush_period_ms = 10000;
 	e = mcg_engine_new(&cfg);
-	a = mk(e, mcg_engine_root(e), "a");
+	a = test_cgroup_make(e, mcg_engine_root(e), "a");
 	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
 	for (int k = 0; k < 10; k++)
-		mod(e, 0, a, 0, MCG_ANON_MAPPED, MCG_CHARGE_BATCH);
+		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, MCG_CHARGE_BATCH);
 	ck_assert(mcg_memcg_needs_flush(e, a));
 	mcg_memcg_flush_stats_ratelimited(e, a);
 	mcg_engine_flush_counters(e, &fc);
@@ -672,10 +656,10 @@ START_TEST(test_flush_visits_only_updated)
 		char name[16];
 
 		g_snprintf(name, sizeof(name), "cg%d", i);
-		cg[i] = mk(e, root, name);
+		cg[i] = test_cgroup_make(e, root, name);
 	}
 	for (int i = 0; i < 1000; i += 100)
-		mod(e, 2, cg[i], 0, MCG_ANON_MAPPED, 1);
+		test_stat_mod(e, 2, cg[i], 0, MCG_ANON_MAPPED, 1);
 	mcg_engine_flush_counters(e, &before);
 	__mcg_memcg_flush_stats(e, root, true);
 	mcg_engine_flush_counters(e, &after);
@@ -734,10 +718,10 @@ START_TEST(test_switch_equivalence)
 		for (int v = 0; v < 2; v++) {
 			e[v] = engine_make(3, 2, MCG_LAYOUT_7_3, h, v ? &sw : NULL);
 			cgs[v][0] = mcg_engine_root(e[v]);
-			cgs[v][1] = mk(e[v], cgs[v][0], "a");
-			cgs[v][2] = mk(e[v], cgs[v][1], "b");
-			cgs[v][3] = mk(e[v], cgs[v][1], "c");
-			cgs[v][4] = mk(e[v], cgs[v][0], "d");
+			cgs[v][1] = test_cgroup_make(e[v], cgs[v][0], "a");
+			cgs[v][2] = test_cgroup_make(e[v], cgs[v][1], "b");
+			cgs[v][3] = test_cgroup_make(e[v], cgs[v][1], "c");
+			cgs[v][4] = test_cgroup_make(e[v], cgs[v][0], "d");
 			apply_fixed_workload(e[v], cgs[v], 5);
 			__mcg_memcg_flush_stats(e[v], cgs[v][0], true);
 		}
@@ -780,11 +764,11 @@ START_TEST(test_switch_percpu_local_sum)
 	struct mcg_switches sw = { .percpu_local_sum = true };
 	struct mcg_engine *e0 = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, NULL);
 	struct mcg_engine *e1 = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, &sw);
-	struct mcg_cgroup *a0 = mk(e0, mcg_engine_root(e0), "a");
-	struct mcg_cgroup *a1 = mk(e1, mcg_engine_root(e1), "a");
+	struct mcg_cgroup *a0 = test_cgroup_make(e0, mcg_engine_root(e0), "a");
+	struct mcg_cgroup *a1 = test_cgroup_make(e1, mcg_engine_root(e1), "a");
 
-	mod(e0, 1, a0, 0, MCG_FILE_DIRTY, 7);
-	mod(e1, 1, a1, 0, MCG_FILE_DIRTY, 7);
+	test_stat_mod(e0, 1, a0, 0, MCG_FILE_DIRTY, 7);
+	test_stat_mod(e1, 1, a1, 0, MCG_FILE_DIRTY, 7);
 	ck_assert_int_eq(mcg_stat_read_raw(e0, a0, MCG_FILE_DIRTY, MCG_LOCAL), 0);
 	ck_assert_int_eq(mcg_stat_read_raw(e1, a1, MCG_FILE_DIRTY, MCG_LOCAL), 7);
 	ck_assert_int_eq(mcg_stat_read_node_raw(e1, a1, 0, MCG_FILE_DIRTY, MCG_LOCAL), 7);
@@ -802,7 +786,7 @@ START_TEST(test_switch_shared_tree_side_flush)
 	for (int shared = 0; shared < 2; shared++) {
 		struct mcg_switches sw = { .shared_rstat_tree = shared };
 		struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, &sw);
-		struct mcg_cgroup *root = mcg_engine_root(e), *a = mk(e, root, "a");
+		struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
 		struct mcg_flush_counters fc;
 		struct mcg_cputime ct;
@@ -848,7 +832,7 @@ START_TEST(test_switch_css_ref)
 	for (int on = 0; on < 2; on++) {
 		struct mcg_switches sw = { .css_ref_per_charge = on };
 		struct mcg_engine *e = engine_make(1, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, &sw);
-		struct mcg_cgroup *a = mk(e, mcg_engine_root(e), "a");
+		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 
 		ck_assert(mcg_counter_try_charge(a, MCG_COUNTER_MEMORY, 5, NULL));
 		mcg_counter_charge(a, MCG_COUNTER_MEMORY, 2);
@@ -882,7 +866,7 @@ END_TEST
 START_TEST(test_page_counters)
 {
 	struct mcg_engine *e = engine_make(1, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
-	struct mcg_cgroup *root = mcg_engine_root(e), *p = mk(e, root, "p"), *c = mk(e, p, "c");
+	struct mcg_cgroup *root = mcg_engine_root(e), *p = test_cgroup_make(e, root, "p"), *c = test_cgroup_make(e, p, "c");
 	struct mcg_cgroup *over = NULL;
 
 	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_MAX),
@@ -1119,7 +1103,7 @@ START_TEST(test_config_limits)
 	cfg.flush_period_ms = 0;
 	e = mcg_engine_new(&cfg);
 	ck_assert_ptr_nonnull(e);
-	mod(e, MCG_MAX_CPUS - 1, mcg_engine_root(e), MCG_MAX_NODES - 1, MCG_ACTIVE_FILE, 3);
+	test_stat_mod(e, MCG_MAX_CPUS - 1, mcg_engine_root(e), MCG_MAX_NODES - 1, MCG_ACTIVE_FILE, 3);
 	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
 	ck_assert_int_eq(mcg_stat_read_node_raw(e, mcg_engine_root(e), MCG_MAX_NODES - 1,
 						MCG_ACTIVE_FILE, MCG_HIERARCHICAL), 3);

@@ -14,6 +14,7 @@
 
 #include "engine/engine.h"
 #include "memcg/format.h"
+#include "helpers.h"
 #include "memcg/items.h"
 
 /* The expected key sequences below are copied from the spec
@@ -54,26 +55,6 @@ static struct mcg_engine *engine_make(const struct engine_opts *o)
 
 #define ENGINE(...) engine_make(&(struct engine_opts){ __VA_ARGS__ })
 
-/* mcg_engine_free() frees the online cgroups whatever their references, so
- * tests put only the cgroups they destroy. */
-static struct mcg_cgroup *cg_make(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name)
-{
-	struct mcg_cgroup *cg = NULL;
-
-	ck_assert_int_eq(mcg_cgroup_create(e, parent, name, &cg), 0);
-	ck_assert_ptr_nonnull(cg);
-	return cg;
-}
-
-static void stat_mod(struct mcg_engine *e, unsigned cpu, struct mcg_cgroup *cg, int nid,
-		     enum mcg_item item, long val)
-{
-	struct mcg_cpu *c = mcg_engine_cpu(e, cpu);
-
-	mcg_cpu_enter(c);
-	mcg_stat_mod(c, cg, nid, item, val);
-	mcg_cpu_exit(c);
-}
 
 static void flush_all(struct mcg_engine *e)
 {
@@ -582,7 +563,7 @@ END_TEST
 START_TEST(test_v2_keys_7_3)
 {
 	struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_7_3, .hugetlb = true);
-	struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_autofree gchar *text = render(e, cg, FILE_MEMORY_STAT);
 	const char *without[G_N_ELEMENTS(v2_keys_7_3) - 1];
 	unsigned n = 0;
@@ -597,7 +578,7 @@ START_TEST(test_v2_keys_7_3)
 		if (i != V2_HUGETLB_INDEX_7_3)
 			without[n++] = v2_keys_7_3[i];
 	e = ENGINE(.layout = MCG_LAYOUT_7_3);
-	cg = cg_make(e, mcg_engine_root(e), "a");
+	cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_free(text);
 	text = render(e, cg, FILE_MEMORY_STAT);
 	keys_assert(text, ' ', without, n);
@@ -614,7 +595,7 @@ START_TEST(test_v2_keys_6_12)
 	/* hugetlb accounting on or off, 6.12 has no hugetlb row */
 	for (int hugetlb = 0; hugetlb <= 1; hugetlb++) {
 		struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_6_12, .hugetlb = hugetlb);
-		struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+		struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 		g_autofree gchar *text = render(e, cg, FILE_MEMORY_STAT);
 
 		keys_assert(text, ' ', v2_keys_6_12, G_N_ELEMENTS(v2_keys_6_12));
@@ -629,7 +610,7 @@ START_TEST(test_v2_numa_keys)
 	for (int hugetlb = 0; hugetlb <= 1; hugetlb++) {
 		struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_7_3, .hugetlb = hugetlb,
 					      .nr_nodes = 2);
-		struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+		struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 		g_autofree gchar *text = render(e, cg, FILE_NUMA_STAT);
 
 		/* hugetlb is listed whatever the mount option */
@@ -637,7 +618,7 @@ START_TEST(test_v2_numa_keys)
 		mcg_engine_free(e);
 
 		e = ENGINE(.layout = MCG_LAYOUT_6_12, .hugetlb = hugetlb, .nr_nodes = 2);
-		cg = cg_make(e, mcg_engine_root(e), "a");
+		cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 		g_free(text);
 		text = render(e, cg, FILE_NUMA_STAT);
 		keys_assert(text, ' ', numa_keys_6_12, G_N_ELEMENTS(numa_keys_6_12));
@@ -649,7 +630,7 @@ END_TEST
 START_TEST(test_v2_numa_line_shape)
 {
 	struct mcg_engine *e = ENGINE(.nr_nodes = 3);
-	struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_autofree gchar *text = render(e, cg, FILE_NUMA_STAT);
 	g_autofree gchar *anon = line_get(text, "anon", ' ');
 
@@ -662,25 +643,25 @@ END_TEST
 static void v2_units_check(enum mcg_layout_id layout)
 {
 	struct mcg_engine *e = ENGINE(.layout = layout);
-	struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_autofree gchar *text = NULL;
 
-	stat_mod(e, 0, cg, 0, MCG_FILE_PAGES, 3);
-	stat_mod(e, 0, cg, 0, MCG_ANON_MAPPED, 1);
-	stat_mod(e, 0, cg, 0, MCG_KERNEL_STACK_KB, 5);
-	stat_mod(e, 0, cg, 0, MCG_SLAB_RECLAIMABLE_B, 100);
-	stat_mod(e, 0, cg, 0, MCG_SLAB_UNRECLAIMABLE_B, 28);
-	stat_mod(e, 0, cg, 0, MCG_WORKINGSET_REFAULT_FILE, 7);
-	stat_mod(e, 0, cg, 0, MCG_MEMCG_PERCPU_B, 333);
-	stat_mod(e, 0, cg, 0, MCG_MEMCG_SOCK, 2);
-	stat_mod(e, 0, cg, 0, MCG_MEMCG_ZSWAP_B, 1000);
-	stat_mod(e, 0, cg, 0, MCG_MEMCG_ZSWAPPED, 1);
-	stat_mod(e, 0, cg, 0, MCG_VMALLOC, 2);
-	stat_mod(e, 0, cg, 0, MCG_PGDEMOTE_KSWAPD, 6);
-	stat_mod(e, 0, cg, 0, MCG_PGPROMOTE_SUCCESS, 4);
-	stat_mod(e, 0, cg, 0, MCG_PGREFILL, 9);
-	stat_mod(e, 0, cg, 0, MCG_PGFAULT, 11);
-	stat_mod(e, 0, cg, 0, MCG_PGPGIN, 13);
+	test_stat_mod(e, 0, cg, 0, MCG_FILE_PAGES, 3);
+	test_stat_mod(e, 0, cg, 0, MCG_ANON_MAPPED, 1);
+	test_stat_mod(e, 0, cg, 0, MCG_KERNEL_STACK_KB, 5);
+	test_stat_mod(e, 0, cg, 0, MCG_SLAB_RECLAIMABLE_B, 100);
+	test_stat_mod(e, 0, cg, 0, MCG_SLAB_UNRECLAIMABLE_B, 28);
+	test_stat_mod(e, 0, cg, 0, MCG_WORKINGSET_REFAULT_FILE, 7);
+	test_stat_mod(e, 0, cg, 0, MCG_MEMCG_PERCPU_B, 333);
+	test_stat_mod(e, 0, cg, 0, MCG_MEMCG_SOCK, 2);
+	test_stat_mod(e, 0, cg, 0, MCG_MEMCG_ZSWAP_B, 1000);
+	test_stat_mod(e, 0, cg, 0, MCG_MEMCG_ZSWAPPED, 1);
+	test_stat_mod(e, 0, cg, 0, MCG_VMALLOC, 2);
+	test_stat_mod(e, 0, cg, 0, MCG_PGDEMOTE_KSWAPD, 6);
+	test_stat_mod(e, 0, cg, 0, MCG_PGPROMOTE_SUCCESS, 4);
+	test_stat_mod(e, 0, cg, 0, MCG_PGREFILL, 9);
+	test_stat_mod(e, 0, cg, 0, MCG_PGFAULT, 11);
+	test_stat_mod(e, 0, cg, 0, MCG_PGPGIN, 13);
 	flush_all(e);
 	text = render(e, cg, FILE_MEMORY_STAT);
 
@@ -720,13 +701,13 @@ END_TEST
 START_TEST(test_v2_slab_derived)
 {
 	struct mcg_engine *e = ENGINE(.nr_nodes = 2, .nr_cpus = 2);
-	struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_autofree gchar *text = NULL;
 	int i_unrecl;
 
-	stat_mod(e, 0, cg, 0, MCG_SLAB_RECLAIMABLE_B, 5000);
-	stat_mod(e, 1, cg, 1, MCG_SLAB_RECLAIMABLE_B, 123);
-	stat_mod(e, 1, cg, 0, MCG_SLAB_UNRECLAIMABLE_B, 77);
+	test_stat_mod(e, 0, cg, 0, MCG_SLAB_RECLAIMABLE_B, 5000);
+	test_stat_mod(e, 1, cg, 1, MCG_SLAB_RECLAIMABLE_B, 123);
+	test_stat_mod(e, 1, cg, 0, MCG_SLAB_UNRECLAIMABLE_B, 77);
 	flush_all(e);
 	text = render(e, cg, FILE_MEMORY_STAT);
 	ck_assert_uint_eq(stat_value(text, "slab_reclaimable"), 5123);
@@ -743,21 +724,21 @@ END_TEST
 START_TEST(test_v2_pgscan_pgsteal_7_3)
 {
 	struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_7_3, .nr_nodes = 2);
-	struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_autofree gchar *text = NULL;
 	g_autofree gchar *numa = NULL;
 	g_autofree gchar *line = NULL;
 
-	stat_mod(e, 0, cg, 0, MCG_PGSCAN_KSWAPD, 1);
-	stat_mod(e, 0, cg, 1, MCG_PGSCAN_DIRECT, 2);
-	stat_mod(e, 0, cg, 0, MCG_PGSCAN_KHUGEPAGED, 4);
-	stat_mod(e, 0, cg, 1, MCG_PGSCAN_PROACTIVE, 8);
-	stat_mod(e, 0, cg, 0, MCG_PGSCAN_ANON, 1000);	/* tracked, not summed */
-	stat_mod(e, 0, cg, 0, MCG_PGSTEAL_KSWAPD, 16);
-	stat_mod(e, 0, cg, 0, MCG_PGSTEAL_DIRECT, 32);
-	stat_mod(e, 0, cg, 1, MCG_PGSTEAL_KHUGEPAGED, 64);
-	stat_mod(e, 0, cg, 1, MCG_PGSTEAL_PROACTIVE, 128);
-	stat_mod(e, 0, cg, 1, MCG_PGSTEAL_FILE, 1000);
+	test_stat_mod(e, 0, cg, 0, MCG_PGSCAN_KSWAPD, 1);
+	test_stat_mod(e, 0, cg, 1, MCG_PGSCAN_DIRECT, 2);
+	test_stat_mod(e, 0, cg, 0, MCG_PGSCAN_KHUGEPAGED, 4);
+	test_stat_mod(e, 0, cg, 1, MCG_PGSCAN_PROACTIVE, 8);
+	test_stat_mod(e, 0, cg, 0, MCG_PGSCAN_ANON, 1000);	/* tracked, not summed */
+	test_stat_mod(e, 0, cg, 0, MCG_PGSTEAL_KSWAPD, 16);
+	test_stat_mod(e, 0, cg, 0, MCG_PGSTEAL_DIRECT, 32);
+	test_stat_mod(e, 0, cg, 1, MCG_PGSTEAL_KHUGEPAGED, 64);
+	test_stat_mod(e, 0, cg, 1, MCG_PGSTEAL_PROACTIVE, 128);
+	test_stat_mod(e, 0, cg, 1, MCG_PGSTEAL_FILE, 1000);
 	flush_all(e);
 	text = render(e, cg, FILE_MEMORY_STAT);
 	ck_assert_uint_eq(stat_value(text, "pgscan"), 15);
@@ -776,17 +757,17 @@ END_TEST
 START_TEST(test_v2_pgscan_pgsteal_6_12)
 {
 	struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_6_12, .nr_nodes = 2);
-	struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_autofree gchar *text = NULL;
 	g_autofree gchar *numa = NULL;
 
-	stat_mod(e, 0, cg, 0, MCG_PGSCAN_KSWAPD, 1);
-	stat_mod(e, 0, cg, 1, MCG_PGSCAN_DIRECT, 2);
-	stat_mod(e, 0, cg, 0, MCG_PGSCAN_KHUGEPAGED, 4);
-	stat_mod(e, 0, cg, 0, MCG_PGSCAN_PROACTIVE, 8);	/* not in 6.12: dropped */
-	stat_mod(e, 0, cg, 0, MCG_PGSTEAL_KSWAPD, 16);
-	stat_mod(e, 0, cg, 0, MCG_PGSTEAL_DIRECT, 32);
-	stat_mod(e, 0, cg, 1, MCG_PGSTEAL_KHUGEPAGED, 64);
+	test_stat_mod(e, 0, cg, 0, MCG_PGSCAN_KSWAPD, 1);
+	test_stat_mod(e, 0, cg, 1, MCG_PGSCAN_DIRECT, 2);
+	test_stat_mod(e, 0, cg, 0, MCG_PGSCAN_KHUGEPAGED, 4);
+	test_stat_mod(e, 0, cg, 0, MCG_PGSCAN_PROACTIVE, 8);	/* not in 6.12: dropped */
+	test_stat_mod(e, 0, cg, 0, MCG_PGSTEAL_KSWAPD, 16);
+	test_stat_mod(e, 0, cg, 0, MCG_PGSTEAL_DIRECT, 32);
+	test_stat_mod(e, 0, cg, 1, MCG_PGSTEAL_KHUGEPAGED, 64);
 	flush_all(e);
 	text = render(e, cg, FILE_MEMORY_STAT);
 	ck_assert_uint_eq(stat_value(text, "pgscan"), 7);
@@ -834,12 +815,12 @@ START_TEST(test_v2_hugetlb_gating)
 	for (int hugetlb = 0; hugetlb <= 1; hugetlb++) {
 		struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_7_3, .hugetlb = hugetlb,
 					      .nr_nodes = 2);
-		struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "a");
+		struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
 		g_autofree gchar *text = NULL;
 		g_autofree gchar *numa = NULL;
 		g_autofree gchar *line = NULL;
 
-		stat_mod(e, 0, cg, 1, MCG_HUGETLB, 512);
+		test_stat_mod(e, 0, cg, 1, MCG_HUGETLB, 512);
 		flush_all(e);
 		text = render(e, cg, FILE_MEMORY_STAT);
 		if (hugetlb) {
@@ -862,15 +843,15 @@ START_TEST(test_v2_vmalloc_kind)
 {
 	struct mcg_engine *e73 = ENGINE(.layout = MCG_LAYOUT_7_3, .nr_nodes = 2);
 	struct mcg_engine *e612 = ENGINE(.layout = MCG_LAYOUT_6_12, .nr_nodes = 2);
-	struct mcg_cgroup *a73 = cg_make(e73, mcg_engine_root(e73), "a");
-	struct mcg_cgroup *a612 = cg_make(e612, mcg_engine_root(e612), "a");
+	struct mcg_cgroup *a73 = test_cgroup_make(e73, mcg_engine_root(e73), "a");
+	struct mcg_cgroup *a612 = test_cgroup_make(e612, mcg_engine_root(e612), "a");
 	g_autofree gchar *n73 = NULL;
 	g_autofree gchar *n612 = NULL;
 	g_autofree gchar *s612 = NULL;
 	g_autofree gchar *line = NULL;
 
-	stat_mod(e73, 0, a73, 1, MCG_VMALLOC, 3);
-	stat_mod(e612, 0, a612, 1, MCG_VMALLOC, 3);
+	test_stat_mod(e73, 0, a73, 1, MCG_VMALLOC, 3);
+	test_stat_mod(e612, 0, a612, 1, MCG_VMALLOC, 3);
 	flush_all(e73);
 	flush_all(e612);
 	n73 = render(e73, a73, FILE_NUMA_STAT);
@@ -888,8 +869,8 @@ END_TEST
 START_TEST(test_v2_numa_values)
 {
 	struct mcg_engine *e = ENGINE(.nr_nodes = 2, .nr_cpus = 2);
-	struct mcg_cgroup *a = cg_make(e, mcg_engine_root(e), "a");
-	struct mcg_cgroup *b = cg_make(e, a, "b");
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
 	g_autofree gchar *ta = NULL;
 	g_autofree gchar *tb = NULL;
 	static const char *const expected_a[][2] = {
@@ -901,13 +882,13 @@ START_TEST(test_v2_numa_values)
 		{ "inactive_anon", "inactive_anon N0=0 N1=0" },
 	};
 
-	stat_mod(e, 0, a, 0, MCG_FILE_PAGES, 1);
-	stat_mod(e, 1, b, 1, MCG_FILE_PAGES, 2);
-	stat_mod(e, 0, a, 1, MCG_FILE_PAGES, 1);
-	stat_mod(e, 1, b, 1, MCG_KERNEL_STACK_KB, 4);
-	stat_mod(e, 0, a, 0, MCG_SLAB_RECLAIMABLE_B, 100);
-	stat_mod(e, 1, b, 1, MCG_WORKINGSET_REFAULT_ANON, 5);
-	stat_mod(e, 0, b, 0, MCG_PGDEMOTE_DIRECT, 3);
+	test_stat_mod(e, 0, a, 0, MCG_FILE_PAGES, 1);
+	test_stat_mod(e, 1, b, 1, MCG_FILE_PAGES, 2);
+	test_stat_mod(e, 0, a, 1, MCG_FILE_PAGES, 1);
+	test_stat_mod(e, 1, b, 1, MCG_KERNEL_STACK_KB, 4);
+	test_stat_mod(e, 0, a, 0, MCG_SLAB_RECLAIMABLE_B, 100);
+	test_stat_mod(e, 1, b, 1, MCG_WORKINGSET_REFAULT_ANON, 5);
+	test_stat_mod(e, 0, b, 0, MCG_PGDEMOTE_DIRECT, 3);
 	flush_all(e);
 	ta = render(e, a, FILE_NUMA_STAT);
 	tb = render(e, b, FILE_NUMA_STAT);
@@ -930,17 +911,17 @@ START_TEST(test_v2_hierarchical)
 {
 	struct mcg_engine *e = ENGINE(.nr_cpus = 2);
 	struct mcg_cgroup *root = mcg_engine_root(e);
-	struct mcg_cgroup *a = cg_make(e, root, "a");
-	struct mcg_cgroup *b = cg_make(e, a, "b");
-	struct mcg_cgroup *c = cg_make(e, a, "c");
+	struct mcg_cgroup *a = test_cgroup_make(e, root, "a");
+	struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
+	struct mcg_cgroup *c = test_cgroup_make(e, a, "c");
 	g_autofree gchar *ta = NULL;
 	g_autofree gchar *tb = NULL;
 	g_autofree gchar *tr = NULL;
 
-	stat_mod(e, 0, b, 0, MCG_ANON_MAPPED, 2);
-	stat_mod(e, 1, c, 0, MCG_ANON_MAPPED, 3);
-	stat_mod(e, 1, a, 0, MCG_ANON_MAPPED, 1);
-	stat_mod(e, 0, c, 0, MCG_PGMAJFAULT, 4);
+	test_stat_mod(e, 0, b, 0, MCG_ANON_MAPPED, 2);
+	test_stat_mod(e, 1, c, 0, MCG_ANON_MAPPED, 3);
+	test_stat_mod(e, 1, a, 0, MCG_ANON_MAPPED, 1);
+	test_stat_mod(e, 0, c, 0, MCG_PGMAJFAULT, 4);
 	flush_all(e);
 	ta = render(e, a, FILE_MEMORY_STAT);
 	tb = render(e, b, FILE_MEMORY_STAT);
@@ -965,7 +946,7 @@ START_TEST(test_v1_golden_empty)
 		for (int walk = 0; walk <= 1; walk++) {
 			struct mcg_engine *e = ENGINE(.layout = id, .hierarchy = MCG_HIERARCHY_V1,
 						      .numa_stat_walk = walk);
-			struct mcg_cgroup *cg = cg_make(e, mcg_engine_root(e), "empty");
+			struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "empty");
 			g_autofree gchar *stat = render(e, cg, FILE_MEMORY_STAT);
 			g_autofree gchar *numa = render(e, cg, FILE_NUMA_STAT);
 
@@ -986,7 +967,7 @@ START_TEST(test_v1_golden_root_keys)
 	g_autofree gchar *golden_numa = golden_read("v1-root.memory.numa_stat");
 	struct mcg_engine *e = ENGINE(.hierarchy = MCG_HIERARCHY_V1);
 	struct mcg_cgroup *root = mcg_engine_root(e);
-	struct mcg_cgroup *a = cg_make(e, root, "a");
+	struct mcg_cgroup *a = test_cgroup_make(e, root, "a");
 	g_autofree gchar *stat = NULL;
 	g_autofree gchar *numa = NULL;
 	g_auto(GStrv) glines = g_strsplit(golden_stat, "\n", -1);
@@ -994,9 +975,9 @@ START_TEST(test_v1_golden_root_keys)
 	g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) nkeys = g_ptr_array_new_with_free_func(g_free);
 
-	stat_mod(e, 0, root, 0, MCG_FILE_PAGES, 10);
-	stat_mod(e, 0, a, 0, MCG_ACTIVE_FILE, 10);
-	stat_mod(e, 0, a, 0, MCG_PGPGIN, 10);
+	test_stat_mod(e, 0, root, 0, MCG_FILE_PAGES, 10);
+	test_stat_mod(e, 0, a, 0, MCG_ACTIVE_FILE, 10);
+	test_stat_mod(e, 0, a, 0, MCG_PGPGIN, 10);
 	flush_all(e);
 	stat = render(e, root, FILE_MEMORY_STAT);
 	numa = render(e, root, FILE_NUMA_STAT);
@@ -1016,20 +997,20 @@ START_TEST(test_v1_local_vs_total)
 {
 	struct mcg_engine *e = ENGINE(.hierarchy = MCG_HIERARCHY_V1, .nr_cpus = 2);
 	struct mcg_cgroup *root = mcg_engine_root(e);
-	struct mcg_cgroup *p = cg_make(e, root, "p");
-	struct mcg_cgroup *c = cg_make(e, p, "c");
+	struct mcg_cgroup *p = test_cgroup_make(e, root, "p");
+	struct mcg_cgroup *c = test_cgroup_make(e, p, "c");
 	g_autofree gchar *tp = NULL;
 	g_autofree gchar *tc = NULL;
 	g_autofree gchar *tr = NULL;
 
-	stat_mod(e, 0, c, 0, MCG_FILE_PAGES, 2);
-	stat_mod(e, 1, c, 0, MCG_INACTIVE_FILE, 2);
-	stat_mod(e, 1, c, 0, MCG_PGPGIN, 3);
-	stat_mod(e, 0, c, 0, MCG_WORKINGSET_REFAULT_FILE, 4);
-	stat_mod(e, 0, c, 0, MCG_MEMCG_SWAP, 1);
-	stat_mod(e, 1, p, 0, MCG_ANON_MAPPED, 1);
-	stat_mod(e, 1, p, 0, MCG_ACTIVE_ANON, 1);
-	stat_mod(e, 0, p, 0, MCG_PGFAULT, 5);
+	test_stat_mod(e, 0, c, 0, MCG_FILE_PAGES, 2);
+	test_stat_mod(e, 1, c, 0, MCG_INACTIVE_FILE, 2);
+	test_stat_mod(e, 1, c, 0, MCG_PGPGIN, 3);
+	test_stat_mod(e, 0, c, 0, MCG_WORKINGSET_REFAULT_FILE, 4);
+	test_stat_mod(e, 0, c, 0, MCG_MEMCG_SWAP, 1);
+	test_stat_mod(e, 1, p, 0, MCG_ANON_MAPPED, 1);
+	test_stat_mod(e, 1, p, 0, MCG_ACTIVE_ANON, 1);
+	test_stat_mod(e, 0, p, 0, MCG_PGFAULT, 5);
 	flush_all(e);
 	tp = render(e, p, FILE_MEMORY_STAT);
 	tc = render(e, c, FILE_MEMORY_STAT);
@@ -1072,9 +1053,9 @@ START_TEST(test_v1_hierarchical_limit)
 {
 	struct mcg_engine *e = ENGINE(.hierarchy = MCG_HIERARCHY_V1);
 	struct mcg_cgroup *root = mcg_engine_root(e);
-	struct mcg_cgroup *a = cg_make(e, root, "a");
-	struct mcg_cgroup *b = cg_make(e, a, "b");
-	struct mcg_cgroup *c = cg_make(e, b, "c");
+	struct mcg_cgroup *a = test_cgroup_make(e, root, "a");
+	struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
+	struct mcg_cgroup *c = test_cgroup_make(e, b, "c");
 	g_autofree gchar *ta = NULL;
 	g_autofree gchar *tc = NULL;
 	g_autofree gchar *tr = NULL;
@@ -1109,16 +1090,16 @@ END_TEST
 START_TEST(test_v1_numa_pages)
 {
 	struct mcg_engine *e = ENGINE(.hierarchy = MCG_HIERARCHY_V1, .nr_nodes = 2);
-	struct mcg_cgroup *p = cg_make(e, mcg_engine_root(e), "p");
-	struct mcg_cgroup *c = cg_make(e, p, "c");
+	struct mcg_cgroup *p = test_cgroup_make(e, mcg_engine_root(e), "p");
+	struct mcg_cgroup *c = test_cgroup_make(e, p, "c");
 	g_autofree gchar *tp = NULL;
 	g_autofree gchar *tc = NULL;
 
-	stat_mod(e, 0, c, 1, MCG_INACTIVE_ANON, 3);
-	stat_mod(e, 0, c, 0, MCG_ACTIVE_FILE, 2);
-	stat_mod(e, 0, c, 0, MCG_UNEVICTABLE, 1);
-	stat_mod(e, 0, p, 0, MCG_ACTIVE_ANON, 4);
-	stat_mod(e, 0, p, 0, MCG_FILE_PAGES, 50);	/* not an LRU: not counted */
+	test_stat_mod(e, 0, c, 1, MCG_INACTIVE_ANON, 3);
+	test_stat_mod(e, 0, c, 0, MCG_ACTIVE_FILE, 2);
+	test_stat_mod(e, 0, c, 0, MCG_UNEVICTABLE, 1);
+	test_stat_mod(e, 0, p, 0, MCG_ACTIVE_ANON, 4);
+	test_stat_mod(e, 0, p, 0, MCG_FILE_PAGES, 50);	/* not an LRU: not counted */
 	flush_all(e);
 	tp = render(e, p, FILE_NUMA_STAT);
 	tc = render(e, c, FILE_NUMA_STAT);
@@ -1253,7 +1234,7 @@ static void walk_tree_check(const int *parents, unsigned nr_children, guint32 se
 
 		m->parent[i] = parents[i - 1];
 		for (unsigned k = 0; k < 2; k++)
-			m->cg[k][i] = cg_make(e[k], m->cg[k][m->parent[i]], name);
+			m->cg[k][i] = test_cgroup_make(e[k], m->cg[k][m->parent[i]], name);
 	}
 
 	/* updates on every node, LRU and CPU; some decrements, never below 0 */
@@ -1268,7 +1249,7 @@ static void walk_tree_check(const int *parents, unsigned nr_children, guint32 se
 			val = -g_rand_int_range(rand, 1, (gint32)m->local[i][nid][l] + 1);
 		m->local[i][nid][l] += val;
 		for (unsigned k = 0; k < 2; k++)
-			stat_mod(e[k], cpu, m->cg[k][i], nid, walk_lrus[l], val);
+			test_stat_mod(e[k], cpu, m->cg[k][i], nid, walk_lrus[l], val);
 	}
 	for (unsigned k = 0; k < 2; k++)
 		flush_all(e[k]);
@@ -1353,11 +1334,11 @@ START_TEST(test_render_flushes_once)
 			struct mcg_engine *e = ENGINE(.hierarchy = v1 ? MCG_HIERARCHY_V1
 								       : MCG_HIERARCHY_V2,
 						      .nr_nodes = 2, .numa_stat_walk = walk);
-			struct mcg_cgroup *a = cg_make(e, mcg_engine_root(e), "a");
-			struct mcg_cgroup *b = cg_make(e, a, "b");
+			struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+			struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
 			struct mcg_flush_counters fc0, fc1;
 
-			cg_make(e, b, "c");
+			test_cgroup_make(e, b, "c");
 			for (int f = FILE_MEMORY_STAT; f <= FILE_IO_STAT; f++) {
 				uint64_t before = flush_requests(e);
 				g_autofree gchar *text = NULL;
@@ -1385,17 +1366,17 @@ END_TEST
 START_TEST(test_render_flush_thresholded)
 {
 	struct mcg_engine *e = ENGINE(.nr_cpus = 1);
-	struct mcg_cgroup *a = cg_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_autofree gchar *t1 = NULL;
 	g_autofree gchar *t2 = NULL;
 	g_autofree gchar *n2 = NULL;
 	g_autofree gchar *line = NULL;
 
-	stat_mod(e, 0, a, 0, MCG_FILE_PAGES, 1);
+	test_stat_mod(e, 0, a, 0, MCG_FILE_PAGES, 1);
 	t1 = render(e, a, FILE_MEMORY_STAT);
 	ck_assert_uint_eq(stat_value(t1, "file"), 0);
 
-	stat_mod(e, 0, a, 0, MCG_FILE_PAGES, MCG_CHARGE_BATCH + 1);
+	test_stat_mod(e, 0, a, 0, MCG_FILE_PAGES, MCG_CHARGE_BATCH + 1);
 	t2 = render(e, a, FILE_MEMORY_STAT);
 	ck_assert_uint_eq(stat_value(t2, "file"), (MCG_CHARGE_BATCH + 2) * 4096ULL);
 	n2 = render(e, a, FILE_NUMA_STAT);
@@ -1421,8 +1402,8 @@ START_TEST(test_cpu_stat)
 {
 	static const char *const keys[] = { "usage_usec", "user_usec", "system_usec", "nice_usec" };
 	struct mcg_engine *e = ENGINE(.nr_cpus = 2);
-	struct mcg_cgroup *a = cg_make(e, mcg_engine_root(e), "a");
-	struct mcg_cgroup *b = cg_make(e, a, "b");
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
 	g_autofree gchar *tb = NULL;
 	g_autofree gchar *ta = NULL;
 	g_autofree gchar *empty = NULL;
@@ -1469,8 +1450,8 @@ static void io_account(struct mcg_engine *e, unsigned cpu, struct mcg_cgroup *cg
 START_TEST(test_io_stat)
 {
 	struct mcg_engine *e = ENGINE(.nr_cpus = 2);
-	struct mcg_cgroup *a = cg_make(e, mcg_engine_root(e), "a");
-	struct mcg_cgroup *b = cg_make(e, a, "b");
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
 	g_autofree gchar *empty = render(e, b, FILE_IO_STAT);
 	g_autofree gchar *tb = NULL;
 	g_autofree gchar *ta = NULL;
@@ -1497,7 +1478,7 @@ END_TEST
 START_TEST(test_io_stat_discard_only)
 {
 	struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_7_3);
-	struct mcg_cgroup *a = cg_make(e, mcg_engine_root(e), "a");
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 	g_autofree gchar *ta = NULL;
 	g_autofree gchar *expected = NULL;
 

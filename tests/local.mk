@@ -4,7 +4,7 @@ TEST_LDADD = $(LIBMEMCGFS) $(CHECK_LIBS)
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=60 top_builddir=$(top_builddir) top_srcdir=$(top_srcdir); export CK_DEFAULT_TIMEOUT top_builddir top_srcdir;
 
 check_PROGRAMS += tests/check_engine
-tests_check_engine_SOURCES = tests/check_engine.c
+tests_check_engine_SOURCES = tests/check_engine.c tests/helpers.h
 tests_check_engine_CFLAGS = $(TEST_CFLAGS)
 tests_check_engine_LDADD = $(TEST_LDADD)
 TESTS += tests/check_engine

@@ -1,0 +1,33 @@
+/* Small helpers shared by the Check suites: they abort the test on failure. */
+#ifndef MEMCGFS_TESTS_HELPERS_H
+#define MEMCGFS_TESTS_HELPERS_H
+
+#include <check.h>
+
+#include "engine/engine.h"
+
+/* Creates child `name` of parent; returns the new reference.  Since
+ * mcg_engine_free() frees online cgroups whatever their references, a test
+ * must put only the ones it destroys. */
+static inline struct mcg_cgroup *test_cgroup_make(struct mcg_engine *e, struct mcg_cgroup *parent,
+						  const char *name)
+{
+	struct mcg_cgroup *cg = NULL;
+
+	ck_assert_int_eq(mcg_cgroup_create(e, parent, name, &cg), 0);
+	ck_assert_ptr_nonnull(cg);
+	return cg;
+}
+
+/* One update as emulated CPU `cpu`, inside its enter/exit window. */
+static inline void test_stat_mod(struct mcg_engine *e, unsigned cpu, struct mcg_cgroup *cg,
+				 int nid, enum mcg_item item, long val)
+{
+	struct mcg_cpu *c = mcg_engine_cpu(e, cpu);
+
+	mcg_cpu_enter(c);
+	mcg_stat_mod(c, cg, nid, item, val);
+	mcg_cpu_exit(c);
+}
+
+#endif
