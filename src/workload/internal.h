@@ -67,13 +67,19 @@ struct wl_ledger {
 	 * would alias with the periodic shares above and pile, say, every
 	 * mlocked page on one node. */
 	uint64_t rng;
+	/* Dirty plus writeback pages of all nodes: changed only as this
+	 * ledger's CPU, read by anyone (the worker's idle check, reclaim
+	 * waiting for writeback) without entering the CPU. */
+	_Atomic long in_flight;
 	struct wl_node node[];			/* [nr_nodes] */
 };
 
 /* The workload's view of a cgroup. */
 struct wl_cgroup {
 	struct mcg_cgroup *cg;			/* holds a reference */
-	_Atomic(struct mcg_profile *) profile;	/* swapped by set_profile */
+	_Atomic(struct mcg_profile *) profile;	/* swapped by set_profile; read only
+						 * inside a CPU window */
+	_Atomic bool idle;			/* mirrors the profile, for skipping */
 	char *ledgers;				/* nr_cpus ledgers, ledger_size each */
 	size_t ledger_size;
 };

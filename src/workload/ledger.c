@@ -61,10 +61,15 @@ long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l
 
 bool wl_ledger_in_flight(const struct mcg_workload *wl, const struct wl_ledger *l)
 {
-	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
-		if (l->node[nid].dirty || l->node[nid].writeback)
-			return true;
-	return false;
+	return atomic_load_explicit(&l->in_flight, memory_order_relaxed) > 0;
+}
+
+/* Single writer (the CPU holder): a load and a store. */
+static void ledger_in_flight_add(struct wl_ledger *l, long pages)
+{
+	atomic_store_explicit(&l->in_flight,
+			      atomic_load_explicit(&l->in_flight, memory_order_relaxed) + pages,
+			      memory_order_relaxed);
 }
 
 void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
@@ -77,6 +82,7 @@ void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
 		for (size_t i = 0; i < sizeof(struct wl_node) / sizeof(long); i++)
 			d[i] += s[i];
 	}
+	ledger_in_flight_add(dst, atomic_load_explicit(&src->in_flight, memory_order_relaxed));
 }
 
 /* A random node among those the profile allows. */
@@ -242,6 +248,7 @@ static void file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 	node = &l->node[nid];
 	node->file_inactive += n;
 	node->dirty += n;
+	ledger_in_flight_add(l, n);
 	wl_stat(x, w->cg, nid, MCG_FILE_PAGES, n);
 	wl_stat(x, w->cg, nid, MCG_INACTIVE_FILE, n);
 	wl_stat(x, w->cg, nid, MCG_FILE_DIRTY, n);
@@ -336,6 +343,7 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 	/* Writeback completes within ~0.2 s, dirty pages expire within ~0.5 s. */
 	cleaned = part_of(node->writeback, dt / 0.2);
 	node->writeback -= cleaned;
+	ledger_in_flight_add(l, -cleaned);
 	wl_stat(x, cg, nid, MCG_WRITEBACK, -cleaned);
 	io_account(x, cg, MCG_IO_WRITE, cleaned);
 	started = part_of(node->dirty, dt / 0.5);

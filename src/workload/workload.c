@@ -36,6 +36,7 @@ static struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgrou
 
 	w->cg = mcg_cgroup_get(cg);
 	atomic_init(&w->profile, profile);
+	atomic_init(&w->idle, mcg_profile_is_idle(profile));
 	w->ledger_size = (sizeof(struct wl_ledger) + wl->nr_nodes * sizeof(struct wl_node) + 63) &
 			 ~(size_t)63;
 	w->ledgers = g_malloc0(w->ledger_size * wl->nr_cpus);
@@ -287,7 +288,7 @@ static void *worker_main(void *arg)
 			uint64_t t0;
 
 			/* An idle cgroup still finishes its writeback. */
-			if (mcg_profile_is_idle(atomic_load_explicit(&w->profile, memory_order_relaxed)) &&
+			if (atomic_load_explicit(&w->idle, memory_order_relaxed) &&
 			    !wl_ledger_in_flight(wl, wl_ledger(w, wk->cpu)))
 				continue;
 			busy = true;
@@ -509,7 +510,7 @@ int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, const char *text)
 {
-	struct mcg_profile *p, *old;
+	struct mcg_profile *p, *old = NULL;
 	struct wl_cgroup *w;
 	int err = mcg_profile_parse(text, wl->nr_nodes, &p);
 
@@ -517,7 +518,10 @@ int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, con
 		return err;
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
-	old = w ? atomic_exchange_explicit(&w->profile, p, memory_order_acq_rel) : NULL;
+	if (w) {
+		old = atomic_exchange_explicit(&w->profile, p, memory_order_acq_rel);
+		atomic_store_explicit(&w->idle, mcg_profile_is_idle(p), memory_order_relaxed);
+	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (!w) {
 		mcg_profile_free(p);
@@ -536,11 +540,15 @@ char *mcg_workload_get_profile(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
-	/* Writers swap the pointer only under the read lock and free the old
-	 * profile after a CPU sync, so copy it under the read lock too. */
+	/* set_profile frees the old profile once every CPU has been left:
+	 * read it inside a CPU window, like the workers. */
 	if (w) {
-		struct mcg_profile *copy = profile_copy(atomic_load(&w->profile));
+		struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, 0);
+		struct mcg_profile *copy;
 
+		mcg_cpu_enter(cpu);
+		copy = profile_copy(atomic_load_explicit(&w->profile, memory_order_acquire));
+		mcg_cpu_exit(cpu);
 		text = mcg_profile_format(copy);
 		mcg_profile_free(copy);
 	}
