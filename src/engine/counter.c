@@ -40,6 +40,27 @@ static void css_ref_charge(struct mcg_cgroup *cg, enum mcg_counter counter, long
 		atomic_fetch_add_explicit(&cg->css_refs, nr_pages, memory_order_relaxed);
 }
 
+/* Adds n to the usage unless that would exceed max.  The kernel adds first
+ * and takes the charge back when over, so a reader can briefly see usage
+ * above max; a compare-and-swap keeps "usage <= max" true at every instant.
+ * An unlimited level needs no check and takes a plain add. */
+static bool counter_add_within(struct page_counter *pc, long n, unsigned long max)
+{
+	long usage;
+
+	if (max >= MCG_PAGE_COUNTER_MAX) {
+		atomic_fetch_add_explicit(&pc->usage, n, memory_order_relaxed);
+		return true;
+	}
+	usage = atomic_load_explicit(&pc->usage, memory_order_relaxed);
+	do {
+		if ((unsigned long)(usage + n) > max)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(&pc->usage, &usage, usage + n,
+							memory_order_relaxed, memory_order_relaxed));
+	return true;
+}
+
 bool mcg_counter_try_charge(struct mcg_cgroup *cg, enum mcg_counter counter,
 			    unsigned long nr_pages, struct mcg_cgroup **over)
 {
@@ -47,11 +68,9 @@ bool mcg_counter_try_charge(struct mcg_cgroup *cg, enum mcg_counter counter,
 
 	for (a = cg; a; a = a->parent) {
 		struct page_counter *pc = &a->counters[counter];
-		long usage = atomic_fetch_add_explicit(&pc->usage, (long)nr_pages,
-						       memory_order_relaxed) + (long)nr_pages;
+		unsigned long max = atomic_load_explicit(&pc->max, memory_order_relaxed);
 
-		if ((unsigned long)usage > atomic_load_explicit(&pc->max, memory_order_relaxed)) {
-			atomic_fetch_sub_explicit(&pc->usage, (long)nr_pages, memory_order_relaxed);
+		if (!counter_add_within(pc, (long)nr_pages, max)) {
 			atomic_fetch_add_explicit(&pc->failcnt, 1, memory_order_relaxed);
 			if (over)
 				*over = a;
