@@ -65,6 +65,10 @@ wr "$C/memory.reclaim" "x" EINVAL
 wr "$C/memory.pressure" "some 150000 1000000" OK
 wr "$C/memory.pressure" "half 1 2" EINVAL
 wr "$C/memory.peak" "reset" OK
+# a write longer than a page is refused whole (kernfs atomic_write_len)
+wr "$C/memory.max" "$(printf '%4100s' 1M)" E2BIG max
+wr "$C/memory.max" "$(printf '%4090s' 1M)" OK 1048576
+wr "$C/memory.max" "max" OK max
 wr "$TMP/v2/memory.reclaim" "1G" EAGAIN
 
 mount_fs "$TMP/v1" --hierarchy=v1

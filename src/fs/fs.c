@@ -684,9 +684,14 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	struct fs_open *of = open_of(fi);
 	struct fs_call call = { fs, of->node, of->node->cg, of };
 	char copy[FS_WRITE_MAX + 1];
-	size_t len = MIN(size, (size_t)FS_WRITE_MAX);
+	size_t len = size;
 	int err;
 
+	/* kernfs takes a cgroup file's write whole or not at all. */
+	if (size > FS_WRITE_MAX) {
+		fuse_reply_err(req, E2BIG);
+		return;
+	}
 	if (!mcg_cgroup_online(of->node->cg)) {
 		fuse_reply_err(req, ENODEV);
 		return;

@@ -50,8 +50,8 @@ struct fs_file {
 	int arg;		/* row argument: counter, event set ... */
 };
 
-/* kernfs takes at most a page per write() (PAGE_SIZE when the file sets no
- * atomic_write_len, which no cgroup file does). */
+/* cgroup files set atomic_write_len = PAGE_SIZE: kernfs takes a write of
+ * up to a page whole, and refuses a longer one with E2BIG. */
 #define FS_WRITE_MAX 4096
 
 /* Index 0 is a cgroup's directory, 1..nr its files (table row + 1).  Tables
