@@ -241,7 +241,9 @@ int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const cha
  *   3. Fold: v1 reparents locals with the kernel's two forced flushes; then,
  *      as css release does, every rstat tree the cgroup belongs to is
  *      flushed at the cgroup, which leaves its deltas in the parent's
- *      pending counters and the cgroup on no tree and no list.
+ *      pending counters and the cgroup on no tree and no list.  Until this
+ *      is done the parent cannot be destroyed (EBUSY), as the kernel keeps
+ *      a parent online while a child is offlining.
  *
  * The struct itself lives on until the last reference goes.
  */
@@ -256,11 +258,12 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 	pthread_rwlock_wrlock(&e->hier_lock);
 	if (!mcg_cgroup_online(cg))
 		err = -ENODEV;
-	else if (cg->nr_children)
-		err = -EBUSY;
+	else if (cg->nr_children || cg->nr_dying_children)
+		err = -EBUSY;	/* a child still folding into us counts too */
 	else {
 		atomic_store_explicit(&cg->online, false, memory_order_release);
 		cgroup_unlink(parent, cg);
+		parent->nr_dying_children++;
 	}
 	pthread_rwlock_unlock(&e->hier_lock);
 	if (err)
@@ -284,6 +287,10 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 	for (int p = 0; p < MCG_NR_PARTS; p++)
 		g_assert(!rstat_node_busy(e->tree_of[p], cg->node_of[p]));
 
+	/* Only now may the parent go: it has all we had to hand it. */
+	pthread_rwlock_wrlock(&e->hier_lock);
+	parent->nr_dying_children--;
+	pthread_rwlock_unlock(&e->hier_lock);
 	mcg_cgroup_put(cg);	/* the hierarchy's reference */
 	return 0;
 }

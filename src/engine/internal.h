@@ -114,6 +114,7 @@ struct mcg_cgroup {
 	struct mcg_cgroup *first_child, *last_child, *prev_sibling, *next_sibling;
 	GHashTable *children_by_name;		/* name -> child; created lazily */
 	unsigned nr_children;
+	unsigned nr_dying_children;		/* unlinked, destroy still folding */
 	unsigned nr_descendants;
 
 	_Atomic(void *) workload;
