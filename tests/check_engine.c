@@ -887,6 +887,15 @@ START_TEST(test_page_counters)
 	ck_assert(mcg_counter_try_charge(c, MCG_COUNTER_MEMORY, 1, NULL));
 	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), 41);
 
+	/* page_counter_set_max(): refused while usage does not fit. */
+	ck_assert_int_eq(mcg_counter_set_max(c, MCG_COUNTER_MEMORY, 40), -EBUSY);
+	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_MAX),
+			  MCG_PAGE_COUNTER_MAX);
+	ck_assert_int_eq(mcg_counter_set_max(c, MCG_COUNTER_MEMORY, 41), 0);
+	ck_assert_uint_eq(mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_MAX), 41);
+	ck_assert(!mcg_counter_try_charge(c, MCG_COUNTER_MEMORY, 1, NULL));
+	mcg_counter_set(c, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, MCG_PAGE_COUNTER_MAX);
+
 	mcg_memory_event(c, MCG_MEMORY_MAX);
 	ck_assert_uint_eq(mcg_memory_event_read(c, MCG_MEMORY_MAX, true), 1);
 	ck_assert_uint_eq(mcg_memory_event_read(p, MCG_MEMORY_MAX, false), 1);

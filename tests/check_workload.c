@@ -345,6 +345,63 @@ START_TEST(test_profile_files)
 }
 END_TEST
 
+/* At the v1 memsw limit reclaim may not swap (the page would stay in
+ * memsw): it OOMs instead, and every counter stays within its limit. */
+START_TEST(test_memsw_limit)
+{
+	struct rig r;
+	struct mcg_cgroup *cg;
+
+	rig_up(&r, MCG_HIERARCHY_V1, 2, 1, "anon=20000 footprint=64M swap=on", 1);
+	cg = r.cg[0];
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 1000,
+						true), 0);
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMSW, MCG_FIELD_MAX, 1200,
+						true), 0);
+	g_usleep(500 * 1000);
+	mcg_workload_pause(r.wl);
+	__mcg_memcg_flush_stats(r.e, mcg_engine_root(r.e), true);
+	ck_assert_uint_le(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 1000);
+	ck_assert_uint_le(mcg_counter_read(cg, MCG_COUNTER_MEMSW, MCG_FIELD_USAGE), 1200);
+	ck_assert_int_le(hs(&r, cg, MCG_MEMCG_SWAP) +
+				 (long)mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+			 1200);
+	ck_assert_uint_gt(mcg_counter_read(cg, MCG_COUNTER_MEMSW, MCG_FIELD_FAILCNT), 0);
+	ck_assert_uint_gt(mcg_memory_event_read(cg, MCG_MEMORY_OOM_KILL, false), 0);
+	check_relations(&r, cg, 1, true);
+	mcg_workload_resume(r.wl);
+	rig_down(&r);
+}
+END_TEST
+
+/* Swap-ins under a swap.max that the swapped pages already fill: the
+ * charge of a swap-in may OOM-kill the very pages coming in; no page may
+ * leave swap twice. */
+START_TEST(test_swap_limits)
+{
+	struct rig r;
+	struct mcg_cgroup *cg;
+
+	rig_up(&r, MCG_HIERARCHY_V2, 2, 1, "anon=100000 footprint=64M swap=on", 1);
+	cg = r.cg[0];
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 1000,
+						false), 0);
+	g_usleep(300 * 1000);
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_SWAP, MCG_FIELD_MAX,
+						mcg_counter_read(cg, MCG_COUNTER_SWAP,
+								 MCG_FIELD_USAGE), false), 0);
+	g_usleep(300 * 1000);
+	mcg_workload_pause(r.wl);
+	__mcg_memcg_flush_stats(r.e, mcg_engine_root(r.e), true);
+	check_relations(&r, cg, 1, false);
+	ck_assert_uint_le(mcg_counter_read(cg, MCG_COUNTER_SWAP, MCG_FIELD_USAGE),
+			  mcg_counter_read(cg, MCG_COUNTER_SWAP, MCG_FIELD_MAX));
+	ck_assert_int_gt(hs(&r, cg, MCG_PSWPOUT), 0);
+	mcg_workload_resume(r.wl);
+	rig_down(&r);
+}
+END_TEST
+
 /* A profile bound to some nodes allocates there only. */
 START_TEST(test_profile_nodes)
 {
@@ -382,6 +439,8 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_v1_limits);
 	tcase_add_test(tc, test_profile_files);
 	tcase_add_test(tc, test_profile_nodes);
+	tcase_add_test(tc, test_memsw_limit);
+	tcase_add_test(tc, test_swap_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,8 @@
  */
 #include "engine/internal.h"
 
+#include <errno.h>
+
 void counters_init(struct mcg_cgroup *cg)
 {
 	for (int i = 0; i < MCG_NR_COUNTERS; i++) {
@@ -43,22 +45,49 @@ static void css_ref_charge(struct mcg_cgroup *cg, enum mcg_counter counter, long
 /* Adds n to the usage unless that would exceed max.  The kernel adds first
  * and takes the charge back when over, so a reader can briefly see usage
  * above max; a compare-and-swap keeps "usage <= max" true at every instant.
- * An unlimited level needs no check and takes a plain add. */
-static bool counter_add_within(struct page_counter *pc, long n, unsigned long max)
+ * An unlimited level takes a plain add.  Either way the max is read again
+ * after the add: with mcg_counter_set_max() storing the max before reading
+ * the usage, one of the two always sees the other (both sides seq_cst). */
+static bool counter_add_within(struct page_counter *pc, long n)
 {
+	unsigned long max = atomic_load_explicit(&pc->max, memory_order_seq_cst);
 	long usage;
 
 	if (max >= MCG_PAGE_COUNTER_MAX) {
-		atomic_fetch_add_explicit(&pc->usage, n, memory_order_relaxed);
-		return true;
+		usage = atomic_fetch_add_explicit(&pc->usage, n, memory_order_seq_cst) + n;
+	} else {
+		usage = atomic_load_explicit(&pc->usage, memory_order_relaxed);
+		do {
+			if ((unsigned long)(usage + n) > max)
+				return false;
+		} while (!atomic_compare_exchange_weak_explicit(&pc->usage, &usage, usage + n,
+								memory_order_seq_cst,
+								memory_order_relaxed));
+		usage += n;
 	}
-	usage = atomic_load_explicit(&pc->usage, memory_order_relaxed);
-	do {
-		if ((unsigned long)(usage + n) > max)
-			return false;
-	} while (!atomic_compare_exchange_weak_explicit(&pc->usage, &usage, usage + n,
-							memory_order_relaxed, memory_order_relaxed));
+	if ((unsigned long)usage > atomic_load_explicit(&pc->max, memory_order_seq_cst)) {
+		atomic_fetch_sub_explicit(&pc->usage, n, memory_order_relaxed);
+		return false;
+	}
 	return true;
+}
+
+int mcg_counter_set_max(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long max)
+{
+	struct page_counter *pc = &cg->counters[counter];
+
+	for (;;) {
+		unsigned long old = atomic_exchange_explicit(&pc->max, max, memory_order_seq_cst);
+		long usage = atomic_load_explicit(&pc->usage, memory_order_seq_cst);
+
+		if (usage <= (long)max)
+			return 0;
+		/* Over: put the old limit back, unless the usage is moving,
+		 * in which case it may fit on the next try. */
+		atomic_store_explicit(&pc->max, old, memory_order_seq_cst);
+		if (usage == atomic_load_explicit(&pc->usage, memory_order_relaxed))
+			return -EBUSY;
+	}
 }
 
 bool mcg_counter_try_charge(struct mcg_cgroup *cg, enum mcg_counter counter,
@@ -67,11 +96,9 @@ bool mcg_counter_try_charge(struct mcg_cgroup *cg, enum mcg_counter counter,
 	struct mcg_cgroup *a;
 
 	for (a = cg; a; a = a->parent) {
-		struct page_counter *pc = &a->counters[counter];
-		unsigned long max = atomic_load_explicit(&pc->max, memory_order_relaxed);
-
-		if (!counter_add_within(pc, (long)nr_pages, max)) {
-			atomic_fetch_add_explicit(&pc->failcnt, 1, memory_order_relaxed);
+		if (!counter_add_within(&a->counters[counter], (long)nr_pages)) {
+			atomic_fetch_add_explicit(&a->counters[counter].failcnt, 1,
+						  memory_order_relaxed);
 			if (over)
 				*over = a;
 			/* Undo the levels below the one that refused. */

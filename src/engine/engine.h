@@ -236,6 +236,10 @@ enum mcg_counter_field {
 /* In pages (failcnt: a count). */
 unsigned long mcg_counter_read(const struct mcg_cgroup *cg, enum mcg_counter counter,
 			       enum mcg_counter_field field);
+/* page_counter_set_max(): sets max if the usage fits under it: 0, or
+ * -EBUSY with the old max kept.  No charge can slip in between the check
+ * and the store. */
+int mcg_counter_set_max(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long max);
 /* Stores a value (no reclaim here: that is the workload layer's job). */
 void mcg_counter_set(struct mcg_cgroup *cg, enum mcg_counter counter,
 		     enum mcg_counter_field field, unsigned long value);

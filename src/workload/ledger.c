@@ -139,6 +139,14 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 
 	if (k <= 0 || !wl_charge(x, w, k, 0))
 		return 0;
+	/* The charge may have OOM-killed this very ledger, swap and all:
+	 * only what is still swapped comes back in. */
+	if (node->swapped < k) {
+		wl_uncharge(x, w, k - lmin(node->swapped, k), 0);
+		k = lmin(node->swapped, k);
+		if (k <= 0)
+			return 0;
+	}
 	wl_uncharge_swap(x, w, k, false);
 	node->swapped -= k;
 	refault = lmin(node->shadow_anon, k);

@@ -77,10 +77,22 @@ static bool cg_in_subtree(const struct mcg_cgroup *cg, const struct mcg_cgroup *
 	return false;
 }
 
+/* How a reclaim counts (pgscan/pgsteal of direct, kswapd or proactive
+ * reclaim) and whether it may swap: not at a v1 memsw limit, where a page
+ * moved to swap stays in the counter that refused. */
+struct reclaim_kind {
+	enum mcg_item scan, steal;
+	bool may_swap;
+};
+
+static const struct reclaim_kind direct_reclaim = { MCG_PGSCAN_DIRECT, MCG_PGSTEAL_DIRECT, true };
+static const struct reclaim_kind direct_reclaim_noswap = { MCG_PGSCAN_DIRECT, MCG_PGSTEAL_DIRECT,
+							   false };
+
 /* Reclaims up to `want` pages from every ledger of this CPU in top's subtree
  * (top first).  Caller holds list_lock and has entered x's CPU. */
 static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
-			    enum mcg_item scan_item, enum mcg_item steal_item)
+			    const struct reclaim_kind *kind)
 {
 	GPtrArray *list = x->wl->cgroups;
 	struct wl_cgroup *first = mcg_cgroup_workload(top);
@@ -95,7 +107,8 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			if (pass == 0 ? w != first : (w == first || !cg_in_subtree(w->cg, top)))
 				continue;
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
-			total += wl_reclaim_ledger(x, w, want - total, p->swap, scan_item, steal_item);
+			total += wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
+						   kind->scan, kind->steal);
 		}
 	}
 	return total;
@@ -141,8 +154,6 @@ static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
 	return wl_oom_kill_ledger(x, victim);
 }
 
-static const enum mcg_item direct_scan = MCG_PGSCAN_DIRECT, direct_steal = MCG_PGSTEAL_DIRECT;
-
 /* memory.high: reclaim the excess of every level over its high mark. */
 static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
 {
@@ -153,7 +164,7 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
 		if (usage <= high)
 			continue;
 		mcg_memory_event(a, MCG_MEMORY_HIGH);
-		reclaim_subtree(x, a, (long)(usage - high), direct_scan, direct_steal);
+		reclaim_subtree(x, a, (long)(usage - high), &direct_reclaim);
 	}
 }
 
@@ -195,9 +206,11 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 		}
 		mcg_memory_event(over, MCG_MEMORY_MAX);
 		/* At the memsw limit swapping does not help: only real frees. */
-		if (reclaim_subtree(x, over, want, direct_scan, direct_steal) > 0)
+		if (reclaim_subtree(x, over, want,
+				    limited == MCG_COUNTER_MEMSW ? &direct_reclaim_noswap
+								 : &direct_reclaim) > 0)
 			continue;
-		if (limited == MCG_COUNTER_MEMSW || killed || oom_kill(x, over) == 0)
+		if (killed || oom_kill(x, over) == 0)
 			break;
 		killed = true;
 	}
@@ -252,10 +265,13 @@ static bool worker_wait(struct mcg_workload *wl, uint64_t deadline_ns)
 	bool go_on;
 
 	pthread_mutex_lock(&wl->park_lock);
-	while (wl->pause_depth && !wl->stop) {
+	if (wl->pause_depth && !wl->stop) {
+		/* Count in once and tell the pauser; wait without waking the
+		 * other parked workers in turn. */
 		wl->parked++;
 		pthread_cond_broadcast(&wl->park_cond);
-		pthread_cond_wait(&wl->park_cond, &wl->park_lock);
+		while (wl->pause_depth && !wl->stop)
+			pthread_cond_wait(&wl->park_cond, &wl->park_lock);
 		wl->parked--;
 	}
 	if (deadline_ns && !wl->stop && !wl->pause_depth)
@@ -575,7 +591,7 @@ static bool subtree_in_flight(struct mcg_workload *wl, struct mcg_cgroup *cg)
 /* Reclaims up to `want` pages from cg's subtree, entering each CPU in turn.
  * Caller holds list_lock. */
 static long reclaim_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg, long want,
-			     enum mcg_item scan_item, enum mcg_item steal_item)
+			     const struct reclaim_kind *kind)
 {
 	long total = 0;
 
@@ -583,7 +599,7 @@ static long reclaim_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg, lon
 		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0 };
 
 		mcg_cpu_enter(x.cpu);
-		total += reclaim_subtree(&x, cg, want - total, scan_item, steal_item);
+		total += reclaim_subtree(&x, cg, want - total, kind);
 		mcg_cpu_exit(x.cpu);
 	}
 	return total;
@@ -606,13 +622,14 @@ static long oom_kill_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 /* Reclaim that found only pages under writeback waits a tick for them
  * (the kernel throttles on writeback) before it counts as no progress. */
-static long reclaim_or_wait(struct mcg_workload *wl, struct mcg_cgroup *cg, long want)
+static long reclaim_or_wait(struct mcg_workload *wl, struct mcg_cgroup *cg, long want,
+			    const struct reclaim_kind *kind)
 {
-	long got = reclaim_all_cpus(wl, cg, want, direct_scan, direct_steal);
+	long got = reclaim_all_cpus(wl, cg, want, kind);
 
 	if (!got && subtree_in_flight(wl, cg)) {
 		g_usleep(2 * TICK_MS * 1000);
-		got = reclaim_all_cpus(wl, cg, want, direct_scan, direct_steal);
+		got = reclaim_all_cpus(wl, cg, want, kind);
 	}
 	return got;
 }
@@ -649,13 +666,15 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 			 pages < mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX))
 			err = -EINVAL;
 		for (int retry = 0; !err; retry++) {
-			long excess = usage_over(cg, counter, pages);
+			long excess;
 
-			if (!excess) {
-				mcg_counter_set(cg, counter, field, pages);
+			if (mcg_counter_set_max(cg, counter, pages) == 0)
 				break;
-			}
-			if (retry >= MAX_RECLAIM_RETRIES || !reclaim_or_wait(wl, cg, excess))
+			excess = usage_over(cg, counter, pages);
+			if (retry >= MAX_RECLAIM_RETRIES ||
+			    !reclaim_or_wait(wl, cg, excess,
+					     counter == MCG_COUNTER_MEMSW ? &direct_reclaim_noswap
+									  : &direct_reclaim))
 				err = -EBUSY;
 		}
 	} else {
@@ -666,7 +685,8 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 
 			if (!excess)
 				break;
-			if (retry < MAX_RECLAIM_RETRIES && reclaim_or_wait(wl, cg, excess))
+			if (retry < MAX_RECLAIM_RETRIES &&
+			    reclaim_or_wait(wl, cg, excess, &direct_reclaim))
 				continue;
 			if (field == MCG_FIELD_HIGH) {
 				mcg_memory_event(cg, MCG_MEMORY_HIGH);
@@ -684,20 +704,23 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 {
 	const struct mcg_layout *l = mcg_engine_config(wl->e)->layout;
 	/* 6.12 counts proactive reclaim as direct. */
-	bool has_proactive = mcg_layout_has(l, MCG_PGSCAN_PROACTIVE);
-	enum mcg_item scan = has_proactive ? MCG_PGSCAN_PROACTIVE : MCG_PGSCAN_DIRECT;
-	enum mcg_item steal = has_proactive ? MCG_PGSTEAL_PROACTIVE : MCG_PGSTEAL_DIRECT;
+	const struct reclaim_kind proactive =
+		mcg_layout_has(l, MCG_PGSCAN_PROACTIVE)
+			? (struct reclaim_kind){ MCG_PGSCAN_PROACTIVE, MCG_PGSTEAL_PROACTIVE, true }
+			: direct_reclaim;
+	unsigned failures = 0;
 	long done = 0;
 	int err = 0;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
 	if (!mcg_cgroup_workload(cg))
 		err = -ENODEV;
-	for (int retry = 0; !err && done < (long)pages && retry < MAX_RECLAIM_RETRIES; retry++) {
-		long got = reclaim_all_cpus(wl, cg, (long)pages - done, scan, steal);
+	/* memory_reclaim(): on while it progresses, give up after
+	 * MAX_RECLAIM_RETRIES passes that reclaim nothing. */
+	while (!err && done < (long)pages && failures < MAX_RECLAIM_RETRIES) {
+		long got = reclaim_or_wait(wl, cg, (long)pages - done, &proactive);
 
-		if (!got)
-			break;
+		failures += !got;
 		done += got;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
@@ -718,7 +741,7 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 		if (!usage)
 			break;
-		if (retry >= MAX_RECLAIM_RETRIES || !reclaim_or_wait(wl, cg, usage))
+		if (retry >= MAX_RECLAIM_RETRIES || !reclaim_or_wait(wl, cg, usage, &direct_reclaim))
 			err = -EBUSY;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
