@@ -322,7 +322,7 @@ static void check_conservation(enum mcg_layout_id layout, enum mcg_hierarchy h,
 	enum mcg_item items[MCG_NR_ITEMS];
 	unsigned nr_items = layout_items(l, items);
 	GRand *rnd = g_rand_new_with_seed(seed);
-	bool reparent = h == MCG_HIERARCHY_V1 && !sw->percpu_local_sum;
+	bool reparent = h == MCG_HIERARCHY_V1;
 
 	memset(&m, 0, sizeof(m));
 	m.cg[0] = mcg_engine_root(e);

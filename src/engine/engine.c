@@ -106,8 +106,8 @@ static void engine_plan_pcpu(struct mcg_engine *e)
 		off += sizeof(struct rstat_node_cpu);
 	}
 	e->pcpu_stride = align_up(off, 64);
-	/* state, local, pending for state and events, and per node */
-	e->nr_aggregates = 3 * (l->nr_state_slots + l->nr_event_slots + nodes * l->nr_node_slots);
+	/* state, local, pending and reparented for state, events, per node */
+	e->nr_aggregates = 4 * (l->nr_state_slots + l->nr_event_slots + nodes * l->nr_node_slots);
 }
 
 size_t mcg_engine_cgroup_footprint(const struct mcg_engine *e)
