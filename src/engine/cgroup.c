@@ -269,10 +269,7 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 	if (err)
 		return err;
 
-	for (unsigned c = 0; c < e->cfg.nr_cpus; c++) {
-		pthread_mutex_lock(&e->cpus[c].lock);
-		pthread_mutex_unlock(&e->cpus[c].lock);
-	}
+	mcg_engine_sync_cpus(e);
 
 	if (e->cfg.hierarchy == MCG_HIERARCHY_V1 && e->maintain_local) {
 		__mcg_memcg_flush_stats(e, cg, true);

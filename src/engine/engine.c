@@ -287,6 +287,15 @@ void mcg_cpu_exit(struct mcg_cpu *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
+void mcg_engine_sync_cpus(struct mcg_engine *e)
+{
+	g_assert(current_cpu == NULL);	/* would wait for ourselves */
+	for (unsigned c = 0; c < e->cfg.nr_cpus; c++) {
+		pthread_mutex_lock(&e->cpus[c].lock);
+		pthread_mutex_unlock(&e->cpus[c].lock);
+	}
+}
+
 bool engine_thread_in_cpu(void)
 {
 	return current_cpu != NULL;

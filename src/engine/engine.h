@@ -177,6 +177,11 @@ unsigned mcg_cpu_id(const struct mcg_cpu *c);
 void mcg_cpu_enter(struct mcg_cpu *c);
 void mcg_cpu_exit(struct mcg_cpu *c);
 
+/* Returns once every emulated CPU has left the window it was in at the call
+ * (an RCU-like grace period: whatever an updater read before, it no longer
+ * uses).  Not from inside a CPU window. */
+void mcg_engine_sync_cpus(struct mcg_engine *e);
+
 /* ---- Update path (inside mcg_cpu_enter/exit of c) ------------------------- */
 
 /* Adds val (in the item's storage unit; events: a count >= 0) to `item` of cg

@@ -56,16 +56,6 @@ static struct mcg_profile *profile_copy(const struct mcg_profile *p)
 	return g_memdup2(p, sizeof(*p));
 }
 
-/* Waits until every CPU has left any step begun before the call. */
-static void wl_sync_cpus(struct mcg_workload *wl)
-{
-	for (unsigned c = 0; c < wl->nr_cpus; c++) {
-		struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, c);
-
-		mcg_cpu_enter(cpu);
-		mcg_cpu_exit(cpu);
-	}
-}
 
 /* ---- charging ---- */
 
@@ -544,7 +534,7 @@ int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, con
 		return -ENODEV;
 	}
 	/* A worker may be stepping with the old profile: wait it out. */
-	wl_sync_cpus(wl);
+	mcg_engine_sync_cpus(wl->e);
 	mcg_profile_free(old);
 	return 0;
 }
