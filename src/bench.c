@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "memcg/format.h"
+#include "render/format.h"
 #include "workload/workload.h"
 
 static unsigned opt_runs = 5;

@@ -1,5 +1,5 @@
-/* Check suite of the item layouts (src/memcg/items.c) and the stat file renderers
- * (src/memcg/format.c, format_v1.c), run against real engines. */
+/* Check suite of the item layouts (src/kernel/items.c) and the stat file renderers
+ * (src/render/format.c, format_v1.c), run against real engines. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "memcg/format.h"
+#include "render/format.h"
 #include "helpers.h"
-#include "memcg/items.h"
+#include "kernel/items.h"
 
 /* The expected key sequences below are copied from the spec
  * (shared/spec/kernel-memcg-stats.md sections 1.4, 1.5, 3.2, 7.1, 7.2), not

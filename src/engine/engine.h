@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "memcg/items.h"
+#include "kernel/items.h"
 
 struct mcg_engine;
 struct mcg_cgroup;

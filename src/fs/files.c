@@ -10,7 +10,7 @@
  * page_counter_memparse() after strstrip() accept them.  A write either
  * applies whole or returns an error and changes nothing.
  *
- * Statistics come from the engine and the formatters (memcg/format.h);
+ * Statistics come from the engine and the formatters (render/format.h);
  * settings the engine does not keep live in the node (struct fs_cgstate).
  */
 #include <config.h>
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "fs/internal.h"
-#include "memcg/format.h"
+#include "render/format.h"
 
 /* A page counter file's row argument: counter and field. */
 #define CNT(counter, field) (((counter) << 8) | (field))

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fs/internal.h"
-#include "memcg/items.h"
+#include "kernel/items.h"
 
 enum {
 	KEY_HIERARCHY,

@@ -1,10 +1,9 @@
+# Renderers: v2, v1 and numa_stat text over the engine's counters.
 libmemcgfs_a_SOURCES += \
-	src/memcg/items.h \
-	src/memcg/items.c \
-	src/memcg/format.h \
-	src/memcg/format.c \
-	src/memcg/format_v1.h \
-	src/memcg/format_v1.c \
+	src/render/format.h \
+	src/render/format.c \
+	src/render/format_v1.h \
+	src/render/format_v1.c \
 	$(NULL)
 
 # Item tables and renderers, against real engines and the kernel's golden output.

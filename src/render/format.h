@@ -6,8 +6,8 @@
  * or io tree flush for cpu.stat and io.stat), then appends the whole text to
  * `out`.  They may be called from any thread, concurrently.
  */
-#ifndef MEMCGFS_MEMCG_FORMAT_H
-#define MEMCGFS_MEMCG_FORMAT_H
+#ifndef MEMCGFS_RENDER_FORMAT_H
+#define MEMCGFS_RENDER_FORMAT_H
 
 #include <glib.h>
 

@@ -1,4 +1,4 @@
-/* The cgroup v1 renderers, private to src/memcg: format.c dispatches to them
+/* The cgroup v1 renderers, private to src/render: format.c dispatches to them
  * when the engine runs a v1 hierarchy (memory_stat_format() and the v1
  * cftype of memory.numa_stat in the kernel).
  *
@@ -6,8 +6,8 @@
  * thresholded memcg flush, once), then append the whole file to `out`; any
  * thread, concurrently.
  */
-#ifndef MEMCGFS_MEMCG_FORMAT_V1_H
-#define MEMCGFS_MEMCG_FORMAT_V1_H
+#ifndef MEMCGFS_RENDER_FORMAT_V1_H
+#define MEMCGFS_RENDER_FORMAT_V1_H
 
 #include <glib.h>
 

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "memcg/format.h"
-#include "memcg/format_v1.h"
+#include "render/format.h"
+#include "render/format_v1.h"
 
 #define NSEC_PER_USEC 1000ULL
 

@@ -3,8 +3,8 @@
 #include <config.h>
 #endif
 
-#include "memcg/format.h"
-#include "memcg/format_v1.h"
+#include "render/format.h"
+#include "render/format_v1.h"
 
 /*
  * v1 memory.stat is three blocks around a pair of limits:

@@ -8,7 +8,7 @@
 
 #include <glib.h>
 
-#include "memcg/items.h"
+#include "kernel/items.h"
 
 /*
  * How a layout is made.

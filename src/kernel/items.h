@@ -15,8 +15,8 @@
  *
  * Layouts are immutable after construction and shared by all threads.
  */
-#ifndef MEMCGFS_MEMCG_ITEMS_H
-#define MEMCGFS_MEMCG_ITEMS_H
+#ifndef MEMCGFS_KERNEL_ITEMS_H
+#define MEMCGFS_KERNEL_ITEMS_H
 
 #include <stdbool.h>
 #include <stdint.h>
