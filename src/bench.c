@@ -70,19 +70,24 @@ static void row_pair(const char *what, struct sample *before, struct sample *aft
 	       a > 0 ? b / a : 0);
 }
 
+/* An engine of the kernel `seed` resolves to ("NNN:before", "NNN:after", or
+ * NULL for the default kernel). */
 static struct mcg_engine *engine_new(unsigned cpus, unsigned nodes, enum mcg_hierarchy h,
-				     const struct mcg_switches *sw)
+				     const char *seed)
 {
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
+	const char *why;
 
 	mcg_engine_config_init(&cfg);
 	cfg.nr_cpus = cpus;
 	cfg.nr_nodes = nodes;
 	cfg.hierarchy = h;
 	cfg.flush_period_ms = 0;	/* measurements flush explicitly */
-	if (sw)
-		cfg.sw = *sw;
+	if (mcg_kernel_resolve(NULL, seed, &cfg.kernel, &why) != 0) {
+		fprintf(stderr, "memcgfs-bench: seed %s: %s\n", seed, why);
+		exit(1);
+	}
 	e = mcg_engine_new(&cfg);
 	if (!e) {
 		perror("mcg_engine_new");
@@ -371,10 +376,10 @@ static void seed000(void)
 	GString *out = g_string_sized_new(2048);
 
 	for (int v = 0; v < 2; v++) {
-		struct mcg_switches sw = { .percpu_local_sum = v == 0 };
+		const char *sw = v == 0 ? "000:before" : "000:after";
 		GRand *rnd = g_rand_new_with_seed(0);
 
-		e[v] = engine_new(256, 1, MCG_HIERARCHY_V1, &sw);
+		e[v] = engine_new(256, 1, MCG_HIERARCHY_V1, sw);
 		cg[v] = make_children(e[v], mcg_engine_root(e[v]), 1000);
 		scatter_updates(e[v], cg[v], 1000, 256, mix001, G_N_ELEMENTS(mix001), 32, rnd);
 		__mcg_memcg_flush_stats(e[v], mcg_engine_root(e[v]), true);
@@ -410,9 +415,9 @@ static void seed001(void)
 	GRand *rnd[2];
 
 	for (int v = 0; v < 2; v++) {
-		struct mcg_switches sw = { .v2_skip_local = v == 1 };
+		const char *sw = v == 0 ? "001:before" : "001:after";
 
-		e[v] = engine_new(cpus, 1, MCG_HIERARCHY_V2, &sw);
+		e[v] = engine_new(cpus, 1, MCG_HIERARCHY_V2, sw);
 		cg[v] = make_children(e[v], mcg_engine_root(e[v]), ncg);
 		rnd[v] = g_rand_new_with_seed(1);
 	}
@@ -447,8 +452,8 @@ static void seed002(void)
 
 	for (unsigned r = 0; r < opt_runs; r++) {
 		for (int v = 0; v < 2; v++) {
-			struct mcg_switches sw = { .shared_rstat_tree = v == 0 };
-			struct mcg_engine *e = engine_new(cpus, 1, MCG_HIERARCHY_V2, &sw);
+			const char *sw = v == 0 ? "002:before" : "002:after";
+			struct mcg_engine *e = engine_new(cpus, 1, MCG_HIERARCHY_V2, sw);
 			struct mcg_cgroup **cg = make_children(e, mcg_engine_root(e), ncg);
 			GRand *rnd = g_rand_new_with_seed(2);
 			struct mcg_flush_counters fc;
@@ -496,10 +501,10 @@ static void seed003(void)
 	char what[80];
 
 	for (int v = 0; v < 2; v++) {
-		struct mcg_switches sw = { .numa_stat_walk = v == 0 };
+		const char *sw = v == 0 ? "003:before" : "003:after";
 		GRand *rnd = g_rand_new_with_seed(3);
 
-		e[v] = engine_new(2, 2, MCG_HIERARCHY_V1, &sw);
+		e[v] = engine_new(2, 2, MCG_HIERARCHY_V1, sw);
 		cg[v] = make_children(e[v], mcg_engine_root(e[v]), ncg);
 		scatter_updates(e[v], cg[v], ncg, 2, mix001, G_N_ELEMENTS(mix001), 2, rnd);
 		__mcg_memcg_flush_stats(e[v], mcg_engine_root(e[v]), true);
@@ -561,8 +566,8 @@ static void seed004(void)
 
 	for (unsigned r = 0; r < opt_runs; r++) {
 		for (int v = 0; v < 2; v++) {
-			struct mcg_switches sw = { .css_ref_per_charge = v == 0 };
-			struct mcg_engine *e = engine_new(nthreads, 1, MCG_HIERARCHY_V2, &sw);
+			const char *sw = v == 0 ? "004:before" : "004:after";
+			struct mcg_engine *e = engine_new(nthreads, 1, MCG_HIERARCHY_V2, sw);
 			struct mcg_cgroup *cg;
 			pthread_t tid[64];
 			struct fault_thread t[64];

@@ -1,5 +1,6 @@
 /* Check suite of the engine: hierarchy, rstat tree walk, update/flush
- * conservation, heuristics, seed switches and a threaded stress run. */
+ * conservation in every era, heuristics, the eras' mechanisms, the seed
+ * patches and a threaded stress run. */
 #include <check.h>
 #include <errno.h>
 #include <glib.h>
@@ -12,20 +13,21 @@
 #include "engine/rstat.h"
 #include "helpers.h"
 
-static struct mcg_engine *engine_make(unsigned cpus, unsigned nodes, enum mcg_layout_id layout,
-				      enum mcg_hierarchy h, const struct mcg_switches *sw)
+/* An engine of kernel `version` (NULL: the seed's base or the default) with
+ * seed `seed` ("NNN:before|after" or NULL). */
+static struct mcg_engine *engine_make(unsigned cpus, unsigned nodes, const char *version,
+				      enum mcg_hierarchy h, const char *seed)
 {
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
+	const char *why = NULL;
 
 	mcg_engine_config_init(&cfg);
 	cfg.nr_cpus = cpus;
 	cfg.nr_nodes = nodes;
-	cfg.layout = mcg_layout_get(layout);
+	ck_assert_msg(mcg_kernel_resolve(version, seed, &cfg.kernel, &why) == 0, "%s", why);
 	cfg.hierarchy = h;
 	cfg.flush_period_ms = 0;
-	if (sw)
-		cfg.sw = *sw;
 	e = mcg_engine_new(&cfg);
 	ck_assert_ptr_nonnull(e);
 	return e;
@@ -36,7 +38,7 @@ static struct mcg_engine *engine_make(unsigned cpus, unsigned nodes, enum mcg_la
 
 START_TEST(test_hierarchy_errors)
 {
-	struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *x = NULL, *found;
 	char name[300], buf[MCG_NAME_MAX + 1];
 
@@ -96,7 +98,7 @@ END_TEST
 
 START_TEST(test_children_order)
 {
-	struct mcg_engine *e = engine_make(1, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), **kids;
 	const char *names[] = { "z", "a", "m" };
 	char buf[MCG_NAME_MAX + 1];
@@ -313,16 +315,16 @@ static int model_local_home(const struct model *m, int d, bool reparent)
 	return d;
 }
 
-static void check_conservation(enum mcg_layout_id layout, enum mcg_hierarchy h,
-			       const struct mcg_switches *sw, unsigned seed)
+static void check_conservation(const char *version, const char *seed_patch, enum mcg_hierarchy h,
+			       unsigned seed)
 {
 	static struct model m;
-	struct mcg_engine *e = engine_make(4, CONS_NODES, layout, h, sw);
-	const struct mcg_layout *l = mcg_engine_config(e)->layout;
+	struct mcg_engine *e = engine_make(4, CONS_NODES, version, h, seed_patch);
+	const struct mcg_layout *l = mcg_engine_layout(e);
 	enum mcg_item items[MCG_NR_ITEMS];
 	unsigned nr_items = layout_items(l, items);
 	GRand *rnd = g_rand_new_with_seed(seed);
-	bool reparent = h == MCG_HIERARCHY_V1;
+	bool reparent = h == MCG_HIERARCHY_V1 && mcg_engine_config(e)->kernel.reparent_local;
 
 	memset(&m, 0, sizeof(m));
 	m.cg[0] = mcg_engine_root(e);
@@ -422,23 +424,29 @@ static void check_conservation(enum mcg_layout_id layout, enum mcg_hierarchy h,
 	mcg_engine_free(e);
 }
 
-/* Loop index: bit 0 layout, bit 1 hierarchy, bits 2.. one switch (0 = none). */
+/* Every era and every seed's before and after, on both hierarchies. */
+static const struct { const char *version, *seed; } cons_kernels[] = {
+	{ "5.10", NULL }, { "6.1", NULL }, { "6.12", NULL }, { "7.3", NULL },
+	{ NULL, "000:before" }, { NULL, "000:after" }, { NULL, "001:before" },
+	{ NULL, "001:after" }, { NULL, "002:before" }, { NULL, "002:after" },
+	{ NULL, "003:before" }, { NULL, "003:after" }, { "7.3", "004:before" },
+	{ "6.1", "004:after" },
+};
+
+/* Loop index: bit 0 hierarchy, bits 1.. the kernel. */
 START_TEST(test_conservation)
 {
-	struct mcg_switches sw = { 0 };
-	unsigned which = (unsigned)_i >> 2;
+	unsigned k = (unsigned)_i >> 1;
 
-	if (which)
-		ck_assert(mcg_switches_set(&sw, mcg_switch_descs[which - 1].name, true));
-	check_conservation(_i & 1 ? MCG_LAYOUT_6_12 : MCG_LAYOUT_7_3,
-			   _i & 2 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2, &sw, 1000 + (unsigned)_i);
+	check_conservation(cons_kernels[k].version, cons_kernels[k].seed,
+			   _i & 1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2, 1000 + (unsigned)_i);
 }
 END_TEST
 
 /* Without destruction, hierarchical = local + children's hierarchical. */
 START_TEST(test_local_vs_hierarchical)
 {
-	struct mcg_engine *e = engine_make(3, 2, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, NULL);
+	struct mcg_engine *e = engine_make(3, 2, "7.3", MCG_HIERARCHY_V1, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
 	struct mcg_cgroup *a = test_cgroup_make(e, root, "a"), *b = test_cgroup_make(e, a, "b"), *c = test_cgroup_make(e, a, "c");
 	struct mcg_cgroup *all[] = { root, a, b, c };
@@ -481,7 +489,7 @@ END_TEST
 /* Updates to a destroyed cgroup land in its nearest live ancestor. */
 START_TEST(test_destroyed_redirect)
 {
-	struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
 	struct mcg_cgroup *a = test_cgroup_make(e, root, "a"), *b = test_cgroup_make(e, a, "b");
 
@@ -502,7 +510,7 @@ END_TEST
 
 START_TEST(test_threshold)
 {
-	struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	struct mcg_flush_counters fc;
 	const unsigned threshold = MCG_CHARGE_BATCH * 2;
@@ -554,7 +562,7 @@ END_TEST
 START_TEST(test_staleness_bound)
 {
 	enum { CPUS = 4 };
-	struct mcg_engine *e = engine_make(CPUS, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = engine_make(CPUS, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	GRand *rnd = g_rand_new_with_seed(3);
 	long truth = 0, max_lag = 0;
@@ -648,7 +656,7 @@ END_TEST
  * updated ones on one CPU make 11 visits (the 10 and the root). */
 START_TEST(test_flush_visits_only_updated)
 {
-	struct mcg_engine *e = engine_make(4, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = engine_make(4, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *cg[1000];
 	struct mcg_flush_counters before, after;
 
@@ -674,13 +682,11 @@ START_TEST(test_flush_visits_only_updated)
 }
 END_TEST
 
-/* ---- seed switches ---- */
+/* ---- eras and seed patches ---- */
 
-/* Same updates under each switch as under the defaults: every value a
- * switch does not change by definition must read the same. */
 static void apply_fixed_workload(struct mcg_engine *e, struct mcg_cgroup **cgs, unsigned ncg)
 {
-	const struct mcg_layout *l = mcg_engine_config(e)->layout;
+	const struct mcg_layout *l = mcg_engine_layout(e);
 	enum mcg_item items[MCG_NR_ITEMS];
 	unsigned nr_items = layout_items(l, items);
 	GRand *rnd = g_rand_new_with_seed(99);
@@ -704,19 +710,24 @@ static void apply_fixed_workload(struct mcg_engine *e, struct mcg_cgroup **cgs, 
 	g_rand_free(rnd);
 }
 
-START_TEST(test_switch_equivalence)
+/* A seed's before and after print the same values after a forced flush:
+ * the patches change costs, not results (5.10's batches aside, which
+ * neither seed 003 nor 004 touches). */
+START_TEST(test_seed_equivalence)
 {
 	enum mcg_hierarchy h = _i & 1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
 	struct mcg_engine *e[2];
 	struct mcg_cgroup *cgs[2][5];
-	struct mcg_switches sw = { 0 };
 	const struct mcg_layout *l;
+	unsigned nr_seeds;
+	const struct mcg_seed *seeds = mcg_seed_list(&nr_seeds);
 
-	for (unsigned s = 0; s < mcg_nr_switch_descs; s++) {
-		memset(&sw, 0, sizeof(sw));
-		mcg_switches_set(&sw, mcg_switch_descs[s].name, true);
+	for (unsigned s = 0; s < nr_seeds; s++) {
 		for (int v = 0; v < 2; v++) {
-			e[v] = engine_make(3, 2, MCG_LAYOUT_7_3, h, v ? &sw : NULL);
+			char spec[16];
+
+			g_snprintf(spec, sizeof(spec), "%s:%s", seeds[s].id, v ? "after" : "before");
+			e[v] = engine_make(3, 2, NULL, h, spec);
 			cgs[v][0] = mcg_engine_root(e[v]);
 			cgs[v][1] = test_cgroup_make(e[v], cgs[v][0], "a");
 			cgs[v][2] = test_cgroup_make(e[v], cgs[v][1], "b");
@@ -725,7 +736,7 @@ START_TEST(test_switch_equivalence)
 			apply_fixed_workload(e[v], cgs[v], 5);
 			__mcg_memcg_flush_stats(e[v], cgs[v][0], true);
 		}
-		l = mcg_engine_config(e[0])->layout;
+		l = mcg_engine_layout(e[0]);
 		for (int i = 0; i < 5; i++) {
 			for (int item = 0; item < MCG_NR_ITEMS; item++) {
 				ck_assert_int_eq(mcg_stat_read_raw(e[0], cgs[0][i], item, MCG_HIERARCHICAL),
@@ -757,16 +768,16 @@ START_TEST(test_switch_equivalence)
 }
 END_TEST
 
-/* seed 000: local values come straight from the per-CPU counters, so they
- * are current without any flush; the default needs a flush to see them. */
-START_TEST(test_switch_percpu_local_sum)
+/* 6.1 (seed 000 before): a local value is a sum over the per-CPU counters,
+ * current without any flush; 6.1 with the patch needs a flush to see it. */
+START_TEST(test_era_6_1_local_percpu_sum)
 {
-	struct mcg_switches sw = { .percpu_local_sum = true };
-	struct mcg_engine *e0 = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, NULL);
-	struct mcg_engine *e1 = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V1, &sw);
+	struct mcg_engine *e0 = engine_make(2, 1, NULL, MCG_HIERARCHY_V1, "000:after");
+	struct mcg_engine *e1 = engine_make(2, 1, NULL, MCG_HIERARCHY_V1, "000:before");
 	struct mcg_cgroup *a0 = test_cgroup_make(e0, mcg_engine_root(e0), "a");
 	struct mcg_cgroup *a1 = test_cgroup_make(e1, mcg_engine_root(e1), "a");
 
+	ck_assert_str_eq(mcg_engine_config(e1)->kernel.version, "6.1");
 	test_stat_mod(e0, 1, a0, 0, MCG_FILE_DIRTY, 7);
 	test_stat_mod(e1, 1, a1, 0, MCG_FILE_DIRTY, 7);
 	ck_assert_int_eq(mcg_stat_read_raw(e0, a0, MCG_FILE_DIRTY, MCG_LOCAL), 0);
@@ -779,13 +790,13 @@ START_TEST(test_switch_percpu_local_sum)
 }
 END_TEST
 
-/* seed 002: with one shared tree a cpu.stat or io.stat flush runs memcg's
- * callback as well, regardless of memcg's threshold. */
-START_TEST(test_switch_shared_tree_side_flush)
+/* Seed 002 on 6.12: with one shared tree a cpu.stat or io.stat flush runs
+ * memcg's callback as well, regardless of memcg's threshold. */
+START_TEST(test_seed002_shared_tree_side_flush)
 {
 	for (int shared = 0; shared < 2; shared++) {
-		struct mcg_switches sw = { .shared_rstat_tree = shared };
-		struct mcg_engine *e = engine_make(2, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, &sw);
+		struct mcg_engine *e = engine_make(2, 1, NULL, MCG_HIERARCHY_V2,
+						   shared ? "002:before" : "002:after");
 		struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
 		struct mcg_flush_counters fc;
@@ -826,12 +837,12 @@ START_TEST(test_switch_shared_tree_side_flush)
 }
 END_TEST
 
-/* seed 004: the css reference count follows charges only with the switch. */
-START_TEST(test_switch_css_ref)
+/* Seed 004: the shared css reference count follows charges only before. */
+START_TEST(test_seed004_css_ref)
 {
 	for (int on = 0; on < 2; on++) {
-		struct mcg_switches sw = { .css_ref_per_charge = on };
-		struct mcg_engine *e = engine_make(1, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, &sw);
+		struct mcg_engine *e = engine_make(1, 1, NULL, MCG_HIERARCHY_V2,
+						   on ? "004:before" : "004:after");
 		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 
 		ck_assert(mcg_counter_try_charge(a, MCG_COUNTER_MEMORY, 5, NULL));
@@ -848,16 +859,49 @@ START_TEST(test_switch_css_ref)
 }
 END_TEST
 
-START_TEST(test_switch_names)
+/* Each seed implies its base era, refuses another, and changes only what
+ * its patch changes. */
+START_TEST(test_kernel_resolve)
 {
-	struct mcg_switches sw = { 0 };
-	bool on = false;
+	struct mcg_kernel k, base;
+	const char *why = NULL;
 
-	ck_assert_uint_eq(mcg_nr_switch_descs, 5);
-	ck_assert(mcg_switches_set(&sw, "numa_stat_walk", true));
-	ck_assert(sw.numa_stat_walk);
-	ck_assert(mcg_switches_get(&sw, "numa_stat_walk", &on) && on);
-	ck_assert(!mcg_switches_set(&sw, "no_such_switch", true));
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, NULL, &k, &why), 0);
+	ck_assert_str_eq(k.version, "7.3");
+	ck_assert_ptr_null(k.seed);
+	ck_assert_int_eq(mcg_kernel_resolve("6.1", NULL, &k, &why), 0);
+	ck_assert_int_eq(k.flush, MCG_FLUSH_GLOBAL);
+	ck_assert_int_eq(k.local, MCG_LOCAL_PERCPU_SUM);
+
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "000:after", &k, &why), 0);
+	base = *mcg_kernel_get("6.1");
+	ck_assert_str_eq(k.version, "6.1");
+	ck_assert(k.seed == mcg_seed_get("000") && k.seed_after);
+	ck_assert_int_eq(k.local, MCG_LOCAL_FLUSHED);
+	k.local = base.local;
+	k.seed = NULL;
+	k.seed_after = false;
+	ck_assert_int_eq(memcmp(&k, &base, sizeof(k)), 0);
+
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "002:before", &k, &why), 0);
+	ck_assert_str_eq(k.version, "6.12");
+	ck_assert(!k.split_trees);
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "002:after", &k, &why), 0);
+	ck_assert(k.split_trees && k.updater == MCG_UPDATER_LOCKED);
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "003:before", &k, &why), 0);
+	ck_assert_str_eq(k.version, "5.10");
+	ck_assert_int_eq(k.numa_stat, MCG_NUMA_STAT_SUBTREE_WALK);
+	ck_assert_int_eq(mcg_kernel_resolve("6.12", "004:before", &k, &why), 0);
+	ck_assert_int_eq(k.css_ref, MCG_CSS_REF_SHARED_ATOMIC);
+
+	/* Combinations that never existed, and malformed specs. */
+	ck_assert_int_eq(mcg_kernel_resolve("7.3", "000:before", &k, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_int_eq(mcg_kernel_resolve("6.1", "003:after", &k, &why), -1);
+	ck_assert_int_eq(mcg_kernel_resolve("4.19", NULL, &k, &why), -1);
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "000", &k, &why), -1);
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "000:during", &k, &why), -1);
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "009:after", &k, &why), -1);
 }
 END_TEST
 
@@ -865,7 +909,7 @@ END_TEST
 
 START_TEST(test_page_counters)
 {
-	struct mcg_engine *e = engine_make(1, 1, MCG_LAYOUT_7_3, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *p = test_cgroup_make(e, root, "p"), *c = test_cgroup_make(e, p, "c");
 	struct mcg_cgroup *over = NULL;
 
@@ -1038,7 +1082,8 @@ START_TEST(test_stress_threads)
 	cfg.nr_cpus = STRESS_CPUS;
 	cfg.nr_nodes = 2;
 	cfg.hierarchy = _i ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
-	cfg.sw.shared_rstat_tree = _i == 1;
+	/* 7.3, 6.12 (shared tree, locked updater), 6.1 (global policy). */
+	cfg.kernel = *mcg_kernel_get(_i == 0 ? "7.3" : _i == 1 ? "6.12" : "6.1");
 	cfg.flush_period_ms = 5;
 	s->e = mcg_engine_new(&cfg);
 	root = mcg_engine_root(s->e);
@@ -1083,8 +1128,8 @@ START_TEST(test_stress_threads)
 					mcg_stat_read_node_raw(s->e, root, 1, stress_items[0],
 							       MCG_HIERARCHICAL),
 				total);
-		/* v1 reparents locals: everything ends in the root's local. */
-		if (cfg.hierarchy == MCG_HIERARCHY_V1)
+		/* 7.3's v1 reparents locals: everything ends in the root's local. */
+		if (cfg.hierarchy == MCG_HIERARCHY_V1 && cfg.kernel.reparent_local)
 			ck_assert_int_eq(mcg_stat_read_raw(s->e, root, stress_items[which], MCG_LOCAL),
 					 total);
 	}
@@ -1138,7 +1183,7 @@ static Suite *make_engine_suite(void)
 
 	tc = tcase_create("conservation");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_conservation, 0, 4 * (1 + 5));
+	tcase_add_loop_test(tc, test_conservation, 0, 2 * (int)G_N_ELEMENTS(cons_kernels));
 	tcase_add_test(tc, test_local_vs_hierarchical);
 	tcase_add_test(tc, test_destroyed_redirect);
 	suite_add_tcase(s, tc);
@@ -1152,13 +1197,13 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_flush_visits_only_updated);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("switches");
+	tc = tcase_create("eras");
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_switch_equivalence, 0, 2);
-	tcase_add_test(tc, test_switch_percpu_local_sum);
-	tcase_add_test(tc, test_switch_shared_tree_side_flush);
-	tcase_add_test(tc, test_switch_css_ref);
-	tcase_add_test(tc, test_switch_names);
+	tcase_add_loop_test(tc, test_seed_equivalence, 0, 2);
+	tcase_add_test(tc, test_era_6_1_local_percpu_sum);
+	tcase_add_test(tc, test_seed002_shared_tree_side_flush);
+	tcase_add_test(tc, test_seed004_css_ref);
+	tcase_add_test(tc, test_kernel_resolve);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("counters");

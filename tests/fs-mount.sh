@@ -7,7 +7,8 @@ out=$("$MEMCGFS" --version) || fail "--version"
 case $out in "memcgfs "*) ;; *) fail "--version said: $out" ;; esac
 "$MEMCGFS" --help >/dev/null || fail "--help"
 for bad in "--hierarchy=v3" "--cpus=0" "--cpus=1025" "--nodes=65" "--kernel=5.4" \
-	   "-o flush_period_ms=x" "-o no_such_option" "--percpu_local_sum=maybe"; do
+	   "-o flush_period_ms=x" "-o no_such_option" "--seed=000:maybe" \
+	   "--seed=000:before --kernel=7.3" "--seed=005:after"; do
 	"$MEMCGFS" $bad "$TMP/m" 2>"$TMP/err" && fail "$bad accepted"
 	expect "exit status of $bad" "$?" 2
 	expect "error lines of $bad" "$(wc -l < "$TMP/err")" 1
@@ -15,8 +16,8 @@ done
 "$MEMCGFS" 2>/dev/null
 expect "exit status without a mount point" "$?" 2
 
-# v2 (default), every switch by name, unmounted with fusermount3 -u
-mount_fs "$TMP/v2" -o cpus=4,nodes=2,kernel=6.12,flush_period_ms=0,percpu_local_sum,numa_stat_walk
+# v2 (default), a seed patch on its base kernel, unmounted with fusermount3 -u
+mount_fs "$TMP/v2" -o cpus=4,nodes=2,kernel=6.12,flush_period_ms=0,seed=002:before
 [ -r "$TMP/v2/memory.stat" ] || fail "v2 root has no memory.stat"
 [ -e "$TMP/v2/memory.current" ] && fail "v2 root has memory.current"
 grep -q "^anon N0=0 N1=0$" "$TMP/v2/memory.numa_stat" || fail "v2 numa_stat with 2 nodes"

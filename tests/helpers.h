@@ -6,6 +6,19 @@
 
 #include "engine/engine.h"
 
+/* The plain era whose layout is `id`. */
+static inline const struct mcg_kernel *test_kernel_of_layout(enum mcg_layout_id id)
+{
+	unsigned nr;
+	const struct mcg_kernel *const *eras = mcg_kernel_list(&nr);
+
+	for (unsigned i = 0; i < nr; i++)
+		if (eras[i]->layout == id)
+			return eras[i];
+	ck_abort_msg("no era has layout %d", (int)id);
+	return NULL;
+}
+
 /* Creates child `name` of parent; returns the new reference.  Since
  * mcg_engine_free() frees online cgroups whatever their references, a test
  * must put only the ones it destroys. */

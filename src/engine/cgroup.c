@@ -42,7 +42,7 @@ struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *
 
 	for (int p = 0; p < MCG_NR_PARTS; p++) {
 		/* With one shared tree a cgroup is one node in it. */
-		int idx = e->cfg.sw.shared_rstat_tree ? 0 : p;
+		int idx = e->cfg.kernel.split_trees ? p : 0;
 
 		cg->node_of[p] = &cg->rnode[idx];
 		if (idx != p)
@@ -271,13 +271,14 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 
 	mcg_engine_sync_cpus(e);
 
-	if (e->cfg.hierarchy == MCG_HIERARCHY_V1 && e->maintain_local) {
+	if (e->cfg.hierarchy == MCG_HIERARCHY_V1 && e->cfg.kernel.reparent_local &&
+	    e->maintain_local) {
 		__mcg_memcg_flush_stats(e, cg, true);
 		memcg_reparent_local(e, cg);
 		__mcg_memcg_flush_stats(e, parent, true);
 	}
 	memcg_flush_tree(e, cg);
-	if (!e->cfg.sw.shared_rstat_tree) {
+	if (e->cfg.kernel.split_trees) {
 		rstat_flush(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO]);
 		rstat_flush(e->tree_of[MCG_PART_BASE], cg->node_of[MCG_PART_BASE]);
 	}

@@ -38,7 +38,8 @@ static void counter_propagate_watermark(struct page_counter *pc, long usage)
 
 static void css_ref_charge(struct mcg_cgroup *cg, enum mcg_counter counter, long nr_pages)
 {
-	if (counter == MCG_COUNTER_MEMORY && cg->engine->cfg.sw.css_ref_per_charge)
+	if (counter == MCG_COUNTER_MEMORY && 
+	    cg->engine->cfg.kernel.css_ref == MCG_CSS_REF_SHARED_ATOMIC)
 		atomic_fetch_add_explicit(&cg->css_refs, nr_pages, memory_order_relaxed);
 }
 

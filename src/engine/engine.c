@@ -1,63 +1,16 @@
-/* Engine construction, the seed switches, emulated CPUs and the periodic flusher. */
+/* Engine construction, emulated CPUs and the periodic flusher. */
 #include "engine/internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-const struct mcg_switch_desc mcg_switch_descs[] = {
-	{ "percpu_local_sum", "000",
-	  "local (non-hierarchical) stats summed over per-CPU counters at read time (before v6.6)",
-	  offsetof(struct mcg_switches, percpu_local_sum) },
-	{ "v2_skip_local", "001",
-	  "no memcg-wide local stat arrays on a v2 hierarchy (CONFIG_MEMCG_V1=n patch)",
-	  offsetof(struct mcg_switches, v2_skip_local) },
-	{ "shared_rstat_tree", "002",
-	  "one rstat tree for memory, io and cpu stats (before v6.16)",
-	  offsetof(struct mcg_switches, shared_rstat_tree) },
-	{ "numa_stat_walk", "003",
-	  "v1 numa_stat hierarchical lines by walking the subtree (before v5.8)",
-	  offsetof(struct mcg_switches, numa_stat_walk) },
-	{ "css_ref_per_charge", "004",
-	  "a shared css reference taken by every charge and uncharge (per-page css_get/put)",
-	  offsetof(struct mcg_switches, css_ref_per_charge) },
-};
-const unsigned mcg_nr_switch_descs = G_N_ELEMENTS(mcg_switch_descs);
-
-static const struct mcg_switch_desc *switch_find(const char *name)
-{
-	for (unsigned i = 0; i < mcg_nr_switch_descs; i++)
-		if (strcmp(mcg_switch_descs[i].name, name) == 0)
-			return &mcg_switch_descs[i];
-	return NULL;
-}
-
-bool mcg_switches_set(struct mcg_switches *sw, const char *name, bool on)
-{
-	const struct mcg_switch_desc *d = switch_find(name);
-
-	if (!d)
-		return false;
-	*(bool *)((char *)sw + d->offset) = on;
-	return true;
-}
-
-bool mcg_switches_get(const struct mcg_switches *sw, const char *name, bool *on)
-{
-	const struct mcg_switch_desc *d = switch_find(name);
-
-	if (!d)
-		return false;
-	*on = *(const bool *)((const char *)sw + d->offset);
-	return true;
-}
-
 void mcg_engine_config_init(struct mcg_engine_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->nr_cpus = 1;
 	cfg->nr_nodes = 1;
-	cfg->layout = mcg_layout_get(MCG_LAYOUT_7_3);
+	cfg->kernel = *mcg_kernel_default();
 	cfg->hierarchy = MCG_HIERARCHY_V2;
 	cfg->flush_period_ms = MCG_DEFAULT_FLUSH_PERIOD_MS;
 }
@@ -65,6 +18,11 @@ void mcg_engine_config_init(struct mcg_engine_config *cfg)
 const struct mcg_engine_config *mcg_engine_config(const struct mcg_engine *e)
 {
 	return &e->cfg;
+}
+
+const struct mcg_layout *mcg_engine_layout(const struct mcg_engine *e)
+{
+	return e->layout;
 }
 
 static size_t align_up(size_t v, size_t a)
@@ -106,8 +64,8 @@ static void engine_plan_pcpu(struct mcg_engine *e)
 		off += sizeof(struct rstat_node_cpu);
 	}
 	e->pcpu_stride = align_up(off, 64);
-	/* state, local, pending and reparented for state, events, per node */
-	e->nr_aggregates = 4 * (l->nr_state_slots + l->nr_event_slots + nodes * l->nr_node_slots);
+	/* state, local and pending for state, events, per node */
+	e->nr_aggregates = 3 * (l->nr_state_slots + l->nr_event_slots + nodes * l->nr_node_slots);
 }
 
 size_t mcg_engine_cgroup_footprint(const struct mcg_engine *e)
@@ -156,7 +114,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	struct mcg_engine *e;
 	pthread_condattr_t cattr;
 
-	if (!cfg || !cfg->layout || cfg->nr_cpus < 1 || cfg->nr_cpus > MCG_MAX_CPUS ||
+	if (!cfg || !cfg->kernel.version || cfg->nr_cpus < 1 || cfg->nr_cpus > MCG_MAX_CPUS ||
 	    cfg->nr_nodes < 1 || cfg->nr_nodes > MCG_MAX_NODES) {
 		errno = EINVAL;
 		return NULL;
@@ -165,18 +123,21 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	if (!e)
 		goto err_nomem;
 	e->cfg = *cfg;
-	e->layout = cfg->layout;
+	e->layout = mcg_layout_get(cfg->kernel.layout);
 	e->flush_threshold = (unsigned long)MCG_CHARGE_BATCH * cfg->nr_cpus;
-	/* seed 001: a CONFIG_MEMCG_V1=n kernel keeps no memcg-wide locals. */
-	e->maintain_local = !(cfg->sw.v2_skip_local && cfg->hierarchy == MCG_HIERARCHY_V2);
+	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not on
+	 * v2 with seed 001's patch (CONFIG_MEMCG_V1=n). */
+	e->maintain_local = cfg->kernel.local == MCG_LOCAL_FLUSHED ||
+			    (cfg->kernel.local == MCG_LOCAL_FLUSHED_V1_ONLY &&
+			     cfg->hierarchy == MCG_HIERARCHY_V1);
 	engine_plan_pcpu(e);
 	atomic_init(&e->next_id, 1);
 
-	/* seed 002: one shared tree, or one tree per participant. */
+	/* One tree per participant (6.16+), or one shared tree. */
 	for (int p = 0; p < MCG_NR_PARTS; p++) {
 		if (rstat_tree_init(&e->trees[p], cfg->nr_cpus))
 			goto err_free;
-		e->tree_of[p] = cfg->sw.shared_rstat_tree ? &e->trees[0] : &e->trees[p];
+		e->tree_of[p] = cfg->kernel.split_trees ? &e->trees[p] : &e->trees[0];
 	}
 	/* Callback order of the old shared tree: base stats, then every css
 	 * (memory before io, by subsystem id). */

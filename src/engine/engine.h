@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/items.h"
+#include "kernel/kernel.h"
 
 struct mcg_engine;
 struct mcg_cgroup;
@@ -53,52 +53,17 @@ enum mcg_hierarchy {
 	MCG_HIERARCHY_V1,
 };
 
-/* The seed patches as runtime switches.  false everywhere is today's kernel;
- * each true reproduces the "before" (or, for seed 001, the "after") of one
- * patch thread in ../shared/seeds. */
-struct mcg_switches {
-	/* seed 000, before v6.6: non-hierarchical values are summed over all
-	 * per-CPU counters at read time instead of being kept by the flush. */
-	bool percpu_local_sum;
-	/* seed 001 (proposed): on a v2 hierarchy the memcg-wide local arrays
-	 * are not maintained by the flush at all (CONFIG_MEMCG_V1=n). */
-	bool v2_skip_local;
-	/* seed 002, before v6.16: memory, io and base stats share one rstat
-	 * tree; any flush runs every participant's callback, memcg's included,
-	 * bypassing memcg's threshold. */
-	bool shared_rstat_tree;
-	/* seed 003, before v5.8: v1 numa_stat hierarchical lines are computed
-	 * by walking the subtree and summing local per-node counters. */
-	bool numa_stat_walk;
-	/* seed 004, before 2.6.36 / v3.19-v5.8 era: every charge and uncharge
-	 * touches one shared atomic reference count of the charged cgroup. */
-	bool css_ref_per_charge;
-};
-
-/* A table of the switches by readable name, for options and help text. */
-struct mcg_switch_desc {
-	const char *name;	/* e.g. "percpu_local_sum" */
-	const char *seed;	/* e.g. "000" */
-	const char *help;	/* one line */
-	size_t offset;		/* offsetof(struct mcg_switches, field) */
-};
-extern const struct mcg_switch_desc mcg_switch_descs[];
-extern const unsigned mcg_nr_switch_descs;
-/* Sets switch `name` to `on`; false if no switch has that name. */
-bool mcg_switches_set(struct mcg_switches *sw, const char *name, bool on);
-bool mcg_switches_get(const struct mcg_switches *sw, const char *name, bool *on);
-
 struct mcg_engine_config {
 	unsigned nr_cpus;		/* 1..MCG_MAX_CPUS emulated CPUs */
 	unsigned nr_nodes;		/* 1..MCG_MAX_NODES NUMA nodes, all with memory */
-	const struct mcg_layout *layout;
+	/* The kernel modelled: its layouts and mechanisms (src/kernel). */
+	struct mcg_kernel kernel;
 	enum mcg_hierarchy hierarchy;
 	unsigned flush_period_ms;	/* periodic forced root flush; 0 = off */
 	bool hugetlb_accounting;	/* cgroup2 memory_hugetlb_accounting */
-	struct mcg_switches sw;
 };
 
-/* Defaults: 1 CPU, 1 node, layout 7.3, v2, 2 s period, all switches off. */
+/* Defaults: 1 CPU, 1 node, the default kernel (7.3), v2, 2 s period. */
 void mcg_engine_config_init(struct mcg_engine_config *cfg);
 
 /* Creates an engine with its root cgroup and, if the period is non-zero, the
@@ -111,6 +76,8 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg);
  * are no longer reachable from the hierarchy. */
 void mcg_engine_free(struct mcg_engine *e);
 const struct mcg_engine_config *mcg_engine_config(const struct mcg_engine *e);
+/* The layout of the engine's kernel (immutable). */
+const struct mcg_layout *mcg_engine_layout(const struct mcg_engine *e);
 
 /* ---- Hierarchy ---------------------------------------------------------- */
 

@@ -69,10 +69,6 @@ struct memcg_vmstats {
 	acount_t *lstate;		/* [nr_nodes][nr_node_slots] hierarchical */
 	acount_t *lstate_local;
 	acount_t *lstate_pending;
-	/* seed 000 before: what dead v1 children handed over, added to the
-	 * per-CPU sums a local read makes (the old kernels moved the per-CPU
-	 * counts with the pages).  Written by destroy under the tree lock. */
-	acount_t *state_reparented, *events_reparented, *lstate_reparented;
 	/* Pages changed in the subtree since the last flush, published in
 	 * per-CPU batches; any CPU adds, the flusher resets. */
 	_Atomic unsigned long stats_updates;

@@ -20,9 +20,6 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
 	vs->lstate = a += l->nr_event_slots;
 	vs->lstate_local = a += nr_lstate;
 	vs->lstate_pending = a += nr_lstate;
-	vs->state_reparented = a += nr_lstate;
-	vs->events_reparented = a += l->nr_state_slots;
-	vs->lstate_reparented = a += l->nr_event_slots;
 	atomic_init(&vs->stats_updates, 0);
 
 	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++) {
@@ -232,7 +229,8 @@ static long percpu_sum(const struct mcg_engine *e, const struct mcg_cgroup *cg, 
 }
 
 /* Hands a destroyed v1 cgroup's local counters to its parent
- * (reparent_state_local()); the caller flushed the cgroup first. */
+ * (reparent_state_local(), Linux 7.x); the caller flushed the cgroup first.
+ * Earlier eras leave them with the dying memcg. */
 void memcg_reparent_local(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
 	const struct mcg_layout *l = e->layout;
@@ -247,20 +245,6 @@ void memcg_reparent_local(struct mcg_engine *e, struct mcg_cgroup *cg)
 		acount_add_single_writer(&pvs->events_local[i], acount_read(&vs->events_local[i]));
 	for (size_t i = 0; i < nr_lstate; i++)
 		acount_add_single_writer(&pvs->lstate_local[i], acount_read(&vs->lstate_local[i]));
-	/* The same for the seed 000 reads, which sum per-CPU counters: the
-	 * child's (final, drained) sums go to the parent as a base. */
-	for (unsigned i = 0; i < l->nr_state_slots; i++)
-		acount_add_single_writer(&pvs->state_reparented[i],
-					 percpu_sum(e, cg, e->off_state, i) +
-						 acount_read(&vs->state_reparented[i]));
-	for (unsigned i = 0; i < l->nr_event_slots; i++)
-		acount_add_single_writer(&pvs->events_reparented[i],
-					 percpu_sum(e, cg, e->off_events, i) +
-						 acount_read(&vs->events_reparented[i]));
-	for (size_t i = 0; i < nr_lstate; i++)
-		acount_add_single_writer(&pvs->lstate_reparented[i],
-					 percpu_sum(e, cg, e->off_lstate, i) +
-						 acount_read(&vs->lstate_reparented[i]));
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -327,11 +311,9 @@ long mcg_stat_read_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg,
 		return 0;
 	if (scope == MCG_HIERARCHICAL)
 		return acount_read(is_event ? &cg->vmstats.events[slot] : &cg->vmstats.state[slot]);
-	/* seed 000 before, or locals not kept (seed 001): sum every CPU. */
-	if (e->cfg.sw.percpu_local_sum || !e->maintain_local)
-		return percpu_sum(e, cg, is_event ? e->off_events : e->off_state, slot) +
-		       acount_read(is_event ? &cg->vmstats.events_reparented[slot]
-					    : &cg->vmstats.state_reparented[slot]);
+	/* Before 6.6, or locals not kept (seed 001 after): sum every CPU. */
+	if (!e->maintain_local)
+		return percpu_sum(e, cg, is_event ? e->off_events : e->off_state, slot);
 	return acount_read(is_event ? &cg->vmstats.events_local[slot]
 				    : &cg->vmstats.state_local[slot]);
 }
@@ -347,9 +329,8 @@ long mcg_stat_read_node_raw(const struct mcg_engine *e, const struct mcg_cgroup 
 	index = (size_t)nid * l->nr_node_slots + l->slot[item];
 	if (scope == MCG_HIERARCHICAL)
 		return acount_read(&cg->vmstats.lstate[index]);
-	if (e->cfg.sw.percpu_local_sum)
-		return percpu_sum(e, cg, e->off_lstate, index) +
-		       acount_read(&cg->vmstats.lstate_reparented[index]);
+	if (e->cfg.kernel.local == MCG_LOCAL_PERCPU_SUM)
+		return percpu_sum(e, cg, e->off_lstate, index);
 	return acount_read(&cg->vmstats.lstate_local[index]);
 }
 

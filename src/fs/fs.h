@@ -33,7 +33,9 @@ struct fuse_args;
 #define MCGFS_DEFAULT_MAX_THREADS 8
 
 struct mcgfs_options {
-	struct mcg_engine_config engine;	/* hierarchy, CPUs, nodes, layout ... */
+	struct mcg_engine_config engine;	/* hierarchy, CPUs, nodes, kernel ... */
+	char *kernel_version;			/* owned: --kernel as given, or NULL */
+	char *seed;				/* owned: --seed as given, or NULL */
 	char *workload;				/* owned: profile of new cgroups, or NULL */
 	char *mountpoint;			/* owned */
 	bool foreground;			/* -f */

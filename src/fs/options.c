@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fs/internal.h"
-#include "kernel/items.h"
+#include "kernel/kernel.h"
 
 enum {
 	KEY_HIERARCHY,
@@ -29,7 +29,7 @@ enum {
 	KEY_TIMEOUT,
 	KEY_MAX_READ,
 	KEY_WORKLOAD,
-	KEY_SWITCH,	/* + index in mcg_switch_descs[] */
+	KEY_SEED,
 };
 
 /* Options that take a value, by key name. */
@@ -42,7 +42,10 @@ static const struct { const char *name; int key; } valued[] = {
 	{ "timeout", KEY_TIMEOUT },
 	{ "max_read", KEY_MAX_READ },
 	{ "workload", KEY_WORKLOAD },
+	{ "seed", KEY_SEED },
 };
+
+
 
 static int bad(const char *what, const char *value, const char *expected)
 {
@@ -87,9 +90,14 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 			return bad("nodes", v, "1..64");
 		return 0;
 	case KEY_KERNEL:
-		o->engine.layout = mcg_layout_by_name(v);
-		if (!o->engine.layout)
-			return bad("kernel", v, "7.3 or 6.12");
+		if (!mcg_kernel_get(v))
+			return bad("kernel", v, "5.10, 6.1, 6.12 or 7.3");
+		g_free(o->kernel_version);
+		o->kernel_version = g_strdup(v);
+		return 0;
+	case KEY_SEED:
+		g_free(o->seed);
+		o->seed = g_strdup(v);
 		return 0;
 	case KEY_FLUSH_PERIOD:
 		if (!parse_uint(v, 0, UINT_MAX, &o->engine.flush_period_ms))
@@ -113,22 +121,6 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 			return bad("max_read", v, "512..1048576 bytes");
 		return 0;
 	default:
-		if (key >= KEY_SWITCH && (unsigned)(key - KEY_SWITCH) < mcg_nr_switch_descs) {
-			const char *name = mcg_switch_descs[key - KEY_SWITCH].name;
-			bool on = true;
-
-			/* NAME, NAME=1/0, NAME=on/off */
-			if (eq) {
-				if (strcmp(v, "1") == 0 || strcmp(v, "on") == 0)
-					on = true;
-				else if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0)
-					on = false;
-				else
-					return bad(name, v, "on or off");
-			}
-			mcg_switches_set(&o->engine.sw, name, on);
-			return 0;
-		}
 		return 1;
 	}
 }
@@ -155,16 +147,34 @@ static struct fuse_opt *build_spec(GPtrArray *strings)
 	}
 	spec_add(spec, strings, g_strdup("hugetlb_accounting"), KEY_HUGETLB);
 	spec_add(spec, strings, g_strdup("--hugetlb_accounting"), KEY_HUGETLB);
-	for (unsigned i = 0; i < mcg_nr_switch_descs; i++) {
-		const char *n = mcg_switch_descs[i].name;
-		int key = KEY_SWITCH + (int)i;
-
-		spec_add(spec, strings, g_strdup(n), key);
-		spec_add(spec, strings, g_strdup_printf("%s=", n), key);
-		spec_add(spec, strings, g_strdup_printf("--%s", n), key);
-		spec_add(spec, strings, g_strdup_printf("--%s=", n), key);
-	}
 	return (struct fuse_opt *)(void *)g_array_free(spec, FALSE);
+}
+
+/* The eras and the seed patches, from their tables. */
+static void usage_kernels(void)
+{
+	static const char *const eras_help[] = {
+		"5.10", "memcg stats batched into hierarchical atomics; no memcg flush",
+		"6.1", "rstat, one shared tree, per-CPU locked updater; one global flush\n"
+		"                           threshold, whole-root flush under a trylock",
+		"6.12", "rstat, one shared tree, per-CPU locked updater; per-memcg\n"
+		"                           thresholds; locals kept by the flush",
+		"7.3", "rstat, a tree per subsystem, lockless updater; per-memcg\n"
+		"                           thresholds; locals kept and reparented",
+	};
+	const struct mcg_seed *seeds;
+	unsigned nr;
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(eras_help); i += 2)
+		printf("    %-22s %s\n", eras_help[i], eras_help[i + 1]);
+	printf("\nSeed patches (--seed=NNN:before|after):\n");
+	seeds = mcg_seed_list(&nr);
+	for (unsigned i = 0; i < nr; i++) {
+		printf("    %s on %-15s %s\n", seeds[i].id, seeds[i].base ? seeds[i].base : "any kernel",
+		       seeds[i].title);
+		printf("    %-22s before: %s\n", "", seeds[i].before_help);
+		printf("    %-22s after:  %s\n", "", seeds[i].after_help);
+	}
 }
 
 static void usage(const char *prog)
@@ -177,7 +187,10 @@ static void usage(const char *prog)
 	       "    --hierarchy=v1|v2      cgroup v1 memory hierarchy or cgroup v2 (default v2)\n"
 	       "    --cpus=N               emulated CPUs, 1..1024 (default: online CPUs)\n"
 	       "    --nodes=N              NUMA nodes, 1..64 (default 1)\n"
-	       "    --kernel=7.3|6.12      kernel layout of the statistics (default 7.3)\n"
+	       "    --kernel=VERSION       the kernel modelled: its files and its statistics\n"
+	       "                           machinery (default 7.3, or the seed's base)\n"
+	       "    --seed=NNN:before|after  a seed patch's experiment: its base kernel\n"
+	       "                           without (before) or with (after) the patch\n"
 	       "    --flush_period_ms=N    periodic statistics flush, 0 = off (default %u)\n"
 	       "    --hugetlb_accounting   cgroup2 memory_hugetlb_accounting\n"
 	       "    --timeout=SECONDS      entry and attribute cache (default %.0f)\n"
@@ -186,12 +199,10 @@ static void usage(const char *prog)
 	       "                           multi-fault, file-reader) or \"key=value ...\"\n"
 	       "                           (see memcgfs(8)); default idle\n"
 	       "\n"
-	       "Seed switches (--NAME or -o NAME, NAME=off to clear):\n",
+	       "Kernels:\n",
 	       prog, (unsigned)MCG_DEFAULT_FLUSH_PERIOD_MS, MCGFS_DEFAULT_TIMEOUT,
 	       MCGFS_DEFAULT_MAX_READ);
-	for (unsigned i = 0; i < mcg_nr_switch_descs; i++)
-		printf("    --%-20s seed %s: %s\n", mcg_switch_descs[i].name,
-		       mcg_switch_descs[i].seed, mcg_switch_descs[i].help);
+	usage_kernels();
 	printf("\nFUSE options:\n");
 	fuse_cmdline_help();
 	fuse_lowlevel_help();
@@ -231,6 +242,16 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 		fuse_lowlevel_version();
 		goto done;
 	}
+	{
+		const char *why;
+
+		if (mcg_kernel_resolve(o->kernel_version, o->seed, &o->engine.kernel, &why) != 0) {
+			fprintf(stderr, "memcgfs: kernel %s, seed %s: %s\n",
+				o->kernel_version ? o->kernel_version : "(default)",
+				o->seed ? o->seed : "(none)", why);
+			goto fail;
+		}
+	}
 	if (!cmd.mountpoint) {
 		fprintf(stderr, "memcgfs: no mount point given (try --help)\n");
 		goto fail;
@@ -269,5 +290,7 @@ void mcgfs_options_free(struct mcgfs_options *o)
 	}
 	free(o->mountpoint);
 	g_free(o->workload);
+	g_free(o->kernel_version);
+	g_free(o->seed);
 	memset(o, 0, sizeof(*o));
 }

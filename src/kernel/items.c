@@ -527,6 +527,27 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(pgscan_items, pgscan_6_12),
 		LIST(pgsteal_items, pgsteal_6_12),
 	},
+	/* Not yet transcribed: 6.12's lists stand in for 6.1 and 5.10. */
+	[MCG_LAYOUT_6_1] = {
+		.name = "6.1",
+		LIST(node_items, node_items_6_12),
+		LIST(memcg_items, memcg_items_6_12),
+		LIST(events, events_6_12),
+		LIST(count_items, count_items_6_12),
+		LIST(v2_stats, v2_stats_6_12),
+		LIST(pgscan_items, pgscan_6_12),
+		LIST(pgsteal_items, pgsteal_6_12),
+	},
+	[MCG_LAYOUT_5_10] = {
+		.name = "5.10",
+		LIST(node_items, node_items_6_12),
+		LIST(memcg_items, memcg_items_6_12),
+		LIST(events, events_6_12),
+		LIST(count_items, count_items_6_12),
+		LIST(v2_stats, v2_stats_6_12),
+		LIST(pgscan_items, pgscan_6_12),
+		LIST(pgsteal_items, pgsteal_6_12),
+	},
 };
 
 #undef LIST

@@ -142,6 +142,8 @@ struct mcg_stat_row {
 enum mcg_layout_id {
 	MCG_LAYOUT_7_3 = 0,	/* Linux 7.3, the default */
 	MCG_LAYOUT_6_12,	/* Linux 6.12 LTS */
+	MCG_LAYOUT_6_1,		/* Linux 6.1 LTS */
+	MCG_LAYOUT_5_10,	/* Linux 5.10 LTS */
 	MCG_NR_LAYOUTS
 };
 

@@ -1,6 +1,15 @@
-# What each modelled kernel is: item tables and layouts, eras and seed patches.
-# Pure data and small choosers, below the engine: no threads, no FUSE.
+# What each modelled kernel is: item tables and layouts, one file per era
+# with its choice of mechanisms, and the seed patches as deltas on their base
+# eras.  Pure data and small choosers, below the engine: no threads, no FUSE.
 libmemcgfs_a_SOURCES += \
 	src/kernel/items.h \
 	src/kernel/items.c \
+	src/kernel/kernel.h \
+	src/kernel/eras.h \
+	src/kernel/kernel.c \
+	src/kernel/era-5.10.c \
+	src/kernel/era-6.1.c \
+	src/kernel/era-6.12.c \
+	src/kernel/era-7.3.c \
+	src/kernel/seeds.c \
 	$(NULL)

@@ -64,7 +64,7 @@ static void summary_append(struct mcg_engine *e, struct mcg_cgroup *cg, GString 
 static void memcg_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
 {
 	const struct mcg_engine_config *cfg = mcg_engine_config(e);
-	const struct mcg_layout *l = cfg->layout;
+	const struct mcg_layout *l = mcg_engine_layout(e);
 
 	mcg_memcg_flush_stats(e, cg);
 
@@ -100,7 +100,7 @@ static void memcg_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GStri
 static void memcg_numa_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
 {
 	const struct mcg_engine_config *cfg = mcg_engine_config(e);
-	const struct mcg_layout *l = cfg->layout;
+	const struct mcg_layout *l = mcg_engine_layout(e);
 
 	mcg_memcg_flush_stats(e, cg);
 

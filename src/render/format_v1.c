@@ -81,7 +81,7 @@ static void mcg1_line_append(GString *out, enum mcg_scope scope, const char *nam
 static void mcg1_block_append(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out,
 			      enum mcg_scope scope)
 {
-	const struct mcg_layout *l = mcg_engine_config(e)->layout;
+	const struct mcg_layout *l = mcg_engine_layout(e);
 
 	/* memcg_page_state_local_output() / memcg_page_state_output() */
 	for (unsigned i = 0; i < G_N_ELEMENTS(mcg1_stats); i++) {
@@ -193,14 +193,14 @@ static void mcg1_walk_sum_one(struct mcg_cgroup *iter, void *arg)
 	ws->nr += mcg1_lru_pages(ws->e, iter, ws->nid, ws->lru_mask, MCG_LOCAL);
 }
 
-/* A hierarchical number: the maintained counter, or (numa_stat_walk) the
+/* A hierarchical number: the maintained counter, or (seed 003 before) the
  * pre-v5.8 sum of local counters over a fresh walk of the subtree. */
 static unsigned long mcg1_tree_lru_pages(struct mcg_engine *e, struct mcg_cgroup *cg, int nid,
 					 unsigned lru_mask)
 {
 	struct mcg1_walk_sum ws = { .e = e, .nid = nid, .lru_mask = lru_mask, .nr = 0 };
 
-	if (!mcg_engine_config(e)->sw.numa_stat_walk)
+	if (mcg_engine_config(e)->kernel.numa_stat != MCG_NUMA_STAT_SUBTREE_WALK)
 		return mcg1_lru_pages(e, cg, nid, lru_mask, MCG_HIERARCHICAL);
 	mcg_cgroup_walk(e, cg, mcg1_walk_sum_one, &ws);
 	return ws.nr;

@@ -692,7 +692,7 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 
 int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages)
 {
-	const struct mcg_layout *l = mcg_engine_config(wl->e)->layout;
+	const struct mcg_layout *l = mcg_engine_layout(wl->e);
 	/* 6.12 counts proactive reclaim as direct. */
 	const struct reclaim_kind proactive =
 		mcg_layout_has(l, MCG_PGSCAN_PROACTIVE)

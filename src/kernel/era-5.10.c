@@ -1,0 +1,45 @@
+/* Linux 5.10 (LTS): memcg statistics before rstat.
+ *
+ * memcg does not take part in rstat yet.  __mod_memcg_state() adds a change
+ * to the CPU's own batch (vmstats_percpu->stat[]); when the batch passes
+ * MEMCG_CHARGE_BATCH pages (<< PAGE_SHIFT for byte items), the whole batch is
+ * added with atomic_long_add() to vmstats[] of the memcg *and of every
+ * ancestor*, and to the CPU's local counter (vmstats_local).
+ * __mod_memcg_lruvec_state() does the same for the per-node counters, except
+ * that its local counter (lruvec_stat_local) takes every change unbatched;
+ * __count_memcg_events() batches events the same way.  So:
+ *
+ *  - a hierarchical read is one atomic load, off by up to a batch per CPU per
+ *    level; nothing flushes;
+ *  - a local read (memcg_page_state_local(), lruvec_page_state_local()) sums
+ *    the per-CPU locals over for_each_possible_cpu;
+ *  - when the memcg is freed, memcg_flush_percpu_vmstats() and
+ *    memcg_flush_percpu_vmevents() (mem_cgroup_css_free()) add what is left
+ *    in the batches to the atomics of the memcg and its ancestors; its locals
+ *    are not handed to anyone.
+ *
+ * rstat exists for the base CPU-time stats and blkcg's io.stat: one tree,
+ * cgroup_rstat_updated() under the per-CPU cgroup_rstat_cpu_lock, and a
+ * flush that pops the tree post-order with that lock held
+ * (cgroup_rstat_flush_locked(), kernel/cgroup/rstat.c).
+ *
+ * v1 memory.numa_stat already reads the hierarchical counters here
+ * (memcg_numa_stat_show() with mem_cgroup_node_nr_lru_pages(..., tree)):
+ * seed 003's patch went into 5.8, and its before is this era with it
+ * reverted.
+ */
+#include "kernel/eras.h"
+
+const struct mcg_kernel mcg_era_5_10 = {
+	.version = "5.10",
+	.layout = MCG_LAYOUT_5_10,
+	.stats = MCG_STATS_BATCHED_ATOMICS,
+	.updater = MCG_UPDATER_LOCKED,
+	.walk = MCG_WALK_POP_LOCKED,
+	.split_trees = false,
+	.flush = MCG_FLUSH_NONE,
+	.local = MCG_LOCAL_PERCPU_SUM,
+	.reparent_local = false,
+	.numa_stat = MCG_NUMA_STAT_COUNTERS,
+	.css_ref = MCG_CSS_REF_PERCPU,
+};

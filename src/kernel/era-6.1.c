@@ -1,0 +1,44 @@
+/* Linux 6.1 (LTS): memcg on rstat, one global flush threshold.
+ *
+ * memcg keeps per-CPU counters and marks (memcg, CPU) in the one rstat tree
+ * shared with the base and io stats (cgroup_rstat_updated(), under the
+ * per-CPU cgroup_rstat_cpu_lock unless already linked).  The flush folds
+ * per-CPU deltas into vmstats->state[] (mem_cgroup_css_rstat_flush()).
+ *
+ * When to flush (mm/memcontrol.c, "memcg and lruvec stats flushing"):
+ *  - memcg_rstat_updated() counts |val| in the per-CPU stats_updates; past
+ *    MEMCG_CHARGE_BATCH it adds x / MEMCG_CHARGE_BATCH to the one global
+ *    stats_flush_threshold (skipping the add once that is over
+ *    num_online_cpus());
+ *  - mem_cgroup_flush_stats() flushes only if stats_flush_threshold >
+ *    num_online_cpus(), and __mem_cgroup_flush_stats() always flushes the
+ *    *root*, under spin_trylock(&stats_flush_lock): a reader that finds a
+ *    flush running returns at once with what is there;
+ *  - mem_cgroup_flush_stats_delayed() (workingset_refault()) flushes only
+ *    if jiffies passed flush_next_time (2 x FLUSH_TIME after the last);
+ *  - flush_memcg_stats_dwork() runs __mem_cgroup_flush_stats() every
+ *    FLUSH_TIME (2 s).
+ *
+ * The rstat flush (cgroup_rstat_flush_locked(), kernel/cgroup/rstat.c) pops
+ * each CPU's tree post-order with cgroup_rstat_cpu_pop_updated() and runs
+ * every subsystem's callback with that CPU's lock held.
+ *
+ * Locals are per-CPU sums at read time (memcg_page_state_local() and
+ * lruvec_page_state_local() loop for_each_possible_cpu); an offlined memcg's
+ * locals stay with it.  This is seed 000's before.
+ */
+#include "kernel/eras.h"
+
+const struct mcg_kernel mcg_era_6_1 = {
+	.version = "6.1",
+	.layout = MCG_LAYOUT_6_1,
+	.stats = MCG_STATS_RSTAT,
+	.updater = MCG_UPDATER_LOCKED,
+	.walk = MCG_WALK_POP_LOCKED,
+	.split_trees = false,
+	.flush = MCG_FLUSH_GLOBAL,
+	.local = MCG_LOCAL_PERCPU_SUM,
+	.reparent_local = false,
+	.numa_stat = MCG_NUMA_STAT_COUNTERS,
+	.css_ref = MCG_CSS_REF_PERCPU,
+};

@@ -1,0 +1,33 @@
+/* Linux 6.12 (LTS): per-memcg flush thresholds on one shared rstat tree.
+ *
+ * memcg_rstat_updated() batches per CPU in vmstats_percpu->stats_updates and
+ * publishes to every ancestor's vmstats->stats_updates; a reader flushes its
+ * own subtree when that count passes MEMCG_CHARGE_BATCH x num_online_cpus()
+ * (memcg_vmstats_needs_flush(), mem_cgroup_flush_stats(memcg));
+ * mem_cgroup_flush_stats_ratelimited() waits for a late periodic flush.
+ *
+ * The tree is still the one cgroup_rstat tree: cgroup_rstat_updated() takes
+ * the per-CPU cgroup_rstat_cpu_lock to link a cgroup and its ancestors, and
+ * any flush - of cpu.stat, io.stat or memory.stat - runs every subsystem's
+ * callback on every updated cgroup (cgroup_rstat_flush_locked()), which
+ * bypasses memcg's threshold.  The walk takes the CPU's lock only to detach
+ * the subtree (cgroup_rstat_updated_list()).  This is seed 002's before.
+ *
+ * Locals are kept by the flush (state_local, events_local; lruvec
+ * state_local), and stay with a memcg that goes offline.
+ */
+#include "kernel/eras.h"
+
+const struct mcg_kernel mcg_era_6_12 = {
+	.version = "6.12",
+	.layout = MCG_LAYOUT_6_12,
+	.stats = MCG_STATS_RSTAT,
+	.updater = MCG_UPDATER_LOCKED,
+	.walk = MCG_WALK_DETACH_LIST,
+	.split_trees = false,
+	.flush = MCG_FLUSH_PER_MEMCG,
+	.local = MCG_LOCAL_FLUSHED,
+	.reparent_local = false,
+	.numa_stat = MCG_NUMA_STAT_COUNTERS,
+	.css_ref = MCG_CSS_REF_PERCPU,
+};

@@ -1,0 +1,28 @@
+/* Linux 7.3: the newest era, and the default.
+ *
+ * One rstat tree per subsystem with its own lock (rstat_ss_lock()), and a
+ * lockless updater: css_rstat_updated() pushes the (css, CPU) record on the
+ * CPU's llist unless it is queued already; the flusher links the tree
+ * (css_process_update_tree()) and detaches the subtree as a list
+ * (css_rstat_updated_list()).
+ *
+ * Per-memcg thresholds as in 6.12; locals kept by the flush; on offline a
+ * v1 memcg's locals move to its parent (reparent_state_local()) and updates
+ * aimed at the dying memcg go to its nearest online ancestor
+ * (get_non_dying_memcg_start()).  This is seed 001's base.
+ */
+#include "kernel/eras.h"
+
+const struct mcg_kernel mcg_era_7_3 = {
+	.version = "7.3",
+	.layout = MCG_LAYOUT_7_3,
+	.stats = MCG_STATS_RSTAT,
+	.updater = MCG_UPDATER_LLIST,
+	.walk = MCG_WALK_DETACH_LIST,
+	.split_trees = true,
+	.flush = MCG_FLUSH_PER_MEMCG,
+	.local = MCG_LOCAL_FLUSHED,
+	.reparent_local = true,
+	.numa_stat = MCG_NUMA_STAT_COUNTERS,
+	.css_ref = MCG_CSS_REF_PERCPU,
+};

@@ -1,0 +1,173 @@
+/* The modelled kernels: each era is a file layout plus a choice of mechanisms,
+ * and each seed patch is a named delta on its base era.
+ *
+ * Why eras and not switches.  The seed threads measure one patch against the
+ * kernel it was written for.  Grafting an old behaviour onto the newest engine
+ * shows effects for the wrong reasons: 6.1's per-CPU local sums next to 7.3's
+ * flush-kept locals, or a shared rstat tree with 6.17's lockless updater,
+ * which no kernel ever had.  So a kernel here is a whole bundle, read from its
+ * source:
+ *
+ *   era   memcg stats            rstat updater / walk         flush policy        locals
+ *   5.10  batched atomics        per-CPU lock / pop, locked   none (no memcg      per-CPU sums
+ *         (__mod_memcg_state)    (base and io only)           rstat)              of batches
+ *   6.1   rstat, shared tree     per-CPU lock / pop, locked   global threshold,   per-CPU sums
+ *                                                             root, trylock
+ *   6.12  rstat, shared tree     per-CPU lock / list          per-memcg           kept by flush
+ *   7.3   rstat, tree per        lockless llist / list        per-memcg           kept by flush,
+ *         subsystem                                                               reparented
+ *
+ * (src/kernel/era-*.c give each row with the kernel functions it follows.)
+ * A seed is then "base era without the patch" against "base era with it"
+ * (src/kernel/seeds.c), so the before and the after differ in exactly what the
+ * patch changed.
+ *
+ * The engine reads these choices once, when it is created; nothing on the
+ * update path calls through a pointer chosen here.
+ */
+#ifndef MEMCGFS_KERNEL_KERNEL_H
+#define MEMCGFS_KERNEL_KERNEL_H
+
+#include <stdbool.h>
+
+#include "kernel/items.h"
+
+/* How memcg carries a stat update to its readers. */
+enum mcg_stats_mode {
+	/* Linux <= 5.12 (__mod_memcg_state(), __mod_memcg_lruvec_state(),
+	 * __count_memcg_events() in 5.10's mm/memcontrol.c): each CPU batches
+	 * its changes; a batch over MEMCG_CHARGE_BATCH is added to an atomic of
+	 * the memcg and of every ancestor.  Readers read the atomics: there is
+	 * no flush. */
+	MCG_STATS_BATCHED_ATOMICS,
+	/* Linux 5.13+: per-CPU counters marked in the rstat tree and folded
+	 * up by a flush (mem_cgroup_css_rstat_flush()). */
+	MCG_STATS_RSTAT,
+};
+
+/* How an update is marked in the rstat updated tree. */
+enum mcg_rstat_updater {
+	/* Linux <= 6.16 (cgroup_rstat_updated() / css_rstat_updated()): a racy
+	 * "already linked?" test, else the per-CPU raw spinlock and the cgroup
+	 * and its ancestors linked into the CPU's updated tree. */
+	MCG_UPDATER_LOCKED,
+	/* Linux 6.17+ (css_rstat_updated()): a lockless per-CPU llist; the
+	 * flusher links the tree. */
+	MCG_UPDATER_LLIST,
+};
+
+/* How a flush walks a CPU's updated tree. */
+enum mcg_rstat_walk {
+	/* Linux <= 6.7 (cgroup_rstat_flush_locked() with
+	 * cgroup_rstat_cpu_pop_updated()): pops nodes one by one, post-order,
+	 * and runs every callback while holding the CPU's lock, so updaters
+	 * of that CPU wait for the whole CPU pass. */
+	MCG_WALK_POP_LOCKED,
+	/* Linux 6.8+ (cgroup_rstat_updated_list()): takes the CPU's lock only
+	 * to detach the subtree as a list, then runs the callbacks unlocked
+	 * (under the global rstat lock only). */
+	MCG_WALK_DETACH_LIST,
+};
+
+/* When a reader's flush of memcg stats actually flushes. */
+enum mcg_flush_policy {
+	/* No memcg rstat participant (5.10): nothing to flush. */
+	MCG_FLUSH_NONE,
+	/* Linux 6.1 (__mem_cgroup_flush_stats(), memcg_rstat_updated()): one
+	 * global stats_flush_threshold fed in MEMCG_CHARGE_BATCH units from a
+	 * per-CPU stats_updates; a flush is of the whole root, taken with a
+	 * spin_trylock so that a second reader skips while one runs; the
+	 * _delayed variant flushes only if 2 x FLUSH_TIME passed. */
+	MCG_FLUSH_GLOBAL,
+	/* Linux 6.8+ (mem_cgroup_flush_stats(memcg)): each memcg counts its
+	 * subtree's pending updates and the reader flushes its own subtree;
+	 * _ratelimited flushes only if the periodic flush is late. */
+	MCG_FLUSH_PER_MEMCG,
+};
+
+/* Where a non-hierarchical (v1 "local") value comes from. */
+enum mcg_local_stats {
+	/* Linux < 6.6 (memcg_page_state_local(), lruvec_page_state_local()):
+	 * summed over every possible CPU at read time. */
+	MCG_LOCAL_PERCPU_SUM,
+	/* Linux 6.6+ (seed 000): state_local/events_local kept by the flush. */
+	MCG_LOCAL_FLUSHED,
+	/* Seed 001 after: the memcg-wide local arrays only on a v1 hierarchy
+	 * (CONFIG_MEMCG_V1=n on v2); per-node locals stay. */
+	MCG_LOCAL_FLUSHED_V1_ONLY,
+};
+
+/* How v1 memory.numa_stat computes its hierarchical_* lines. */
+enum mcg_numa_stat {
+	/* Linux < 5.8 (memcg_numa_stat_show() before commit "memcg: optimize
+	 * memory.numa_stat like memory.stat"): for each line and node, walk
+	 * the subtree summing every memcg's per-CPU local counts. */
+	MCG_NUMA_STAT_SUBTREE_WALK,
+	/* Linux 5.8+: read the hierarchical counters. */
+	MCG_NUMA_STAT_COUNTERS,
+};
+
+/* What a charge and an uncharge do to the memcg's css reference. */
+enum mcg_css_ref {
+	/* css->refcnt is a percpu_ref (since 3.11): a per-CPU add. */
+	MCG_CSS_REF_PERCPU,
+	/* Linux 2.6.35 (seed 004 before): one shared atomic per page charge
+	 * and uncharge (css_get()/css_put() on an atomic_t). */
+	MCG_CSS_REF_SHARED_ATOMIC,
+};
+
+struct mcg_seed;
+
+struct mcg_kernel {
+	const char *version;		/* "6.1" */
+	enum mcg_layout_id layout;	/* its file layouts */
+	enum mcg_stats_mode stats;
+	enum mcg_rstat_updater updater;
+	enum mcg_rstat_walk walk;
+	/* One updated tree per subsystem (6.16+) or one shared by memory, io
+	 * and base stats, where any flush runs every callback. */
+	bool split_trees;
+	enum mcg_flush_policy flush;
+	enum mcg_local_stats local;
+	/* On offline, v1 local counts move to the parent (reparent_state_local()
+	 * in 7.x); before, they stay with the dying memcg. */
+	bool reparent_local;
+	enum mcg_numa_stat numa_stat;
+	enum mcg_css_ref css_ref;
+	/* The seed patch applied, or NULL for the plain era; and whether
+	 * this is its after (true) or its before. */
+	const struct mcg_seed *seed;
+	bool seed_after;
+};
+
+/* The plain era of a version ("5.10", "6.1", "6.12", "7.3"), or NULL. */
+const struct mcg_kernel *mcg_kernel_get(const char *version);
+/* The default era (the newest). */
+const struct mcg_kernel *mcg_kernel_default(void);
+/* Every era, oldest first; *nr receives the count. */
+const struct mcg_kernel *const *mcg_kernel_list(unsigned *nr);
+
+/* A seed patch: the thread in ../shared/seeds, its base era and what it
+ * changes.  before() and after() turn a copy of the base era into the two
+ * kernels of the experiment. */
+struct mcg_seed {
+	const char *id;			/* "000" */
+	const char *base;		/* base era, "6.1"; NULL = any era */
+	const char *title;		/* the patch's subject */
+	const char *before_help;	/* one line each */
+	const char *after_help;
+	void (*before)(struct mcg_kernel *k);
+	void (*after)(struct mcg_kernel *k);
+};
+
+const struct mcg_seed *mcg_seed_get(const char *id);
+const struct mcg_seed *mcg_seed_list(unsigned *nr);
+
+/* Resolves the kernel a mount runs: `version` (NULL: the seed's base era, or
+ * the default) with `seed` ("NNN:before" or "NNN:after", NULL for none)
+ * applied.  0, or -1 with a one-line reason in *why (static string, for a
+ * user who asked for a combination that never existed). */
+int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel *out,
+		       const char **why);
+
+#endif

@@ -1,0 +1,110 @@
+/* The five seed patches (../shared/seeds) as deltas on their base eras.
+ *
+ * Each seed is one patch: its before and its after are the base era without
+ * and with it, so the two kernels of an experiment differ in what the patch
+ * changed and in nothing else.  Where the base era already carries the patch
+ * (5.10 has seed 003's 5.8 change), the before reverts it.
+ *
+ *   seed  base   before                                  after
+ *   000   6.1    locals summed per CPU at read           locals kept by the flush (6.6)
+ *   001   7.3    memcg-wide locals kept on v2 too        only with a v1 hierarchy (proposed)
+ *   002   6.12   one rstat tree for all subsystems       one tree per subsystem (6.16)
+ *   003   5.10   numa_stat walks the subtree, per-CPU    hierarchical counters (5.8)
+ *                local sums at every memcg (5.7)
+ *   004   any    one shared atomic css reference per     css reference per CPU (percpu_ref),
+ *                page charge and uncharge (2.6.35)       as every modelled era has it
+ *
+ * Seed 004's own kernel, 2.6.35, is not modelled: its before grafts the one
+ * shared atomic the patch removed onto the chosen era's charge path; the
+ * default era for it is the oldest, 5.10.
+ */
+#include <string.h>
+
+#include "kernel/eras.h"
+
+static void seed000_before(struct mcg_kernel *k)
+{
+	k->local = MCG_LOCAL_PERCPU_SUM;
+}
+
+static void seed000_after(struct mcg_kernel *k)
+{
+	k->local = MCG_LOCAL_FLUSHED;
+}
+
+static void seed001_before(struct mcg_kernel *k)
+{
+	k->local = MCG_LOCAL_FLUSHED;
+}
+
+static void seed001_after(struct mcg_kernel *k)
+{
+	k->local = MCG_LOCAL_FLUSHED_V1_ONLY;
+}
+
+static void seed002_before(struct mcg_kernel *k)
+{
+	k->split_trees = false;
+}
+
+static void seed002_after(struct mcg_kernel *k)
+{
+	k->split_trees = true;
+}
+
+static void seed003_before(struct mcg_kernel *k)
+{
+	k->numa_stat = MCG_NUMA_STAT_SUBTREE_WALK;
+}
+
+static void seed003_after(struct mcg_kernel *k)
+{
+	k->numa_stat = MCG_NUMA_STAT_COUNTERS;
+}
+
+static void seed004_before(struct mcg_kernel *k)
+{
+	k->css_ref = MCG_CSS_REF_SHARED_ATOMIC;
+}
+
+static void seed004_after(struct mcg_kernel *k)
+{
+	k->css_ref = MCG_CSS_REF_PERCPU;
+}
+
+static const struct mcg_seed seeds[] = {
+	{ "000", "6.1", "mm: memcg: use rstat for non-hierarchical stats",
+	  "6.1: v1 local stats summed over every CPU at read time",
+	  "6.1 + patch: local stats kept by the rstat flush",
+	  seed000_before, seed000_after },
+	{ "001", "7.3", "mm/memcontrol: drop non-hierarchical memcg-wide stats in non-v1 kernels",
+	  "7.3: the flush keeps memcg-wide local arrays on v2 too",
+	  "7.3 + patch: memcg-wide local arrays only on a v1 hierarchy",
+	  seed001_before, seed001_after },
+	{ "002", "6.12", "cgroup: separate rstat trees",
+	  "6.12: memory, io and cpu stats share one rstat tree",
+	  "6.12 + patch: one rstat tree and lock per subsystem",
+	  seed002_before, seed002_after },
+	{ "003", "5.10", "memcg: optimize memory.numa_stat like memory.stat",
+	  "5.10 - patch: v1 numa_stat walks the subtree summing per-CPU locals",
+	  "5.10: v1 numa_stat reads the hierarchical counters",
+	  seed003_before, seed003_after },
+	{ "004", NULL, "memcg remove css_get/put per pages",
+	  "a shared atomic css reference per page charge and uncharge (2.6.35)",
+	  "the era's per-CPU css reference",
+	  seed004_before, seed004_after },
+};
+
+const struct mcg_seed *mcg_seed_list(unsigned *nr)
+{
+	*nr = sizeof(seeds) / sizeof(seeds[0]);
+	return seeds;
+}
+
+const struct mcg_seed *mcg_seed_get(const char *id)
+{
+	for (unsigned i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		if (strcmp(seeds[i].id, id) == 0)
+			return &seeds[i];
+	return NULL;
+}
