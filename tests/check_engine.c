@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/internal.h"	/* the eras' locks, to hold them in tests */
 #include "engine/rstat.h"
 #include "helpers.h"
 
@@ -148,7 +149,7 @@ START_TEST(test_rstat_kernel_example_order)
 	const int parent[] = { -1, 0, 0, 1, 1, 2, 2 };
 	const char *expect[] = { "G12", "G11", "G22", "G21", "C2", "C1", "P" };
 
-	ck_assert_int_eq(rstat_tree_init(&t, 2), 0);
+	ck_assert_int_eq(rstat_tree_init(&t, 2, MCG_UPDATER_LLIST, MCG_WALK_DETACH_LIST), 0);
 	rstat_tree_add_callback(&t, record_visit, &rec);
 	for (int i = 0; i < 7; i++) {
 		n[i].name = names[i];
@@ -182,7 +183,13 @@ START_TEST(test_rstat_children_first_random)
 	static struct rstat_node nodes[N];
 	static struct rstat_node_cpu cpus[N][3];
 	int parent[N];
-	GRand *rnd = g_rand_new_with_seed(42 + _i);
+	/* Loop index: the updater and walk (_i % 3), then the random seed. */
+	static const struct { enum mcg_rstat_updater u; enum mcg_rstat_walk w; } variants[] = {
+		{ MCG_UPDATER_LLIST, MCG_WALK_DETACH_LIST },	/* 7.3 */
+		{ MCG_UPDATER_LOCKED, MCG_WALK_DETACH_LIST },	/* 6.12 */
+		{ MCG_UPDATER_LOCKED, MCG_WALK_POP_LOCKED },	/* 6.1, 5.10 */
+	};
+	GRand *rnd = g_rand_new_with_seed(42 + _i / 3);
 
 	for (int round = 0; round < 20; round++) {
 		struct rstat_tree t;
@@ -191,7 +198,7 @@ START_TEST(test_rstat_children_first_random)
 		int target;
 		unsigned cpu = g_rand_int_range(rnd, 0, 3);
 
-		ck_assert_int_eq(rstat_tree_init(&t, 3), 0);
+		ck_assert_int_eq(rstat_tree_init(&t, 3, variants[_i % 3].u, variants[_i % 3].w), 0);
 		rstat_tree_add_callback(&t, record_visit, &rec);
 		for (int i = 0; i < N; i++) {
 			parent[i] = i ? g_rand_int_range(rnd, 0, i) : -1;
@@ -386,33 +393,47 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 		for (unsigned k = 0; k < nr_items; k++) {
 			enum mcg_item item = items[k];
 			long hier = 0, local = 0;
+			/* 5.10's batches not yet in the atomics (0 elsewhere): the
+			 * live subtree's for hierarchical values, a's own for its
+			 * memcg-wide local. */
+			long unpub = 0;
 
 			for (int d = 0; d < m.n; d++) {
-				if (model_is_ancestor_or_self(&m, a, d))
+				if (model_is_ancestor_or_self(&m, a, d)) {
 					hier += m.own[d][item];
+					if (m.alive[d])
+						unpub += mcg_stat_unpublished(e, m.cg[d], -1, item);
+				}
 				if (model_local_home(&m, d, reparent) == a)
 					local += m.own[d][item];
 			}
-			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL) == hier,
-				      "cg %d item %s: hierarchical %ld, expected %ld", a,
+			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL) + unpub == hier,
+				      "cg %d item %s: hierarchical %ld + %ld, expected %ld", a,
 				      mcg_item_name(item),
-				      mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL), hier);
-			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_LOCAL) == local,
+				      mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL), unpub, hier);
+			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_LOCAL) +
+						      mcg_stat_unpublished(e, m.cg[a], -1, item) ==
+					      local,
 				      "cg %d item %s: local %ld, expected %ld", a, mcg_item_name(item),
 				      mcg_stat_read_raw(e, m.cg[a], item, MCG_LOCAL), local);
 			if (l->kind[item] != MCG_KIND_NODE)
 				continue;
 			for (int nid = 0; nid < CONS_NODES; nid++) {
-				long nhier = 0, nlocal = 0;
+				long nhier = 0, nlocal = 0, nunpub = 0;
 
 				for (int d = 0; d < m.n; d++) {
-					if (model_is_ancestor_or_self(&m, a, d))
+					if (model_is_ancestor_or_self(&m, a, d)) {
 						nhier += m.own_node[d][nid][item];
+						if (m.alive[d])
+							nunpub += mcg_stat_unpublished(e, m.cg[d], nid,
+										       item);
+					}
 					if (model_local_home(&m, d, reparent) == a)
 						nlocal += m.own_node[d][nid][item];
 				}
 				ck_assert_int_eq(mcg_stat_read_node_raw(e, m.cg[a], nid, item,
-									MCG_HIERARCHICAL), nhier);
+									MCG_HIERARCHICAL) + nunpub,
+						 nhier);
 				ck_assert_int_eq(mcg_stat_read_node_raw(e, m.cg[a], nid, item,
 									MCG_LOCAL), nlocal);
 			}
@@ -859,6 +880,195 @@ START_TEST(test_seed004_css_ref)
 }
 END_TEST
 
+/* 5.10: an update fills the CPU's batch; the batch that passes
+ * MEMCG_CHARGE_BATCH goes to the atomic of the memcg and of every ancestor
+ * at once, and to the memcg-wide local, while the lruvec local takes every
+ * change.  Nothing is flushed, ever. */
+START_TEST(test_era_5_10_batch_overflow)
+{
+	struct mcg_engine *e = engine_make(2, 1, "5.10", MCG_HIERARCHY_V1, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e);
+	struct mcg_cgroup *a = test_cgroup_make(e, root, "a");
+	struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
+	struct mcg_cgroup *c = test_cgroup_make(e, b, "c");
+	struct mcg_cgroup *chain[] = { root, a, b, c };
+	struct mcg_flush_counters fc;
+
+	test_stat_mod(e, 1, c, 0, MCG_FILE_PAGES, 64);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(mcg_stat_read_raw(e, chain[i], MCG_FILE_PAGES, MCG_HIERARCHICAL), 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_FILE_PAGES, MCG_LOCAL), 0);
+	ck_assert_int_eq(mcg_stat_read_node_raw(e, c, 0, MCG_FILE_PAGES, MCG_LOCAL), 64);
+	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 64);
+	ck_assert(!mcg_memcg_needs_flush(e, root));
+
+	test_stat_mod(e, 1, c, 0, MCG_FILE_PAGES, 1);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(mcg_stat_read_raw(e, chain[i], MCG_FILE_PAGES, MCG_HIERARCHICAL), 65);
+		ck_assert_int_eq(mcg_stat_read_node_raw(e, chain[i], 0, MCG_FILE_PAGES,
+							MCG_HIERARCHICAL), 65);
+	}
+	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_FILE_PAGES, MCG_LOCAL), 65);
+	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
+	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 0);
+
+	/* A batch on another CPU stays there until the memcg goes. */
+	test_stat_mod(e, 0, c, 0, MCG_FILE_PAGES, 5);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 65);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, c), 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 70);
+	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_HIERARCHICAL), 70);
+	/* Its locals go with it (no reparenting before 7.x). */
+	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.flushes, 0);
+	ck_assert_uint_eq(fc.visited, 0);
+	mcg_cgroup_put(c);
+	mcg_cgroup_put(b);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* 6.1: one global threshold, so updates in a make a reader of an unrelated
+ * b flush, and the flush is of the whole root; a reader that finds a flush
+ * running skips it.  6.12 thresholds per memcg. */
+START_TEST(test_era_6_1_global_flush)
+{
+	struct mcg_engine *e = engine_make(2, 1, "6.1", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e12 = engine_make(2, 1, "6.12", MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e);
+	struct mcg_cgroup *a = test_cgroup_make(e, root, "a");
+	struct mcg_cgroup *b = test_cgroup_make(e, root, "b");
+	struct mcg_cgroup *a12 = test_cgroup_make(e12, mcg_engine_root(e12), "a");
+	struct mcg_cgroup *b12 = test_cgroup_make(e12, mcg_engine_root(e12), "b");
+	struct mcg_flush_counters fc;
+
+	/* 64 pages add nothing (x > MEMCG_CHARGE_BATCH is needed); 200 more
+	 * add 264 / 64 = 4 > nr_cpus. */
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 64);
+	ck_assert(!mcg_memcg_needs_flush(e, b));
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 200);
+	ck_assert(mcg_memcg_needs_flush(e, b));
+	test_stat_mod(e12, 0, a12, 0, MCG_ANON_MAPPED, 264);
+	ck_assert(!mcg_memcg_needs_flush(e12, b12));
+	ck_assert(mcg_memcg_needs_flush(e12, a12));
+
+	/* A flush running elsewhere: the reader goes away empty-handed. */
+	pthread_mutex_lock(&e->stats_flush_lock);
+	mcg_memcg_flush_stats(e, b);
+	pthread_mutex_unlock(&e->stats_flush_lock);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.flushes, 0);
+	ck_assert_uint_eq(fc.skipped, 1);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+
+	/* b's reader flushes the root: a's update shows, the threshold resets. */
+	mcg_memcg_flush_stats(e, b);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.flushes, 1);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 264);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 264);
+	ck_assert(!mcg_memcg_needs_flush(e, b));
+
+	mcg_cgroup_put(a);
+	mcg_cgroup_put(b);
+	mcg_cgroup_put(a12);
+	mcg_cgroup_put(b12);
+	mcg_engine_free(e);
+	mcg_engine_free(e12);
+}
+END_TEST
+
+struct lock_probe {
+	struct rstat_tree *t;
+	struct rstat_node *n;
+	_Atomic int done;
+};
+
+static void *probe_update(void *arg)
+{
+	struct lock_probe *p = arg;
+
+	rstat_updated(p->t, p->n, 1);
+	atomic_store(&p->done, 1);
+	return NULL;
+}
+
+/* The updaters: 6.12's (locked) waits for the CPU's lock to link a node off
+ * the tree and does not touch it for a node already linked; 7.3's (llist)
+ * never takes it. */
+START_TEST(test_rstat_updater_cpu_lock)
+{
+	enum mcg_rstat_updater u = _i ? MCG_UPDATER_LOCKED : MCG_UPDATER_LLIST;
+	struct rstat_node_cpu cpus[2][2];
+	struct rstat_node nodes[2];
+	struct rstat_tree t;
+	struct lock_probe p = { &t, &nodes[1], 0 };
+	pthread_t th;
+
+	ck_assert_int_eq(rstat_tree_init(&t, 2, u, MCG_WALK_DETACH_LIST), 0);
+	rstat_node_init(&nodes[0], NULL, NULL, cpus[0], sizeof(struct rstat_node_cpu), 2);
+	rstat_node_init(&nodes[1], &nodes[0], NULL, cpus[1], sizeof(struct rstat_node_cpu), 2);
+
+	pthread_mutex_lock(&t.lhead[1].cpu_lock);
+	pthread_create(&th, NULL, probe_update, &p);
+	usleep(100 * 1000);
+	ck_assert_int_eq(atomic_load(&p.done), u == MCG_UPDATER_LLIST);
+	pthread_mutex_unlock(&t.lhead[1].cpu_lock);
+	pthread_join(th, NULL);
+	ck_assert_int_eq(atomic_load(&p.done), 1);
+	if (u == MCG_UPDATER_LOCKED) {
+		/* Linked now, with its parent; a second update returns on the
+		 * racy test even with the lock held (or this would hang). */
+		ck_assert_ptr_eq(rstat_next(rstat_node_cpu(&nodes[1], 1)), &nodes[0]);
+		ck_assert_ptr_eq(rstat_next(rstat_node_cpu(&nodes[0], 1)), &nodes[0]);
+		pthread_mutex_lock(&t.lhead[1].cpu_lock);
+		rstat_updated(&t, &nodes[1], 1);
+		pthread_mutex_unlock(&t.lhead[1].cpu_lock);
+	}
+	ck_assert_uint_eq(rstat_flush(&t, &nodes[0]), 2);
+	rstat_tree_destroy(&t);
+}
+END_TEST
+
+static void probe_cpu_lock(void *owner, unsigned cpu, void *arg)
+{
+	struct rstat_tree *t = arg;
+	int *held = owner;
+
+	/* Owners are ints: 1 if the CPU's lock was held during the callback. */
+	if (pthread_mutex_trylock(&t->lhead[cpu].cpu_lock) == 0) {
+		pthread_mutex_unlock(&t->lhead[cpu].cpu_lock);
+		*held = 0;
+	} else {
+		*held = 1;
+	}
+}
+
+/* The walks: 6.1's pop walk runs the callbacks under the CPU's lock, 6.12's
+ * detached list runs them without it. */
+START_TEST(test_rstat_walk_cpu_lock)
+{
+	enum mcg_rstat_walk w = _i ? MCG_WALK_POP_LOCKED : MCG_WALK_DETACH_LIST;
+	struct rstat_node_cpu cpus[2][1];
+	struct rstat_node nodes[2];
+	int held[2] = { -1, -1 };
+	struct rstat_tree t;
+
+	ck_assert_int_eq(rstat_tree_init(&t, 1, MCG_UPDATER_LOCKED, w), 0);
+	rstat_tree_add_callback(&t, probe_cpu_lock, &t);
+	rstat_node_init(&nodes[0], NULL, &held[0], cpus[0], sizeof(struct rstat_node_cpu), 1);
+	rstat_node_init(&nodes[1], &nodes[0], &held[1], cpus[1], sizeof(struct rstat_node_cpu),
+			1);
+	rstat_updated(&t, &nodes[1], 0);
+	ck_assert_uint_eq(rstat_flush(&t, &nodes[0]), 2);
+	ck_assert_int_eq(held[0], w == MCG_WALK_POP_LOCKED);
+	ck_assert_int_eq(held[1], w == MCG_WALK_POP_LOCKED);
+	rstat_tree_destroy(&t);
+}
+END_TEST
+
 /* Each seed implies its base era, refuses another, and changes only what
  * its patch changes. */
 START_TEST(test_kernel_resolve)
@@ -1178,7 +1388,7 @@ static Suite *make_engine_suite(void)
 
 	tc = tcase_create("rstat");
 	tcase_add_test(tc, test_rstat_kernel_example_order);
-	tcase_add_loop_test(tc, test_rstat_children_first_random, 0, 5);
+	tcase_add_loop_test(tc, test_rstat_children_first_random, 0, 15);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("conservation");
@@ -1201,6 +1411,10 @@ static Suite *make_engine_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_seed_equivalence, 0, 2);
 	tcase_add_test(tc, test_era_6_1_local_percpu_sum);
+	tcase_add_test(tc, test_era_5_10_batch_overflow);
+	tcase_add_test(tc, test_era_6_1_global_flush);
+	tcase_add_loop_test(tc, test_rstat_updater_cpu_lock, 0, 2);
+	tcase_add_loop_test(tc, test_rstat_walk_cpu_lock, 0, 2);
 	tcase_add_test(tc, test_seed002_shared_tree_side_flush);
 	tcase_add_test(tc, test_seed004_css_ref);
 	tcase_add_test(tc, test_kernel_resolve);

@@ -277,6 +277,8 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 		memcg_reparent_local(e, cg);
 		__mcg_memcg_flush_stats(e, parent, true);
 	}
+	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS)
+		memcg_batched_release(e, cg);
 	memcg_flush_tree(e, cg);
 	if (e->cfg.kernel.split_trees) {
 		rstat_flush(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO]);

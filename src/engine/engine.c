@@ -135,17 +135,21 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 
 	/* One tree per participant (6.16+), or one shared tree. */
 	for (int p = 0; p < MCG_NR_PARTS; p++) {
-		if (rstat_tree_init(&e->trees[p], cfg->nr_cpus))
+		if (rstat_tree_init(&e->trees[p], cfg->nr_cpus, cfg->kernel.updater,
+				    cfg->kernel.walk))
 			goto err_free;
 		e->tree_of[p] = cfg->kernel.split_trees ? &e->trees[p] : &e->trees[0];
 	}
 	/* Callback order of the old shared tree: base stats, then every css
 	 * (memory before io, by subsystem id). */
 	rstat_tree_add_callback(e->tree_of[MCG_PART_BASE], base_flush_cpu, e);
-	rstat_tree_add_callback(e->tree_of[MCG_PART_MEMORY], memcg_flush_cpu, e);
+	/* memcg joined rstat in 5.13; 5.10 batches into atomics instead. */
+	if (cfg->kernel.stats == MCG_STATS_RSTAT)
+		rstat_tree_add_callback(e->tree_of[MCG_PART_MEMORY], memcg_flush_cpu, e);
 	rstat_tree_add_callback(e->tree_of[MCG_PART_IO], io_flush_cpu, e);
 
 	pthread_rwlock_init(&e->hier_lock, NULL);
+	pthread_mutex_init(&e->stats_flush_lock, NULL);
 	e->cpus = aligned_alloc(64, sizeof(*e->cpus) * cfg->nr_cpus);
 	if (!e->cpus)
 		goto err_free;
@@ -215,6 +219,7 @@ void mcg_engine_free(struct mcg_engine *e)
 		free(e->cpus);
 	}
 	pthread_rwlock_destroy(&e->hier_lock);
+	pthread_mutex_destroy(&e->stats_flush_lock);
 	for (int p = 0; p < MCG_NR_PARTS; p++)
 		rstat_tree_destroy(&e->trees[p]);
 	free(e);

@@ -284,6 +284,13 @@ long mcg_stat_read_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg,
 long mcg_stat_read_node_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
 			    enum mcg_item item, enum mcg_scope scope);
 
+/* 5.10 (batched atomics): what cg's per-CPU batches hold for item, on node
+ * nid or memcg-wide (nid < 0), not yet added to any atomic.  Hierarchical
+ * reads miss it until a batch fills or the cgroup is destroyed.  0 in the
+ * rstat eras. */
+long mcg_stat_unpublished(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
+			  enum mcg_item item);
+
 struct mcg_cputime {
 	uint64_t usage_ns;	/* sum_exec_runtime */
 	uint64_t user_ns;	/* utime, nice included */

@@ -147,6 +147,9 @@ struct mcg_cpu {
 	_Alignas(64) pthread_mutex_t lock;	/* held between enter and exit */
 	struct mcg_engine *engine;		/* immutable */
 	unsigned id;				/* immutable */
+	/* 6.1's per-CPU stats_updates (flush-global.c): written only by the
+	 * thread holding `lock`. */
+	unsigned long stats_updates;
 };
 
 struct mcg_engine {
@@ -175,6 +178,10 @@ struct mcg_engine {
 
 	/* Flush heuristics state and counters. */
 	_Atomic int64_t flush_last_time_ns;	/* last root flush */
+	/* 6.1's global policy (flush-global.c): stats_flush_threshold, and
+	 * stats_flush_lock, only ever try-locked around a root flush. */
+	_Atomic long stats_flush_threshold;
+	pthread_mutex_t stats_flush_lock;
 	_Atomic uint64_t nr_flushes, nr_forced, nr_periodic, nr_skipped, nr_side_flushes;
 	_Atomic uint64_t nr_visited, flush_ns;
 
@@ -225,6 +232,21 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg);
 void memcg_flush_cpu(void *owner, unsigned cpu, void *arg);
 void memcg_reparent_local(struct mcg_engine *e, struct mcg_cgroup *cg);
 unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* memcg-batched.c (5.10) */
+void memcg_batched_mod(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu, int nid,
+		       enum mcg_item item, long val);
+void memcg_batched_release(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* flush-per-memcg.c */
+void flush_per_memcg_updated(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned long val,
+			     unsigned cpu);
+bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup *cg);
+void flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force);
+void flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* flush-global.c */
+void flush_global_updated(struct mcg_engine *e, unsigned long val, struct mcg_cpu *c);
+bool flush_global_needed(const struct mcg_engine *e);
+void flush_global(struct mcg_engine *e, bool force);
+void flush_global_delayed(struct mcg_engine *e);
 /* basestat.c, iostat.c */
 void base_flush_cpu(void *owner, unsigned cpu, void *arg);
 void io_flush_cpu(void *owner, unsigned cpu, void *arg);

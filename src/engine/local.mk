@@ -3,8 +3,13 @@ libmemcgfs_a_SOURCES += \
 	src/engine/internal.h \
 	src/engine/rstat.h \
 	src/engine/rstat.c \
+	src/engine/rstat-llist.c \
+	src/engine/rstat-locked.c \
 	src/engine/cgroup.c \
 	src/engine/memcg.c \
+	src/engine/memcg-batched.c \
+	src/engine/flush-per-memcg.c \
+	src/engine/flush-global.c \
 	src/engine/counter.c \
 	src/engine/basestat.c \
 	src/engine/iostat.c \

@@ -31,45 +31,16 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
 	}
 }
 
-/*
- * The update side (memcg_rstat_updated()).
- *
- * A stat update is a single-writer add to the CPU's own counter, then two
- * pieces of bookkeeping that make the read side cheap:
- *
- *  - the rstat mark, so that a flush visits this (cgroup, CPU) pair and no
- *    other;
- *  - the flush threshold.  Each memcg counts, in `vmstats->stats_updates`,
- *    how many page-sized changes its subtree saw since its last flush.  To
- *    keep that shared atomic off the hot path, a CPU first counts in its own
- *    per-CPU slot and publishes in batches of MCG_CHARGE_BATCH, at every
- *    level up to the root.  A level already over the threshold stops the
- *    walk: its ancestors, which count a superset, are over it too.
- *
- * The threshold, MCG_CHARGE_BATCH x nr_cpus, bounds how stale a reader's
- * view can be: a thresholded flush skips only while fewer than that many
- * changes are pending, and the periodic flusher forces the whole tree every
- * period anyway.
- */
+/* The update side (memcg_rstat_updated()): the rstat mark, then the flush
+ * policy's bookkeeping (flush-per-memcg.c, flush-global.c). */
 static inline void memcg_rstat_updated(struct mcg_engine *e, struct mcg_cgroup *cg,
-				       unsigned long val, unsigned cpu)
+				       unsigned long val, struct mcg_cpu *c)
 {
-	rstat_updated(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY], cpu);
-
-	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
-		unsigned long batch;
-
-		if (atomic_load_explicit(&pc->vmstats->stats_updates, memory_order_relaxed) >
-		    e->flush_threshold)
-			break;
-		batch = atomic_load_explicit(&pc->stats_updates, memory_order_relaxed) + val;
-		if (batch < MCG_CHARGE_BATCH) {
-			atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
-			continue;
-		}
-		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
-		atomic_fetch_add_explicit(&pc->vmstats->stats_updates, batch, memory_order_relaxed);
-	}
+	rstat_updated(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY], c->id);
+	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
+		flush_global_updated(e, val, c);
+	else
+		flush_per_memcg_updated(e, cg, val, c->id);
 }
 
 void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_item item,
@@ -86,6 +57,10 @@ void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_it
 	 * ancestor; the root is always online. */
 	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
 		cg = cg->parent;
+	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS) {
+		memcg_batched_mod(e, cg, cpu, nid, item, val);	/* 5.10 */
+		return;
+	}
 
 	switch (l->kind[item]) {
 	case MCG_KIND_NODE:
@@ -103,7 +78,13 @@ void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_it
 	default:
 		return;		/* this kernel does not track the item */
 	}
-	memcg_rstat_updated(e, cg, mcg_layout_val_in_pages(l, item, val), cpu);
+	/* 6.1 counts |val| as given (bytes for byte items); later kernels
+	 * count pages (memcg_state_val_in_pages()). */
+	memcg_rstat_updated(e, cg,
+			    e->cfg.kernel.flush == MCG_FLUSH_GLOBAL
+				    ? (unsigned long)labs(val)
+				    : mcg_layout_val_in_pages(l, item, val),
+			    c);
 }
 
 /*
@@ -248,38 +229,32 @@ void memcg_reparent_local(struct mcg_engine *e, struct mcg_cgroup *cg)
 	pthread_mutex_unlock(&t->lock);
 }
 
-/*
- * When to flush (spec 6).
- *
- * A reader of memory.stat calls mcg_memcg_flush_stats() on the memcg it
- * reads: the flush happens only if more than MCG_CHARGE_BATCH x nr_cpus page
- * changes are pending in that subtree, otherwise the reader accepts the
- * slightly stale aggregates.  Two things bound the staleness: that threshold
- * (in size) and the periodic flusher, which forces a flush of the whole tree
- * every period (in time).  Some kernel paths (reclaim, writeback, refault)
- * use the ratelimited variant, which does not flush at all unless the
- * periodic flusher is a full period late.  Forced flushes (zswap limits, v1
- * reparenting, the periodic worker) ignore the threshold.
- */
+/* When to flush: the era's policy (flush-per-memcg.c, flush-global.c); 5.10
+ * has no memcg participant in rstat, so nothing to flush. */
 bool mcg_memcg_needs_flush(const struct mcg_engine *e, const struct mcg_cgroup *cg)
 {
-	return atomic_load_explicit(&cg->vmstats.stats_updates, memory_order_relaxed) >
-	       e->flush_threshold;
+	switch (e->cfg.kernel.flush) {
+	case MCG_FLUSH_GLOBAL:
+		return flush_global_needed(e);
+	case MCG_FLUSH_PER_MEMCG:
+		return flush_per_memcg_needed(e, cg);
+	default:
+		return false;
+	}
 }
 
 void __mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
 {
-	if (!force && !mcg_memcg_needs_flush(e, cg)) {
-		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
-		return;
+	switch (e->cfg.kernel.flush) {
+	case MCG_FLUSH_GLOBAL:
+		flush_global(e, force);
+		break;
+	case MCG_FLUSH_PER_MEMCG:
+		flush_per_memcg(e, cg, force);
+		break;
+	default:
+		break;
 	}
-	if (!cg->parent)
-		atomic_store_explicit(&e->flush_last_time_ns, (int64_t)mcg_now_ns(),
-				      memory_order_relaxed);
-	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
-	if (force)
-		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
-	memcg_flush_tree(e, cg);
 }
 
 void mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg)
@@ -289,15 +264,35 @@ void mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg)
 
 void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
-	unsigned period_ms = e->cfg.flush_period_ms ? e->cfg.flush_period_ms
-						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
-	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
-
-	if ((int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000)
-		mcg_memcg_flush_stats(e, cg);
+	switch (e->cfg.kernel.flush) {
+	case MCG_FLUSH_GLOBAL:
+		flush_global_delayed(e);
+		break;
+	case MCG_FLUSH_PER_MEMCG:
+		flush_per_memcg_ratelimited(e, cg);
+		break;
+	default:
+		break;
+	}
 }
 
 /* ---- readers ---- */
+
+long mcg_stat_unpublished(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
+			  enum mcg_item item)
+{
+	const struct mcg_layout *l = e->layout;
+	unsigned kind = l->kind[item], slot = l->slot[item];
+
+	if (e->cfg.kernel.stats != MCG_STATS_BATCHED_ATOMICS || kind == MCG_KIND_ABSENT)
+		return 0;
+	if (nid >= 0)
+		return kind == MCG_KIND_NODE && (unsigned)nid < e->cfg.nr_nodes
+			       ? percpu_sum(e, cg, e->off_lstate,
+					    (size_t)nid * l->nr_node_slots + slot)
+			       : 0;
+	return percpu_sum(e, cg, kind == MCG_KIND_EVENT ? e->off_events : e->off_state, slot);
+}
 
 
 long mcg_stat_read_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg,
@@ -309,6 +304,8 @@ long mcg_stat_read_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg,
 
 	if (kind == MCG_KIND_ABSENT)
 		return 0;
+	if (scope == MCG_LOCAL && e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS)
+		return percpu_sum(e, cg, is_event ? e->off_events_prev : e->off_state_prev, slot);
 	if (scope == MCG_HIERARCHICAL)
 		return acount_read(is_event ? &cg->vmstats.events[slot] : &cg->vmstats.state[slot]);
 	/* Before 6.6, or locals not kept (seed 001 after): sum every CPU. */
@@ -329,6 +326,8 @@ long mcg_stat_read_node_raw(const struct mcg_engine *e, const struct mcg_cgroup 
 	index = (size_t)nid * l->nr_node_slots + l->slot[item];
 	if (scope == MCG_HIERARCHICAL)
 		return acount_read(&cg->vmstats.lstate[index]);
+	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS)
+		return percpu_sum(e, cg, e->off_lstate_prev, index);	/* lruvec_stat_local */
 	if (e->cfg.kernel.local == MCG_LOCAL_PERCPU_SUM)
 		return percpu_sum(e, cg, e->off_lstate, index);
 	return acount_read(&cg->vmstats.lstate_local[index]);

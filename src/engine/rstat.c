@@ -1,4 +1,4 @@
-/* rstat trees: marking, linking and the children-first flush walk (see rstat.h). */
+/* rstat trees: the shared tree operations and the flush driver (see rstat.h). */
 #include "engine/rstat.h"
 
 #include <assert.h>
@@ -6,15 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus)
+int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus, enum mcg_rstat_updater updater,
+		    enum mcg_rstat_walk walk)
 {
 	memset(t, 0, sizeof(*t));
+	/* The pop walk is the locked updater's partner: an llist era never
+	 * popped under a CPU lock. */
+	assert(!(updater == MCG_UPDATER_LLIST && walk == MCG_WALK_POP_LOCKED));
 	t->nr_cpus = nr_cpus;
+	t->updater = updater;
+	t->walk = walk;
 	t->lhead = aligned_alloc(64, sizeof(*t->lhead) * nr_cpus);
 	if (!t->lhead)
 		return -ENOMEM;
-	for (unsigned cpu = 0; cpu < nr_cpus; cpu++)
+	for (unsigned cpu = 0; cpu < nr_cpus; cpu++) {
 		atomic_init(&t->lhead[cpu].first, NULL);
+		pthread_mutex_init(&t->lhead[cpu].cpu_lock, NULL);
+	}
 	pthread_mutex_init(&t->lock, NULL);
 	return 0;
 }
@@ -23,6 +31,8 @@ void rstat_tree_destroy(struct rstat_tree *t)
 {
 	if (!t->lhead)
 		return;
+	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
+		pthread_mutex_destroy(&t->lhead[cpu].cpu_lock);
 	pthread_mutex_destroy(&t->lock);
 	free(t->lhead);
 	t->lhead = NULL;
@@ -48,49 +58,62 @@ void rstat_node_init(struct rstat_node *n, struct rstat_node *parent, void *owne
 		struct rstat_node_cpu *rc = rstat_node_cpu(n, c);
 
 		rc->updated_children = n;
-		rc->updated_next = NULL;
+		atomic_init(&rc->updated_next, NULL);
 		rc->owner = n;
 		atomic_init(&rc->lnext, rc);
 	}
 }
 
-/* Links n and its not-yet-linked ancestors into cpu's updated tree. */
-static void rstat_link(struct rstat_node *n, unsigned cpu)
+/* Links n and its not-yet-linked ancestors into cpu's updated tree: both
+ * additions and removals are bottom-up, so if a node is linked, all its
+ * ancestors are. */
+void rstat_link(struct rstat_node *n, unsigned cpu)
 {
 	while (n) {
 		struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 		struct rstat_node_cpu *prc;
 
-		if (rc->updated_next)
-			break;		/* n, hence all its ancestors, already linked */
+		if (rstat_next(rc))
+			break;
 		if (!n->parent) {
-			rc->updated_next = n;
+			rstat_set_next(rc, n);	/* the root marks itself busy */
 			break;
 		}
 		prc = rstat_node_cpu(n->parent, cpu);
-		rc->updated_next = prc->updated_children;
+		rstat_set_next(rc, prc->updated_children);
 		prc->updated_children = n;
 		n = n->parent;
 	}
 }
 
-/* Moves every record queued on cpu's llist into cpu's tree, re-arming each
- * record so that the next update queues it again. */
-static void rstat_process_llist(struct rstat_tree *t, unsigned cpu)
+/* Unlinks n from its parent's updated_children list, which is singly
+ * linked: walk it to the removal point.  Then n is off the tree. */
+static void rstat_unlink_from_parent(struct rstat_node *n, unsigned cpu)
 {
-	struct rstat_node_cpu *rc =
-		atomic_exchange_explicit(&t->lhead[cpu].first, NULL, memory_order_acquire);
+	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 
-	while (rc) {
-		struct rstat_node_cpu *next = atomic_load_explicit(&rc->lnext, memory_order_relaxed);
+	if (n->parent) {
+		struct rstat_node_cpu *prc = rstat_node_cpu(n->parent, cpu);
 
-		atomic_store_explicit(&rc->lnext, rc, memory_order_relaxed);
-		rstat_link(rc->owner, cpu);
-		rc = next;
+		if (prc->updated_children == n) {
+			prc->updated_children = rstat_next(rc);
+		} else {
+			struct rstat_node *pos = prc->updated_children;
+
+			for (;;) {
+				struct rstat_node_cpu *prev = rstat_node_cpu(pos, cpu);
+				struct rstat_node *next = rstat_next(prev);
+
+				assert(next != n->parent);	/* n must be on the list */
+				if (next == n) {
+					rstat_set_next(prev, rstat_next(rc));
+					break;
+				}
+				pos = next;
+			}
+		}
 	}
-	/* Pairs with the barrier in rstat_updated(): either the updater sees
-	 * its record re-armed and queues it again, or we see its counters. */
-	rstat_smp_mb();
+	rstat_set_next(rc, NULL);
 }
 
 /* Pushes the subtree whose first child is `child` onto `head`, level by
@@ -114,7 +137,7 @@ static struct rstat_node *rstat_push_children(struct rstat_node *head, struct rs
 			while (pos != parent) {
 				struct rstat_node_cpu *rc = rstat_node_cpu(pos, cpu);
 				struct rstat_node *grandchild = rc->updated_children;
-				struct rstat_node *sibling = rc->updated_next;
+				struct rstat_node *sibling = rstat_next(rc);
 
 				pos->flush_next = head;
 				head = pos;
@@ -123,7 +146,7 @@ static struct rstat_node *rstat_push_children(struct rstat_node *head, struct rs
 					grandchild->flush_next = next_level;
 					next_level = grandchild;
 				}
-				rc->updated_next = NULL;
+				rstat_set_next(rc, NULL);
 				pos = sibling;
 			}
 		}
@@ -134,25 +157,17 @@ static struct rstat_node *rstat_push_children(struct rstat_node *head, struct rs
 }
 
 /* Detaches n's updated subtree on cpu and returns it as a flush list,
- * children first, n last; NULL if n has nothing on this cpu. */
-static struct rstat_node *rstat_updated_list(struct rstat_node *n, unsigned cpu)
+ * children first, n last; NULL if n has nothing on this cpu
+ * (css_rstat_updated_list()).  Caller holds what protects the links. */
+struct rstat_node *rstat_updated_list(struct rstat_node *n, unsigned cpu)
 {
 	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 	struct rstat_node *head = n;
 	struct rstat_node *child;
 
-	if (!rc->updated_next)
+	if (!rstat_next(rc))
 		return NULL;
-	if (n->parent) {
-		struct rstat_node **nextp = &rstat_node_cpu(n->parent, cpu)->updated_children;
-
-		while (*nextp != n) {
-			assert(*nextp != n->parent);
-			nextp = &rstat_node_cpu(*nextp, cpu)->updated_next;
-		}
-		*nextp = rc->updated_next;
-	}
-	rc->updated_next = NULL;
+	rstat_unlink_from_parent(n, cpu);
 
 	n->flush_next = NULL;
 	child = rc->updated_children;
@@ -162,20 +177,51 @@ static struct rstat_node *rstat_updated_list(struct rstat_node *n, unsigned cpu)
 	return head;
 }
 
+void rstat_run_callbacks(struct rstat_tree *t, struct rstat_node *pos, unsigned cpu)
+{
+	for (unsigned i = 0; i < t->nr_callbacks; i++)
+		t->callbacks[i](pos->owner, cpu, t->callback_args[i]);
+}
+
+/* One CPU pass of the detach-list walk: the links are taken under the tree
+ * lock (llist) or the CPU's lock (locked updater), the callbacks run under
+ * the tree lock only. */
+static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_node *n,
+					  unsigned cpu)
+{
+	unsigned long visited = 0;
+	struct rstat_node *pos;
+
+	if (t->updater == MCG_UPDATER_LLIST) {
+		rstat_llist_process(t, cpu);
+		pos = rstat_updated_list(n, cpu);
+	} else {
+		pthread_mutex_lock(&t->lhead[cpu].cpu_lock);
+		pos = rstat_updated_list(n, cpu);
+		pthread_mutex_unlock(&t->lhead[cpu].cpu_lock);
+	}
+	/* Pairs with the barrier in rstat_updated(): either the updater sees
+	 * its node off the tree and links it again, or we see its counters. */
+	rstat_smp_mb();
+	for (; pos; pos = pos->flush_next) {
+		rstat_run_callbacks(t, pos, cpu);
+		visited++;
+	}
+	return visited;
+}
+
 unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n)
 {
 	unsigned long visited = 0;
 
 	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
-		struct rstat_node *pos;
-
+		/* The kernel drops the tree lock between CPUs to let others
+		 * in; so do we. */
 		pthread_mutex_lock(&t->lock);
-		rstat_process_llist(t, cpu);
-		for (pos = rstat_updated_list(n, cpu); pos; pos = pos->flush_next) {
-			for (unsigned i = 0; i < t->nr_callbacks; i++)
-				t->callbacks[i](pos->owner, cpu, t->callback_args[i]);
-			visited++;
-		}
+		if (t->walk == MCG_WALK_POP_LOCKED)
+			visited += rstat_pop_flush_cpu(t, n, cpu);
+		else
+			visited += rstat_list_flush_cpu(t, n, cpu);
 		pthread_mutex_unlock(&t->lock);
 	}
 	return visited;
@@ -189,8 +235,10 @@ bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n)
 	for (unsigned cpu = 0; cpu < t->nr_cpus && !busy; cpu++) {
 		struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 
-		busy = rc->updated_next || rc->updated_children != n ||
+		pthread_mutex_lock(&t->lhead[cpu].cpu_lock);
+		busy = rstat_next(rc) || rc->updated_children != n ||
 		       atomic_load_explicit(&rc->lnext, memory_order_relaxed) != rc;
+		pthread_mutex_unlock(&t->lhead[cpu].cpu_lock);
 	}
 	pthread_mutex_unlock(&t->lock);
 	return busy;

@@ -1,52 +1,66 @@
 /* rstat: per-CPU "updated" trees that let a flush visit only what changed.
  *
- * This is a user-space rendering of kernel/cgroup/rstat.c as of Linux 6.17+
- * (spec 4.3, 4.4).  Each participant (memory, io, base CPU time) keeps its own
- * per-CPU counters; rstat only remembers *which* (node, CPU) pairs changed and
- * hands them to the participants' flush callbacks, children before parents.
+ * A user-space rendering of kernel/cgroup/rstat.c in the three shapes the
+ * modelled kernels had (spec 4.3, 4.4; src/kernel/kernel.h says which era
+ * has which).  Each participant (memory, io, base CPU time) keeps its own
+ * per-CPU counters; rstat only remembers *which* (node, CPU) pairs changed
+ * and hands them to the participants' flush callbacks, children before
+ * parents.
  *
- * Marking an update is lockless and allocation-free: the updater pushes the
- * (node, CPU) record onto that CPU's lock-free list (an llist), unless it is
- * already queued.  Nothing is linked into a tree on the update side.
+ * The updated tree of one CPU:
  *
- * A flush of node R takes the tree's lock and, for every CPU:
+ *   updated_children: head of the list of children updated on this CPU; a
+ *                     node with none points at itself.
+ *   updated_next:     next sibling in the parent's list; the last sibling
+ *                     points at the parent; NULL = off tree; a parentless
+ *                     root points at itself.
  *
- *   1. pops the CPU's whole llist (all nodes of the tree, not only R's
- *      subtree) and links each popped node and its ancestors into the
- *      CPU's updated tree, stopping at the first ancestor already linked:
+ * Marking an update, two ways (rstat-locked.c, rstat-llist.c):
  *
- *        updated_children: head of the list of children updated on this
- *                          CPU; a node with none points at itself.
- *        updated_next:     next sibling in the parent's list; the last
- *                          sibling points at the parent; NULL = off tree;
- *                          a parentless root points at itself.
+ *   locked (Linux <= 6.16, cgroup_rstat_updated()): if the node's
+ *     updated_next is set it is linked already and the updater returns;
+ *     otherwise it takes the CPU's lock and links the node and each
+ *     not-yet-linked ancestor into the tree.  The lock is shared with the
+ *     flusher of that CPU, so an updater can wait for a flush.
+ *   llist (Linux 6.17+, css_rstat_updated()): lockless; the updater pushes
+ *     the (node, CPU) record onto the CPU's llist unless it is queued, and
+ *     the flusher links the popped records into the tree before walking it.
  *
- *   2. if R is on the tree, unlinks R from its parent's list and builds a
- *      flush list from R's captured subtree, level by level, each level
- *      pushed in front of the previous one, so that every child precedes
- *      its parent.  For   P: C1 -> C2 -> P,  C1: G11 -> G12 -> C1,
- *      C2: G21 -> G22 -> C2  the list is G12 G11 G22 G21 C2 C1 P.
- *      Every node taken into the list is reset to "off tree".
+ * Walking it for a flush of node R, two ways:
  *
- *   3. walks the list calling each participant's flush callback.
+ *   pop, locked (Linux <= 6.7, cgroup_rstat_cpu_pop_updated()): with the
+ *     CPU's lock held for the whole CPU pass, repeatedly descend to the
+ *     first leaf of R's subtree, unlink it and run the callbacks on it, so
+ *     that every child precedes its parent and R comes last.
+ *   detach a list (Linux 6.8+, cgroup_rstat_updated_list()): with the
+ *     CPU's lock held (locked updater) or under the tree lock (llist),
+ *     unlink R from its parent and build a flush list from R's subtree,
+ *     level by level, each level pushed in front of the previous one.  For
+ *     P: C1 -> C2 -> P,  C1: G11 -> G12 -> C1,  C2: G21 -> G22 -> C2  the
+ *     list is G12 G11 G22 G21 C2 C1 P.  The callbacks then run without the
+ *     CPU's lock.
  *
  * Nodes above R stay linked, so a later flush of an ancestor still finds
  * them: removal from the tree is bottom-up.
  *
- * The one ordering subtlety: an updater that finds its record already queued
- * returns at once, trusting the flusher to fold its counters.  If the flusher
- * dequeued the record just before and read the counters just before the
- * updater's store became visible, the delta would sit unflushed until the
- * next update on that (node, CPU).  The kernel accepts that (see the comment
- * in its css_process_update_tree()); an emulator whose tests demand exact
- * conservation does not, so the updater issues a full barrier between its
- * counter stores and the queued check, and the flusher one between
- * re-arming a record and reading counters (rstat_smp_mb()).
+ * The one ordering subtlety: an updater that finds its node already linked
+ * (or queued) returns at once, trusting the flusher to fold its counters.
+ * If the flusher unlinked it just before and read the counters just before
+ * the updater's store became visible, the delta would sit unflushed until
+ * the next update on that (node, CPU).  The kernel accepts that (see the
+ * comment in its css_process_update_tree()); an emulator whose tests demand
+ * exact conservation does not, so the updater issues a full barrier between
+ * its counter stores and the check, and the flusher one between unlinking
+ * and reading counters (rstat_smp_mb()).
  *
- * Locking: `lock` of the tree protects updated_children, updated_next and
- * flush_next of every node in it, and serialises the callbacks (which is
- * what protects the participants' aggregated counters).  The llist heads and
- * `lnext` are atomics shared by the owning CPU's updater and flushers.
+ * Locking: the tree's `lock` (cgroup_rstat_lock, or a subsystem's
+ * rstat_ss_lock) serialises flushers and their callbacks, which is what
+ * protects the participants' aggregated counters.  The tree links
+ * (updated_children, updated_next writes) are protected by the tree lock
+ * with the llist updater, and by the CPU's `cpu_lock` with the locked one.
+ * updated_next is also read without a lock by the locked updater's fast
+ * path, hence atomic.  The llist heads and `lnext` are atomics shared by the
+ * owning CPU's updater and flushers.
  */
 #ifndef MEMCGFS_ENGINE_RSTAT_H
 #define MEMCGFS_ENGINE_RSTAT_H
@@ -55,12 +69,15 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "kernel/kernel.h"
+
 struct rstat_node;
 
 /* Per (node, CPU) record. */
 struct rstat_node_cpu {
-	struct rstat_node *updated_children;	/* tree lock */
-	struct rstat_node *updated_next;	/* tree lock; NULL = off tree */
+	struct rstat_node *updated_children;	/* tree lock (llist) or cpu_lock */
+	/* tree lock (llist) or cpu_lock to write; NULL = off tree */
+	_Atomic(struct rstat_node *) updated_next;
 	_Atomic(struct rstat_node_cpu *) lnext;	/* llist link; self = not queued */
 	struct rstat_node *owner;		/* immutable */
 };
@@ -79,15 +96,20 @@ typedef void (*rstat_flush_fn)(void *owner, unsigned cpu, void *arg);
 
 #define RSTAT_MAX_CALLBACKS 3
 
-/* Per-CPU llist head, on its own cache line. */
-struct rstat_lhead {
+/* Per-CPU data of a tree, on its own cache line: the llist head (llist
+ * updater) or the lock of the CPU's updated tree (locked updater; the
+ * kernel's raw spinlock cgroup_rstat_cpu_lock). */
+struct rstat_percpu {
 	_Alignas(64) _Atomic(struct rstat_node_cpu *) first;
+	pthread_mutex_t cpu_lock;
 };
 
 struct rstat_tree {
-	pthread_mutex_t lock;			/* rstat_ss_lock */
+	pthread_mutex_t lock;			/* cgroup_rstat_lock / rstat_ss_lock */
 	unsigned nr_cpus;			/* immutable */
-	struct rstat_lhead *lhead;		/* [nr_cpus]; atomics */
+	enum mcg_rstat_updater updater;		/* immutable */
+	enum mcg_rstat_walk walk;		/* immutable */
+	struct rstat_percpu *lhead;		/* [nr_cpus] */
 	unsigned nr_callbacks;			/* immutable after setup */
 	rstat_flush_fn callbacks[RSTAT_MAX_CALLBACKS];
 	void *callback_args[RSTAT_MAX_CALLBACKS];
@@ -114,7 +136,8 @@ static inline struct rstat_node_cpu *rstat_node_cpu(const struct rstat_node *n, 
 	return (struct rstat_node_cpu *)((char *)n->cpu + (size_t)cpu * n->cpu_stride);
 }
 
-int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus);
+int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus, enum mcg_rstat_updater updater,
+		    enum mcg_rstat_walk walk);
 void rstat_tree_destroy(struct rstat_tree *t);
 void rstat_tree_add_callback(struct rstat_tree *t, rstat_flush_fn fn, void *arg);
 
@@ -123,28 +146,39 @@ void rstat_tree_add_callback(struct rstat_tree *t, rstat_flush_fn fn, void *arg)
 void rstat_node_init(struct rstat_node *n, struct rstat_node *parent, void *owner,
 		     struct rstat_node_cpu *cpu, unsigned cpu_stride, unsigned nr_cpus);
 
-/* css_rstat_updated(): marks n updated on cpu.  Lockless; the caller must be
- * the thread acting as `cpu` and must have stored its counter updates before
- * the call (the barrier inside orders them against the flusher). */
+static inline struct rstat_node *rstat_next(const struct rstat_node_cpu *rc)
+{
+	return atomic_load_explicit(&rc->updated_next, memory_order_relaxed);
+}
+
+static inline void rstat_set_next(struct rstat_node_cpu *rc, struct rstat_node *next)
+{
+	atomic_store_explicit(&rc->updated_next, next, memory_order_relaxed);
+}
+
+/* rstat-llist.c and rstat-locked.c: the slow paths of the two updaters. */
+void rstat_llist_push(struct rstat_tree *t, struct rstat_node_cpu *rc, unsigned cpu);
+void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu);
+
+/* Marks n updated on cpu (css_rstat_updated() / cgroup_rstat_updated()).
+ * The caller must be the thread acting as `cpu` and must have stored its
+ * counter updates before the call (the barrier orders them against the
+ * flusher).  The updater is fixed per tree, so the branch is predictable;
+ * the common case (already linked or queued) returns inline. */
 static inline void rstat_updated(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 {
 	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
-	struct rstat_node_cpu *first;
-	struct rstat_node_cpu *self = rc;
 
 	rstat_smp_mb();
-	if (atomic_load_explicit(&rc->lnext, memory_order_relaxed) != rc)
-		return;		/* queued: the next flush of this CPU sees our stores */
-	/* Only one marker wins against a flusher re-arming the record. */
-	if (!atomic_compare_exchange_strong_explicit(&rc->lnext, &self, NULL,
-						     memory_order_relaxed, memory_order_relaxed))
-		return;
-	first = atomic_load_explicit(&t->lhead[cpu].first, memory_order_relaxed);
-	do {
-		atomic_store_explicit(&rc->lnext, first, memory_order_relaxed);
-	} while (!atomic_compare_exchange_weak_explicit(&t->lhead[cpu].first, &first, rc,
-							memory_order_release,
-							memory_order_relaxed));
+	if (t->updater == MCG_UPDATER_LLIST) {
+		if (atomic_load_explicit(&rc->lnext, memory_order_relaxed) != rc)
+			return;	/* queued: the next flush of this CPU sees our stores */
+		rstat_llist_push(t, rc, cpu);
+	} else {
+		if (rstat_next(rc))
+			return;	/* linked: data_race() test of the kernel */
+		rstat_locked_link(t, n, cpu);
+	}
 }
 
 /* css_rstat_flush(): flushes n's subtree on every CPU, calling the tree's
@@ -155,5 +189,14 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n);
 /* True if n is linked into any CPU's tree or queued on any llist (for
  * assertions before freeing).  Takes the tree lock. */
 bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n);
+
+/* Shared by the walks and updaters (rstat.c). */
+void rstat_link(struct rstat_node *n, unsigned cpu);
+struct rstat_node *rstat_updated_list(struct rstat_node *n, unsigned cpu);
+void rstat_run_callbacks(struct rstat_tree *t, struct rstat_node *pos, unsigned cpu);
+/* rstat-llist.c: moves cpu's queued records into its tree (tree lock held). */
+void rstat_llist_process(struct rstat_tree *t, unsigned cpu);
+/* rstat-locked.c: one CPU pass of the pop walk (tree lock held). */
+unsigned long rstat_pop_flush_cpu(struct rstat_tree *t, struct rstat_node *n, unsigned cpu);
 
 #endif

@@ -1,0 +1,73 @@
+/* The global flush policy of Linux 6.1 (6.1 mm/memcontrol.c, "memcg and
+ * lruvec stats flushing": memcg_rstat_updated(), __mem_cgroup_flush_stats(),
+ * mem_cgroup_flush_stats(), mem_cgroup_flush_stats_delayed(),
+ * flush_memcg_stats_dwork()).
+ *
+ * There is one threshold for the whole machine.  Each CPU counts |val| of
+ * its updates, whatever memcg they hit, in its own stats_updates; past
+ * MEMCG_CHARGE_BATCH it adds x / MEMCG_CHARGE_BATCH to the global atomic
+ * stats_flush_threshold, unless that is already over num_online_cpus().
+ * A reader of any memcg flushes only when the global count is over
+ * num_online_cpus(), and then flushes the *root*, all of it: there is no
+ * subtree flush.  The flush is taken with spin_trylock(&stats_flush_lock),
+ * so a reader that arrives while another flush runs returns at once and
+ * reads what the aggregates hold (and the threshold stays high until the
+ * running flush resets it).  The _delayed variant, used by refault
+ * (workingset_refault()), flushes only once flush_next_time, set to
+ * 2 x FLUSH_TIME after each flush, has passed.  The periodic worker calls
+ * __mem_cgroup_flush_stats() directly: no threshold, but still the trylock.
+ */
+#include "engine/internal.h"
+
+void flush_global_updated(struct mcg_engine *e, unsigned long val, struct mcg_cpu *c)
+{
+	unsigned long x = c->stats_updates + val;
+
+	if (x > MCG_CHARGE_BATCH) {
+		if (atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed) <=
+		    (long)e->cfg.nr_cpus)
+			atomic_fetch_add_explicit(&e->stats_flush_threshold,
+						  (long)(x / MCG_CHARGE_BATCH), memory_order_relaxed);
+		x = 0;
+	}
+	c->stats_updates = x;
+}
+
+bool flush_global_needed(const struct mcg_engine *e)
+{
+	return atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed) >
+	       (long)e->cfg.nr_cpus;
+}
+
+/* __mem_cgroup_flush_stats(): force is the periodic worker's or an internal
+ * caller's unconditional request; it still yields to a running flush. */
+void flush_global(struct mcg_engine *e, bool force)
+{
+	if (!force && !flush_global_needed(e)) {
+		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
+		return;
+	}
+	if (pthread_mutex_trylock(&e->stats_flush_lock) != 0) {
+		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
+		return;
+	}
+	atomic_store_explicit(&e->flush_last_time_ns, (int64_t)mcg_now_ns(), memory_order_relaxed);
+	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
+	if (force)
+		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
+	memcg_flush_tree(e, e->root);
+	atomic_store_explicit(&e->stats_flush_threshold, 0, memory_order_relaxed);
+	pthread_mutex_unlock(&e->stats_flush_lock);
+}
+
+/* mem_cgroup_flush_stats_delayed(): flush_next_time is the last flush plus
+ * 2 x FLUSH_TIME (the period). */
+void flush_global_delayed(struct mcg_engine *e)
+{
+	unsigned period_ms = e->cfg.flush_period_ms ? e->cfg.flush_period_ms
+						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
+	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
+
+	if ((int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000)
+		flush_global(e, false);
+}

@@ -1,0 +1,71 @@
+/* The per-memcg flush policy of Linux 6.8+ (6.12 and 7.3 mm/memcontrol.c:
+ * memcg_rstat_updated(), memcg_vmstats_needs_flush(), mem_cgroup_flush_stats(),
+ * mem_cgroup_flush_stats_ratelimited(), flush_memcg_stats_dwork()).
+ *
+ * Each memcg counts, in `vmstats->stats_updates`, how many page-sized
+ * changes its subtree saw since its last flush.  To keep that shared atomic
+ * off the hot path, a CPU first counts in its own per-CPU slot and publishes
+ * in batches of MCG_CHARGE_BATCH, at every level up to the root.  A level
+ * already over the threshold stops the walk: its ancestors, which count a
+ * superset, are over it too.
+ *
+ * A reader flushes its own subtree only if more than MCG_CHARGE_BATCH x
+ * nr_cpus changes are pending there, otherwise it accepts the slightly
+ * stale aggregates.  Two things bound the staleness: that threshold (in
+ * size) and the periodic flusher, which forces a flush of the whole tree
+ * every period (in time).  Some kernel paths (reclaim, refault) use the
+ * ratelimited variant, which does not flush at all unless the periodic
+ * flusher is a full period late.  Forced flushes (zswap limits, v1
+ * reparenting, the periodic worker) ignore the threshold.
+ */
+#include "engine/internal.h"
+
+void flush_per_memcg_updated(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned long val,
+			     unsigned cpu)
+{
+	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
+		unsigned long batch;
+
+		if (atomic_load_explicit(&pc->vmstats->stats_updates, memory_order_relaxed) >
+		    e->flush_threshold)
+			break;
+		batch = atomic_load_explicit(&pc->stats_updates, memory_order_relaxed) + val;
+		if (batch < MCG_CHARGE_BATCH) {
+			atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
+			continue;
+		}
+		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
+		atomic_fetch_add_explicit(&pc->vmstats->stats_updates, batch, memory_order_relaxed);
+	}
+}
+
+bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup *cg)
+{
+	return atomic_load_explicit(&cg->vmstats.stats_updates, memory_order_relaxed) >
+	       e->flush_threshold;
+}
+
+void flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
+{
+	if (!force && !flush_per_memcg_needed(e, cg)) {
+		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
+		return;
+	}
+	if (!cg->parent)
+		atomic_store_explicit(&e->flush_last_time_ns, (int64_t)mcg_now_ns(),
+				      memory_order_relaxed);
+	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
+	if (force)
+		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
+	memcg_flush_tree(e, cg);
+}
+
+void flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	unsigned period_ms = e->cfg.flush_period_ms ? e->cfg.flush_period_ms
+						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
+	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
+
+	if ((int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000)
+		flush_per_memcg(e, cg, false);
+}

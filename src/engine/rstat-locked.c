@@ -1,0 +1,93 @@
+/* The per-CPU locked updater of Linux <= 6.16 (cgroup_rstat_updated() in
+ * 6.1 and 6.12 kernel/cgroup/rstat.c) and the pop walk of Linux <= 6.7
+ * (cgroup_rstat_cpu_pop_updated(), cgroup_rstat_flush_locked() in 6.1).
+ *
+ * With these, an update that finds its node off the tree takes the CPU's
+ * lock, cgroup_rstat_cpu_lock, to link the node and its ancestors.  The
+ * flusher takes the same lock: in 6.12 only while it detaches the subtree,
+ * in 6.1 for the whole CPU pass, callbacks included.  That shared lock is
+ * the writer-side cost seed 002's thread names: every flush, of any
+ * subsystem on a shared tree, unlinks nodes that the next update on that
+ * CPU must link again under the lock, and a 6.1 updater may wait for a
+ * whole CPU's worth of callbacks.
+ */
+#include "engine/rstat.h"
+
+void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
+{
+	pthread_mutex_t *cpu_lock = &t->lhead[cpu].cpu_lock;
+
+	pthread_mutex_lock(cpu_lock);
+	rstat_link(n, cpu);
+	pthread_mutex_unlock(cpu_lock);
+}
+
+/* cgroup_rstat_cpu_pop_updated(): the next node of root's updated subtree
+ * on cpu in post-order (a child before its parent, root last), unlinked
+ * from the tree; NULL when done.  pos is the previous return (NULL to
+ * start).  The CPU's lock is held. */
+static struct rstat_node *rstat_pop_updated(struct rstat_node *pos, struct rstat_node *root,
+					    unsigned cpu)
+{
+	struct rstat_node_cpu *rc;
+	struct rstat_node *parent;
+
+	if (pos == root)
+		return NULL;
+	if (!pos) {
+		pos = root;
+		if (!rstat_next(rstat_node_cpu(pos, cpu)))
+			return NULL;	/* this subtree is not on the tree */
+	} else {
+		pos = pos->parent;
+	}
+	/* Walk down to the first leaf. */
+	for (;;) {
+		rc = rstat_node_cpu(pos, cpu);
+		if (rc->updated_children == pos)
+			break;
+		pos = rc->updated_children;
+	}
+	/* Unlink it; thanks to the descent it is the first child of its
+	 * parent, except for root. */
+	parent = pos->parent;
+	if (parent) {
+		struct rstat_node_cpu *prc = rstat_node_cpu(parent, cpu);
+
+		if (prc->updated_children == pos) {
+			prc->updated_children = rstat_next(rc);
+		} else {
+			struct rstat_node *p = prc->updated_children;
+
+			for (;;) {
+				struct rstat_node_cpu *prev = rstat_node_cpu(p, cpu);
+
+				if (rstat_next(prev) == pos) {
+					rstat_set_next(prev, rstat_next(rc));
+					break;
+				}
+				p = rstat_next(prev);
+			}
+		}
+	}
+	rstat_set_next(rc, NULL);
+	return pos;
+}
+
+unsigned long rstat_pop_flush_cpu(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
+{
+	pthread_mutex_t *cpu_lock = &t->lhead[cpu].cpu_lock;
+	unsigned long visited = 0;
+	struct rstat_node *pos = NULL;
+
+	pthread_mutex_lock(cpu_lock);
+	while ((pos = rstat_pop_updated(pos, n, cpu))) {
+		/* Pairs with the barrier in rstat_updated(), per node, since
+		 * each is unlinked just before its callbacks read it. */
+		rstat_smp_mb();
+		rstat_run_callbacks(t, pos, cpu);
+		visited++;
+	}
+	pthread_mutex_unlock(cpu_lock);
+	return visited;
+}
