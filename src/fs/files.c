@@ -1,7 +1,8 @@
 /* The files of a cgroup directory: one table per hierarchy, one show() and
  * one write() per file, each the user-space twin of the kernel's handler
  * (mm/memcontrol.c, mm/memcontrol-v1.c, kernel/cgroup/cgroup.c and
- * cgroup-v1.c of Linux 6.12; the v1 file set as captured on 6.18).
+ * cgroup-v1.c of Linux 6.12; the v1 file set as captured on 6.18), each row
+ * gated by the kernel versions that have the file (see the tables).
  *
  * Output formats and accepted input are the kernel's, quirks included: a
  * limit reads "max" (v2) or 9223372036854771712 (v1) when unlimited; a byte
