@@ -14,6 +14,9 @@
 #include "engine/rstat.h"
 #include "helpers.h"
 
+/* MEMCG_CHARGE_BATCH of 7.3, the era most tests run. */
+#define BATCH_7_3 (mcg_kernel_get("7.3")->charge_batch)
+
 /* An engine of kernel `version` (NULL: the seed's base or the default) with
  * seed `seed` ("NNN:before|after" or NULL). */
 static struct mcg_engine *engine_make(unsigned cpus, unsigned nodes, const char *version,
@@ -534,7 +537,7 @@ START_TEST(test_threshold)
 	struct mcg_engine *e = engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	struct mcg_flush_counters fc;
-	const unsigned threshold = MCG_CHARGE_BATCH * 2;
+	const unsigned threshold = BATCH_7_3 * 2;
 
 	/* Exactly at the threshold (published in two full batches): no flush. */
 	for (unsigned k = 0; k < threshold; k++)
@@ -547,7 +550,7 @@ START_TEST(test_threshold)
 	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
 
 	/* 63 more pages stay in the per-CPU batch: still not published. */
-	for (unsigned k = 0; k < MCG_CHARGE_BATCH - 1; k++)
+	for (unsigned k = 0; k < BATCH_7_3 - 1; k++)
 		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
 	ck_assert(!mcg_memcg_needs_flush(e, a));
 	/* The 64th completes a batch: over the threshold, the read flushes. */
@@ -559,7 +562,7 @@ START_TEST(test_threshold)
 	ck_assert_uint_eq(fc.flushes, 1);
 	ck_assert_uint_eq(fc.forced, 0);
 	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL),
-			 threshold + MCG_CHARGE_BATCH);
+			 threshold + BATCH_7_3);
 	/* The flush reset a's count but not the root's, which still needs one
 	 * and has a's delta pending. */
 	ck_assert(!mcg_memcg_needs_flush(e, a));
@@ -567,10 +570,10 @@ START_TEST(test_threshold)
 	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
 	mcg_memcg_flush_stats(e, root);
 	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_MAPPED, MCG_HIERARCHICAL),
-			 threshold + MCG_CHARGE_BATCH);
+			 threshold + BATCH_7_3);
 
 	/* Byte items count in pages toward the threshold, at least one each. */
-	for (unsigned k = 0; k < threshold + MCG_CHARGE_BATCH; k++)
+	for (unsigned k = 0; k < threshold + BATCH_7_3; k++)
 		test_stat_mod(e, 1, a, 0, MCG_SLAB_RECLAIMABLE_B, 8);
 	ck_assert(mcg_memcg_needs_flush(e, a));
 	mcg_cgroup_put(a);
@@ -587,7 +590,7 @@ START_TEST(test_staleness_bound)
 	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	GRand *rnd = g_rand_new_with_seed(3);
 	long truth = 0, max_lag = 0;
-	const long bound = MCG_CHARGE_BATCH * CPUS + CPUS * (MCG_CHARGE_BATCH - 1);
+	const long bound = BATCH_7_3 * CPUS + CPUS * (BATCH_7_3 - 1);
 
 	for (int k = 0; k < 20000; k++) {
 		long val = g_rand_int_range(rnd, 1, 4);
@@ -659,7 +662,7 @@ START_TEST(test_ratelimited)
 	a = test_cgroup_make(e, mcg_engine_root(e), "a");
 	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
 	for (int k = 0; k < 10; k++)
-		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, MCG_CHARGE_BATCH);
+		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, BATCH_7_3);
 	ck_assert(mcg_memcg_needs_flush(e, a));
 	mcg_memcg_flush_stats_ratelimited(e, a);
 	mcg_engine_flush_counters(e, &fc);
@@ -667,7 +670,7 @@ START_TEST(test_ratelimited)
 	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
 	mcg_memcg_flush_stats(e, a);
 	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL),
-			 10 * MCG_CHARGE_BATCH);
+			 10 * BATCH_7_3);
 	mcg_cgroup_put(a);
 	mcg_engine_free(e);
 }
@@ -881,7 +884,7 @@ START_TEST(test_seed004_css_ref)
 END_TEST
 
 /* 5.10: an update fills the CPU's batch; the batch that passes
- * MEMCG_CHARGE_BATCH goes to the atomic of the memcg and of every ancestor
+ * MEBATCH_7_3 goes to the atomic of the memcg and of every ancestor
  * at once, and to the memcg-wide local, while the lruvec local takes every
  * change.  Nothing is flushed, ever. */
 START_TEST(test_era_5_10_batch_overflow)
@@ -894,30 +897,32 @@ START_TEST(test_era_5_10_batch_overflow)
 	struct mcg_cgroup *chain[] = { root, a, b, c };
 	struct mcg_flush_counters fc;
 
-	test_stat_mod(e, 1, c, 0, MCG_FILE_PAGES, 64);
+	/* 5.10's MEMCG_CHARGE_BATCH is 32: a batch of exactly 32 stays. */
+	ck_assert_uint_eq(mcg_engine_config(e)->kernel.charge_batch, 32);
+	test_stat_mod(e, 1, c, 0, MCG_FILE_PAGES, 32);
 	for (int i = 0; i < 4; i++)
 		ck_assert_int_eq(mcg_stat_read_raw(e, chain[i], MCG_FILE_PAGES, MCG_HIERARCHICAL), 0);
 	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_FILE_PAGES, MCG_LOCAL), 0);
-	ck_assert_int_eq(mcg_stat_read_node_raw(e, c, 0, MCG_FILE_PAGES, MCG_LOCAL), 64);
-	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 64);
+	ck_assert_int_eq(mcg_stat_read_node_raw(e, c, 0, MCG_FILE_PAGES, MCG_LOCAL), 32);
+	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 32);
 	ck_assert(!mcg_memcg_needs_flush(e, root));
 
 	test_stat_mod(e, 1, c, 0, MCG_FILE_PAGES, 1);
 	for (int i = 0; i < 4; i++) {
-		ck_assert_int_eq(mcg_stat_read_raw(e, chain[i], MCG_FILE_PAGES, MCG_HIERARCHICAL), 65);
+		ck_assert_int_eq(mcg_stat_read_raw(e, chain[i], MCG_FILE_PAGES, MCG_HIERARCHICAL), 33);
 		ck_assert_int_eq(mcg_stat_read_node_raw(e, chain[i], 0, MCG_FILE_PAGES,
-							MCG_HIERARCHICAL), 65);
+							MCG_HIERARCHICAL), 33);
 	}
-	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_FILE_PAGES, MCG_LOCAL), 65);
+	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_FILE_PAGES, MCG_LOCAL), 33);
 	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
 	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 0);
 
 	/* A batch on another CPU stays there until the memcg goes. */
 	test_stat_mod(e, 0, c, 0, MCG_FILE_PAGES, 5);
-	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 65);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 33);
 	ck_assert_int_eq(mcg_cgroup_destroy(e, c), 0);
-	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 70);
-	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_HIERARCHICAL), 70);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 38);
+	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_HIERARCHICAL), 38);
 	/* Its locals go with it (no reparenting before 7.x). */
 	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
 	mcg_engine_flush_counters(e, &fc);
@@ -944,7 +949,7 @@ START_TEST(test_era_6_1_global_flush)
 	struct mcg_cgroup *b12 = test_cgroup_make(e12, mcg_engine_root(e12), "b");
 	struct mcg_flush_counters fc;
 
-	/* 64 pages add nothing (x > MEMCG_CHARGE_BATCH is needed); 200 more
+	/* 64 pages add nothing (x > MEBATCH_7_3 is needed); 200 more
 	 * add 264 / 64 = 4 > nr_cpus. */
 	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 64);
 	ck_assert(!mcg_memcg_needs_flush(e, b));

@@ -122,11 +122,39 @@ expect memory.peak "$(cat "$M/x/memory.peak")" 0
 expect swap.max "$(cat "$M/x/memory.swap.max")" max
 expect zswap.max "$(cat "$M/x/memory.zswap.max")" max
 expect oom.group "$(cat "$M/x/memory.oom.group")" 0
+# 7.3 __memory_events_show() (mm/memcontrol.c) ends with sock_throttled
 expect memory.events "$(cat "$M/x/memory.events" | tr '\n' '|')" \
-	"low 0|high 0|max 0|oom 0|oom_kill 0|oom_group_kill 0|"
+	"low 0|high 0|max 0|oom 0|oom_kill 0|oom_group_kill 0|sock_throttled 0|"
 expect swap.events "$(cat "$M/x/memory.swap.events" | tr '\n' '|')" "high 0|max 0|fail 0|"
 expect pressure "$(cat "$M/x/memory.pressure" | tr '\n' '|')" \
 	"some avg10=0.00 avg60=0.00 avg300=0.00 total=0|full avg10=0.00 avg60=0.00 avg300=0.00 total=0|"
 expect cgroup.stat "$(cat "$M/x/cgroup.stat" | tr '\n' '|')" \
 	"nr_descendants 0|nr_subsys_io 1|nr_subsys_memory 1|nr_dying_descendants 0|nr_dying_subsys_io 0|nr_dying_subsys_memory 0|"
+# memory.events of older kernels (__memory_events_show(), mm/memcontrol.c):
+# 6.1 and 6.12 stop at oom_group_kill, 5.10 at oom_kill.
+mount_fs "$TMP/v2-61" --kernel=6.1
+mkdir "$TMP/v2-61/x" || fail mkdir
+expect "6.1 memory.events" "$(cat "$TMP/v2-61/x/memory.events" | tr '\n' '|')" \
+	"low 0|high 0|max 0|oom 0|oom_kill 0|oom_group_kill 0|"
+expect "6.1 memory.events.local" "$(cat "$TMP/v2-61/x/memory.events.local" | tr '\n' '|')" \
+	"low 0|high 0|max 0|oom 0|oom_kill 0|oom_group_kill 0|"
+mount_fs "$TMP/v2-510" --kernel=5.10
+mkdir "$TMP/v2-510/x" || fail mkdir
+expect "5.10 memory.events" "$(cat "$TMP/v2-510/x/memory.events" | tr '\n' '|')" \
+	"low 0|high 0|max 0|oom 0|oom_kill 0|"
+expect "5.10 swap.events" "$(cat "$TMP/v2-510/x/memory.swap.events" | tr '\n' '|')" \
+	"high 0|max 0|fail 0|"
+# Each kernel's file set (cgroup_base_files[], memory_files[] and
+# swap_files[] of that version): 5.10 has no cgroup.kill, memory.peak,
+# memory.reclaim or memory.zswap.*; 6.1 has those but no memory.swap.peak.
+has() { [ -e "$1" ] && echo yes || echo no; }
+for f in cgroup.kill memory.peak memory.reclaim memory.zswap.max memory.swap.peak; do
+	expect "5.10 $f" "$(has "$TMP/v2-510/x/$f")" no
+done
+for f in cgroup.kill memory.peak memory.reclaim memory.zswap.max; do
+	expect "6.1 $f" "$(has "$TMP/v2-61/x/$f")" yes
+done
+expect "6.1 memory.swap.peak" "$(has "$TMP/v2-61/x/memory.swap.peak")" no
+expect "7.3 memory.swap.peak" "$(has "$M/x/memory.swap.peak")" yes
+expect "5.10 listing" "$(ls "$TMP/v2-510/x" | grep -c -e '^memory.peak$' -e '^cgroup.kill$')" 0
 echo "PASS: fs-files"

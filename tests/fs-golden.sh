@@ -39,4 +39,20 @@ mkdir "$TMP/v612/c" || fail mkdir
 expect "6.12 memory.stat keys" "$(keys "$TMP/v612/c/memory.stat")" "$V2_612"
 expect "6.12 numa_stat keys" "$(keys "$TMP/v612/c/memory.numa_stat")" "$NUMA_612"
 expect "numa_stat nodes" "$(head -n1 "$TMP/v612/c/memory.numa_stat")" "anon N0=0 N1=0 N2=0"
+# 6.1 through a mount: memory_stat_format() and memcg_stat_show() of 6.1's
+# mm/memcontrol.c (memory_stats[] 1472-1514, memcg_vm_event_stat[] 659-681,
+# memcg1_stats[] 4035-4063: no swapcached row in v1)
+V2_61="anon file kernel kernel_stack pagetables sec_pagetables percpu sock vmalloc shmem zswap zswapped file_mapped file_dirty file_writeback swapcached anon_thp file_thp shmem_thp inactive_anon active_anon inactive_file active_file unevictable slab_reclaimable slab_unreclaimable slab workingset_refault_anon workingset_refault_file workingset_activate_anon workingset_activate_file workingset_restore_anon workingset_restore_file workingset_nodereclaim pgscan pgsteal pgscan_kswapd pgscan_direct pgsteal_kswapd pgsteal_direct pgfault pgmajfault pgrefill pgactivate pgdeactivate pglazyfree pglazyfreed zswpin zswpout thp_fault_alloc thp_collapse_alloc "
+mount_fs "$TMP/v61" --kernel=6.1
+mkdir "$TMP/v61/c" || fail mkdir
+expect "6.1 memory.stat keys" "$(keys "$TMP/v61/c/memory.stat")" "$V2_61"
+mount_fs "$TMP/v61v1" --kernel=6.1 --hierarchy=v1
+mkdir "$TMP/v61v1/c" || fail mkdir
+expect "6.1 v1 memory.stat keys" "$(keys "$TMP/v61v1/c/memory.stat" | cut -d' ' -f1-12)" \
+	"cache rss rss_huge shmem mapped_file dirty writeback workingset_refault_anon workingset_refault_file swap pgpgin pgpgout"
+# 5.10 memory_stat_format(): pgfault, pgmajfault, pgrefill before pgscan
+mount_fs "$TMP/v510" --kernel=5.10
+mkdir "$TMP/v510/c" || fail mkdir
+expect "5.10 memory.stat tail" "$(keys "$TMP/v510/c/memory.stat" | tr ' ' '\n' | tail -n 12 | tr '\n' ' ')" \
+	"workingset_nodereclaim pgfault pgmajfault pgrefill pgscan pgsteal pgactivate pgdeactivate pglazyfree pglazyfreed thp_fault_alloc thp_collapse_alloc "
 echo "PASS: fs-golden"

@@ -124,7 +124,8 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 		goto err_nomem;
 	e->cfg = *cfg;
 	e->layout = mcg_layout_get(cfg->kernel.layout);
-	e->flush_threshold = (unsigned long)MCG_CHARGE_BATCH * cfg->nr_cpus;
+	e->charge_batch = cfg->kernel.charge_batch;
+	e->flush_threshold = e->charge_batch * cfg->nr_cpus;
 	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not on
 	 * v2 with seed 001's patch (CONFIG_MEMCG_V1=n). */
 	e->maintain_local = cfg->kernel.local == MCG_LOCAL_FLUSHED ||

@@ -39,9 +39,6 @@ struct mcg_cpu;
 
 #define MCG_MAX_CPUS 1024
 #define MCG_MAX_NODES 64
-/* MEMCG_CHARGE_BATCH: per-CPU batch of the update counter, and the per-CPU
- * share of the flush threshold. */
-#define MCG_CHARGE_BATCH 64
 /* FLUSH_TIME in the kernel: period of the forced root flush. */
 #define MCG_DEFAULT_FLUSH_PERIOD_MS 2000
 /* Unlimited page counter: PAGE_COUNTER_MAX = LONG_MAX / PAGE_SIZE. */
@@ -240,7 +237,7 @@ unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory
 /* ---- Flush ----------------------------------------------------------------- */
 
 /* mem_cgroup_flush_stats() of the engine's era: 6.8+ flushes cg's subtree if
- * its pending updates exceed MCG_CHARGE_BATCH x nr_cpus; 6.1 flushes the
+ * its pending updates exceed the era's MEMCG_CHARGE_BATCH x nr_cpus; 6.1 flushes the
  * whole root if the global count is over nr_cpus batches and no other flush
  * runs; 5.10 has nothing to flush. */
 void mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg);

@@ -23,11 +23,11 @@ void flush_global_updated(struct mcg_engine *e, unsigned long val, struct mcg_cp
 {
 	unsigned long x = c->stats_updates + val;
 
-	if (x > MCG_CHARGE_BATCH) {
+	if (x > e->charge_batch) {
 		if (atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed) <=
 		    (long)e->cfg.nr_cpus)
 			atomic_fetch_add_explicit(&e->stats_flush_threshold,
-						  (long)(x / MCG_CHARGE_BATCH), memory_order_relaxed);
+						  (long)(x / e->charge_batch), memory_order_relaxed);
 		x = 0;
 	}
 	c->stats_updates = x;

@@ -5,11 +5,11 @@
  * Each memcg counts, in `vmstats->stats_updates`, how many page-sized
  * changes its subtree saw since its last flush.  To keep that shared atomic
  * off the hot path, a CPU first counts in its own per-CPU slot and publishes
- * in batches of MCG_CHARGE_BATCH, at every level up to the root.  A level
+ * in batches of the era's MEMCG_CHARGE_BATCH, at every level up to the root.  A level
  * already over the threshold stops the walk: its ancestors, which count a
  * superset, are over it too.
  *
- * A reader flushes its own subtree only if more than MCG_CHARGE_BATCH x
+ * A reader flushes its own subtree only if more than MEMCG_CHARGE_BATCH x
  * nr_cpus changes are pending there, otherwise it accepts the slightly
  * stale aggregates.  Two things bound the staleness: that threshold (in
  * size) and the periodic flusher, which forces a flush of the whole tree
@@ -30,7 +30,7 @@ void flush_per_memcg_updated(struct mcg_engine *e, struct mcg_cgroup *cg, unsign
 		    e->flush_threshold)
 			break;
 		batch = atomic_load_explicit(&pc->stats_updates, memory_order_relaxed) + val;
-		if (batch < MCG_CHARGE_BATCH) {
+		if (batch < e->charge_batch) {
 			atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
 			continue;
 		}

@@ -155,7 +155,8 @@ struct mcg_cpu {
 struct mcg_engine {
 	struct mcg_engine_config cfg;		/* immutable */
 	const struct mcg_layout *layout;	/* immutable */
-	unsigned long flush_threshold;		/* MCG_CHARGE_BATCH x nr_cpus */
+	unsigned long charge_batch;		/* the era's MEMCG_CHARGE_BATCH */
+	unsigned long flush_threshold;		/* charge_batch x nr_cpus */
 	bool maintain_local;			/* memcg-wide local arrays kept */
 
 	/* Per-CPU block layout (immutable). */

@@ -29,12 +29,12 @@
 
 #include <stdlib.h>
 
-static long batch_threshold(const struct mcg_layout *l, enum mcg_item item)
+static long batch_threshold(const struct mcg_engine *e, enum mcg_item item)
 {
 	/* memcg_stat_item_in_bytes() / vmstat_item_in_bytes() */
-	if (l->storage_unit[item] == MCG_STORE_BYTES)
-		return (long)MCG_CHARGE_BATCH << MCG_PAGE_SHIFT;
-	return MCG_CHARGE_BATCH;
+	if (e->layout->storage_unit[item] == MCG_STORE_BYTES)
+		return (long)e->charge_batch << MCG_PAGE_SHIFT;
+	return (long)e->charge_batch;
 }
 
 /* One counter's batch: x = val + batch; over the threshold it goes to the
@@ -64,7 +64,7 @@ void memcg_batched_mod(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu
 {
 	const struct mcg_layout *l = e->layout;
 	unsigned slot = l->slot[item];
-	long threshold = batch_threshold(l, item);
+	long threshold = batch_threshold(e, item);
 
 	switch (l->kind[item]) {
 	case MCG_KIND_NODE: {
@@ -97,7 +97,7 @@ void memcg_batched_mod(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu
 	case MCG_KIND_EVENT:
 		/* __count_memcg_events(): unsigned, so no abs() */
 		batch_add(cg, cpu, e->off_events, e->off_events_prev, slot, slot, true, val,
-			  MCG_CHARGE_BATCH);
+			  (long)e->charge_batch);
 		break;
 	default:
 		break;

@@ -1,7 +1,8 @@
 /* The files of a cgroup directory: one table per hierarchy, one show() and
  * one write() per file, each the user-space twin of the kernel's handler
  * (mm/memcontrol.c, mm/memcontrol-v1.c, kernel/cgroup/cgroup.c and
- * cgroup-v1.c of Linux 6.12; the v1 file set as captured on 6.18).
+ * cgroup-v1.c of Linux 6.12; the v1 file set as captured on 6.18), each row
+ * gated by the kernel versions that have the file (see the tables).
  *
  * Output formats and accepted input are the kernel's, quirks included: a
  * limit reads "max" (v2) or 9223372036854771712 (v1) when unlimited; a byte
@@ -686,29 +687,17 @@ static int write_peak(struct fs_call *c, char *buf)
 	return 0;
 }
 
-/* __memory_events_show(): arg is true for memory.events.local. */
+/* __memory_events_show(): arg is true for memory.events.local; the lines
+ * are the engine's kernel's (render/format.c). */
 static int show_memory_events(struct fs_call *c, GString *out)
 {
-	bool local = c->of->file->arg;
-
-	g_string_append_printf(out,
-			       "low %lu\nhigh %lu\nmax %lu\noom %lu\noom_kill %lu\n"
-			       "oom_group_kill %lu\n",
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_LOW, local),
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_HIGH, local),
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_MAX, local),
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_OOM, local),
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_OOM_KILL, local),
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_OOM_GROUP_KILL, local));
+	mcg_format_memory_events(c->fs->e, c->cg, c->of->file->arg, out);
 	return 0;
 }
 
 static int show_swap_events(struct fs_call *c, GString *out)
 {
-	g_string_append_printf(out, "high %lu\nmax %lu\nfail %lu\n",
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_SWAP_HIGH, false),
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_SWAP_MAX, false),
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_SWAP_FAIL, false));
+	mcg_format_swap_events(c->fs->e, c->cg, out);
 	return 0;
 }
 
@@ -848,125 +837,176 @@ static int write_pressure(struct fs_call *c, char *buf)
 #define RW 0644
 #define WO 0200
 
+/*
+ * Which kernels have which file.  Every row carries the versions that have
+ * it (since/until, MCG_KVER()); fs_files_of() drops the rows the kernel lacks.
+ * Read from the cftype arrays of each modelled source (mem_cgroup_legacy_files[],
+ * memsw_files[], memory_files[], swap_files[], zswap_files[] in
+ * mm/memcontrol.c, or mm/memcontrol-v1.c for v1 in 6.12 and 7.3;
+ * cgroup_base_files[] and cgroup_psi_files[] in kernel/cgroup/cgroup.c;
+ * cgroup1_base_files[] in kernel/cgroup/cgroup-v1.c) of 5.10, 6.1, 6.12 and
+ * 7.3, with the upstream release that added each:
+ *
+ *   cgroup.kill                 5.14 (661ee6280931): not in 5.10, in 6.1
+ *   memory.peak                 5.19 (8e20d4b33266): not in 5.10, in 6.1
+ *   memory.reclaim              5.19 (94968384dde1): not in 5.10, in 6.1
+ *   memory.zswap.current, .max  5.19 (f4840ccfca25): not in 5.10, in 6.1
+ *   memory.swap.peak            6.5 (b6c1a8af5b1e): not in 6.1, in 6.12
+ *
+ * The v1 memory files are the same in all four (kmem.slabinfo needs
+ * CONFIG_SLUB_DEBUG, set by Debian), as are the v1 core files; every other v2
+ * file here is in all four.  memory.pressure is in cgroup_base_files[] in
+ * 5.10 and in cgroup_psi_files[] from 6.1 on, under CONFIG_PSI both times.
+ */
+#define ALL_KERNELS 0, 0
+#define SINCE(major, minor) MCG_KVER(major, minor), 0
+
 /* v1: ../shared/spec/golden/v1-memcg-dir-listing.txt (less the vendor file)
  * and the root's two extra files, modes from v1-memcg-files.tsv. */
 static const struct fs_file v1_files[] = {
-	{ "cgroup.clone_children", RW, 0, show_clone_children, write_clone_children, 0 },
-	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0 },
-	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0 },
-	{ "cgroup.sane_behavior", RO, FS_ONLY_ON_ROOT, show_sane_behavior, NULL, 0 },
+	{ "cgroup.clone_children", RW, 0, show_clone_children, write_clone_children, 0, ALL_KERNELS },
+	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0, ALL_KERNELS },
+	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.sane_behavior", RO, FS_ONLY_ON_ROOT, show_sane_behavior, NULL, 0, ALL_KERNELS },
 	{ "memory.failcnt", RW, 0, show_v1_counter, write_v1_reset,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT) },
-	{ "memory.force_empty", WO, 0, NULL, write_v1_force_empty, 0 },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT), ALL_KERNELS },
+	{ "memory.force_empty", WO, 0, NULL, write_v1_force_empty, 0, ALL_KERNELS },
 	{ "memory.kmem.failcnt", RW, 0, show_v1_counter, write_v1_reset,
-	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_FAILCNT) },
+	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_FAILCNT), ALL_KERNELS },
 	{ "memory.kmem.limit_in_bytes", RW, 0, show_v1_counter, write_v1_kmem_limit,
-	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_MAX) },
+	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_MAX), ALL_KERNELS },
 	{ "memory.kmem.max_usage_in_bytes", RW, 0, show_v1_counter, write_v1_reset,
-	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_WATERMARK) },
-	{ "memory.kmem.slabinfo", RO, 0, show_nothing, NULL, 0 },
+	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_WATERMARK), ALL_KERNELS },
+	{ "memory.kmem.slabinfo", RO, 0, show_nothing, NULL, 0, ALL_KERNELS },
 	{ "memory.kmem.tcp.failcnt", RW, 0, show_v1_counter, write_v1_reset,
-	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_FAILCNT) },
+	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_FAILCNT), ALL_KERNELS },
 	{ "memory.kmem.tcp.limit_in_bytes", RW, 0, show_v1_counter, write_v1_tcp_limit,
-	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_MAX) },
+	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_MAX), ALL_KERNELS },
 	{ "memory.kmem.tcp.max_usage_in_bytes", RW, 0, show_v1_counter, write_v1_reset,
-	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_WATERMARK) },
+	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_WATERMARK), ALL_KERNELS },
 	{ "memory.kmem.tcp.usage_in_bytes", RO, 0, show_v1_counter, NULL,
-	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE) },
+	  CNT(MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), ALL_KERNELS },
 	{ "memory.kmem.usage_in_bytes", RO, 0, show_v1_counter, NULL,
-	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_USAGE) },
+	  CNT(MCG_COUNTER_KMEM, MCG_FIELD_USAGE), ALL_KERNELS },
 	{ "memory.limit_in_bytes", RW, 0, show_v1_counter, write_v1_limit,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MAX) },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MAX), ALL_KERNELS },
 	{ "memory.max_usage_in_bytes", RW, 0, show_v1_counter, write_v1_reset,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK) },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), ALL_KERNELS },
 	{ "memory.memsw.failcnt", RW, 0, show_v1_counter, write_v1_reset,
-	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_FAILCNT) },
+	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_FAILCNT), ALL_KERNELS },
 	{ "memory.memsw.limit_in_bytes", RW, 0, show_v1_counter, write_v1_memsw_limit,
-	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_MAX) },
+	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_MAX), ALL_KERNELS },
 	{ "memory.memsw.max_usage_in_bytes", RW, 0, show_v1_counter, write_v1_reset,
-	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_WATERMARK) },
+	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_WATERMARK), ALL_KERNELS },
 	{ "memory.memsw.usage_in_bytes", RO, 0, show_v1_counter, NULL,
-	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_USAGE) },
-	{ "memory.move_charge_at_immigrate", RW, 0, show_v1_move_charge, write_v1_move_charge, 0 },
-	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0 },
-	{ "memory.oom_control", RW, 0, show_v1_oom_control, write_v1_oom_control, 0 },
-	{ "memory.pressure_level", RO, 0, show_v1_pressure_level, NULL, 0 },
-	{ "memory.soft_limit_in_bytes", RW, 0, show_v1_soft_limit, write_v1_soft_limit, 0 },
-	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0 },
-	{ "memory.swappiness", RW, 0, show_v1_swappiness, write_v1_swappiness, 0 },
+	  CNT(MCG_COUNTER_MEMSW, MCG_FIELD_USAGE), ALL_KERNELS },
+	{ "memory.move_charge_at_immigrate", RW, 0, show_v1_move_charge, write_v1_move_charge, 0, ALL_KERNELS },
+	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0, ALL_KERNELS },
+	{ "memory.oom_control", RW, 0, show_v1_oom_control, write_v1_oom_control, 0, ALL_KERNELS },
+	{ "memory.pressure_level", RO, 0, show_v1_pressure_level, NULL, 0, ALL_KERNELS },
+	{ "memory.soft_limit_in_bytes", RW, 0, show_v1_soft_limit, write_v1_soft_limit, 0, ALL_KERNELS },
+	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0, ALL_KERNELS },
+	{ "memory.swappiness", RW, 0, show_v1_swappiness, write_v1_swappiness, 0, ALL_KERNELS },
 	{ "memory.usage_in_bytes", RO, 0, show_v1_counter, NULL,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) },
-	{ "memory.use_hierarchy", RW, 0, show_v1_use_hierarchy, write_v1_use_hierarchy, 0 },
-	{ "notify_on_release", RW, 0, show_notify_on_release, write_notify_on_release, 0 },
-	{ "release_agent", RW, FS_ONLY_ON_ROOT, show_release_agent, write_release_agent, 0 },
-	{ "tasks", RW, 0, show_nothing, write_pid, 0 },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), ALL_KERNELS },
+	{ "memory.use_hierarchy", RW, 0, show_v1_use_hierarchy, write_v1_use_hierarchy, 0, ALL_KERNELS },
+	{ "notify_on_release", RW, 0, show_notify_on_release, write_notify_on_release, 0, ALL_KERNELS },
+	{ "release_agent", RW, FS_ONLY_ON_ROOT, show_release_agent, write_release_agent, 0, ALL_KERNELS },
+	{ "tasks", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
 	/* Emulator-only files follow. */
-	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0 },
-	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0 },
+	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 };
 
 /* v2: the cgroup core files, cpu.stat and io.stat, the memory controller's
  * files; CFTYPE_NOT_ON_ROOT as in Linux 6.12. */
 static const struct fs_file v2_files[] = {
-	{ "cgroup.controllers", RO, 0, show_controllers, NULL, 0 },
-	{ "cgroup.events", RO, FS_NOT_ON_ROOT, show_events, NULL, 0 },
-	{ "cgroup.freeze", RW, FS_NOT_ON_ROOT, show_freeze, write_freeze, 0 },
-	{ "cgroup.kill", WO, FS_NOT_ON_ROOT, NULL, write_kill, 0 },
-	{ "cgroup.max.depth", RW, 0, show_max_depth, write_max_depth, 0 },
-	{ "cgroup.max.descendants", RW, 0, show_max_descendants, write_max_descendants, 0 },
-	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0 },
-	{ "cgroup.stat", RO, 0, show_cgroup_stat, NULL, 0 },
-	{ "cgroup.subtree_control", RW, 0, show_subtree_control, write_subtree_control, 0 },
-	{ "cgroup.threads", RW, 0, show_nothing, write_pid, 0 },
-	{ "cgroup.type", RW, FS_NOT_ON_ROOT, show_type, write_type, 0 },
-	{ "cpu.stat", RO, 0, show_cpu_stat, NULL, 0 },
-	{ "io.stat", RO, 0, show_io_stat, NULL, 0 },
+	{ "cgroup.controllers", RO, 0, show_controllers, NULL, 0, ALL_KERNELS },
+	{ "cgroup.events", RO, FS_NOT_ON_ROOT, show_events, NULL, 0, ALL_KERNELS },
+	{ "cgroup.freeze", RW, FS_NOT_ON_ROOT, show_freeze, write_freeze, 0, ALL_KERNELS },
+	{ "cgroup.kill", WO, FS_NOT_ON_ROOT, NULL, write_kill, 0, SINCE(5, 14) },
+	{ "cgroup.max.depth", RW, 0, show_max_depth, write_max_depth, 0, ALL_KERNELS },
+	{ "cgroup.max.descendants", RW, 0, show_max_descendants, write_max_descendants, 0, ALL_KERNELS },
+	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.stat", RO, 0, show_cgroup_stat, NULL, 0, ALL_KERNELS },
+	{ "cgroup.subtree_control", RW, 0, show_subtree_control, write_subtree_control, 0, ALL_KERNELS },
+	{ "cgroup.threads", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.type", RW, FS_NOT_ON_ROOT, show_type, write_type, 0, ALL_KERNELS },
+	{ "cpu.stat", RO, 0, show_cpu_stat, NULL, 0, ALL_KERNELS },
+	{ "io.stat", RO, 0, show_io_stat, NULL, 0, ALL_KERNELS },
 	{ "memory.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) },
-	{ "memory.events", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, false },
-	{ "memory.events.local", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, true },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), ALL_KERNELS },
+	{ "memory.events", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, false, ALL_KERNELS },
+	{ "memory.events.local", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, true, ALL_KERNELS },
 	{ "memory.high", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_high,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_HIGH) },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_HIGH), ALL_KERNELS },
 	{ "memory.low", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_low,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_LOW) },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_LOW), ALL_KERNELS },
 	{ "memory.max", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_max,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MAX) },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MAX), ALL_KERNELS },
 	{ "memory.min", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_min,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MIN) },
-	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0 },
-	{ "memory.oom.group", RW, FS_NOT_ON_ROOT, show_oom_group, write_oom_group, 0 },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MIN), ALL_KERNELS },
+	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0, ALL_KERNELS },
+	{ "memory.oom.group", RW, FS_NOT_ON_ROOT, show_oom_group, write_oom_group, 0, ALL_KERNELS },
 	{ "memory.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK) },
-	{ "memory.pressure", RW, 0, show_pressure, write_pressure, 0 },
-	{ "memory.reclaim", WO, 0, NULL, write_memory_reclaim, 0 },
-	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0 },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), SINCE(5, 19) },
+	{ "memory.pressure", RW, 0, show_pressure, write_pressure, 0, ALL_KERNELS },
+	{ "memory.reclaim", WO, 0, NULL, write_memory_reclaim, 0, SINCE(5, 19) },
+	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0, ALL_KERNELS },
 	{ "memory.swap.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
-	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_USAGE) },
-	{ "memory.swap.events", RO, FS_NOT_ON_ROOT, show_swap_events, NULL, 0 },
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_USAGE), ALL_KERNELS },
+	{ "memory.swap.events", RO, FS_NOT_ON_ROOT, show_swap_events, NULL, 0, ALL_KERNELS },
 	{ "memory.swap.high", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_high,
-	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_HIGH) },
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_HIGH), ALL_KERNELS },
 	{ "memory.swap.max", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_max,
-	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_MAX) },
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_MAX), ALL_KERNELS },
 	{ "memory.swap.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
-	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_WATERMARK) },
-	{ "memory.zswap.current", RO, FS_NOT_ON_ROOT, show_zswap_current, NULL, 0 },
-	{ "memory.zswap.max", RW, FS_NOT_ON_ROOT, show_zswap_max, write_zswap_max, 0 },
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_WATERMARK), SINCE(6, 5) },
+	{ "memory.zswap.current", RO, FS_NOT_ON_ROOT, show_zswap_current, NULL, 0, SINCE(5, 19) },
+	{ "memory.zswap.max", RW, FS_NOT_ON_ROOT, show_zswap_max, write_zswap_max, 0, SINCE(5, 19) },
 	/* Emulator-only files follow. */
-	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0 },
-	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0 },
+	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 };
 
 _Static_assert(G_N_ELEMENTS(v1_files) < FS_IDX_LIMIT, "v1 table too long for the inode bits");
 _Static_assert(G_N_ELEMENTS(v2_files) < FS_IDX_LIMIT, "v2 table too long for the inode bits");
 
-const struct fs_file *fs_files(enum mcg_hierarchy h, unsigned *nr)
+static bool file_in_version(const struct fs_file *f, unsigned version)
 {
-	if (h == MCG_HIERARCHY_V1) {
-		*nr = G_N_ELEMENTS(v1_files);
-		return v1_files;
+	return (f->since == 0 || version >= f->since) && (f->until == 0 || version < f->until);
+}
+
+/* Filtered copies of the tables, one per hierarchy and layout: built once
+ * under pthread_once, then read-only. */
+static struct fs_file files_of[2][MCG_NR_LAYOUTS][FS_IDX_LIMIT];
+static unsigned nr_files_of[2][MCG_NR_LAYOUTS];
+
+static void files_of_build(void)
+{
+	for (unsigned id = 0; id < MCG_NR_LAYOUTS; id++) {
+		unsigned version = mcg_layout_get(id)->version;
+
+		for (unsigned h = 0; h < 2; h++) {
+			const struct fs_file *all = h ? v1_files : v2_files;
+			unsigned nr_all = h ? G_N_ELEMENTS(v1_files) : G_N_ELEMENTS(v2_files);
+
+			for (unsigned i = 0; i < nr_all; i++)
+				if (file_in_version(&all[i], version))
+					files_of[h][id][nr_files_of[h][id]++] = all[i];
+		}
 	}
-	*nr = G_N_ELEMENTS(v2_files);
-	return v2_files;
+}
+
+const struct fs_file *fs_files_of(enum mcg_hierarchy h, enum mcg_layout_id layout, unsigned *nr)
+{
+	static pthread_once_t built = PTHREAD_ONCE_INIT;
+	unsigned hi = h == MCG_HIERARCHY_V1;
+
+	g_return_val_if_fail((unsigned)layout < MCG_NR_LAYOUTS, NULL);
+	pthread_once(&built, files_of_build);
+	*nr = nr_files_of[hi][layout];
+	return files_of[hi][layout];
 }
 
 void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent)

@@ -920,7 +920,7 @@ struct mcgfs *mcgfs_new(const struct mcgfs_options *o)
 
 	fs->opt = o;
 	fs->hier = o->engine.hierarchy;
-	fs->files = fs_files(fs->hier, &fs->nr_files);
+	fs->files = fs_files_of(fs->hier, o->engine.kernel.layout, &fs->nr_files);
 	fs->file_index = g_hash_table_new(g_str_hash, g_str_equal);
 	for (unsigned i = 0; i < fs->nr_files; i++)
 		g_hash_table_insert(fs->file_index, (gpointer)fs->files[i].name,

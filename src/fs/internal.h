@@ -48,6 +48,9 @@ struct fs_file {
 	fs_show_fn show;	/* NULL: not readable */
 	fs_write_fn write;	/* NULL: not writable */
 	int arg;		/* row argument: counter, event set ... */
+	/* Kernel versions (MCG_KVER()) that have the file: since <= version
+	 * < until; 0 leaves that side open. */
+	unsigned since, until;
 };
 
 /* cgroup files set atomic_write_len = PAGE_SIZE: kernfs takes a write of
@@ -60,7 +63,9 @@ struct fs_file {
 #define FS_IDX_BITS 6
 #define FS_IDX_LIMIT (1u << FS_IDX_BITS)
 
-const struct fs_file *fs_files(enum mcg_hierarchy h, unsigned *nr);
+/* The files of hierarchy h as the kernel of `layout` has them, in table
+ * order; built once per layout, immutable, never NULL. */
+const struct fs_file *fs_files_of(enum mcg_hierarchy h, enum mcg_layout_id layout, unsigned *nr);
 /* Does this file exist in a cgroup directory (root or not)? */
 static inline bool fs_file_present(const struct fs_file *f, bool is_root)
 {

@@ -41,4 +41,5 @@ const struct mcg_kernel mcg_era_6_1 = {
 	.reparent_local = false,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
+	.charge_batch = 64,
 };

@@ -25,4 +25,5 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.reparent_local = true,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
+	.charge_batch = 64,
 };

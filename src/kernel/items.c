@@ -476,6 +476,325 @@ static const enum mcg_item pgsteal_6_12[] = {
 	MCG_PGSTEAL_KSWAPD, MCG_PGSTEAL_DIRECT, MCG_PGSTEAL_KHUGEPAGED,
 };
 
+/* memcg1_stats[] with memcg1_stat_names[] (mm/memcontrol-v1.c of 6.12 and
+ * 7.3 alike, memcg1_stat_format()): the swap rows need CONFIG_SWAP. */
+static const struct mcg_stat_row v1_stats_6_12[] = {
+	{ "cache",			MCG_FILE_PAGES },
+	{ "rss",			MCG_ANON_MAPPED },
+	{ "rss_huge",			MCG_ANON_THPS },	/* CONFIG_TRANSPARENT_HUGEPAGE */
+	{ "shmem",			MCG_SHMEM },
+	{ "mapped_file",		MCG_FILE_MAPPED },
+	{ "dirty",			MCG_FILE_DIRTY },
+	{ "writeback",			MCG_WRITEBACK },
+	{ "workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON },
+	{ "workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE },
+	{ "swap",			MCG_MEMCG_SWAP },	/* CONFIG_SWAP */
+	{ "swapcached",			MCG_SWAPCACHE },	/* CONFIG_SWAP */
+};
+
+/* ---- Linux 6.1 LTS (mm/memcontrol.c of 6.1.y) ------------------------------
+ *
+ * 6.1 has no memcg_node_stat_items[]: struct lruvec_stats and struct
+ * memcg_vmstats are indexed by the kernel enums themselves, every
+ * node_stat_item a per-node (lruvec) slot, then enum memcg_stat_item.  So the
+ * node list below is enum node_stat_item (include/linux/mmzone.h) in its own
+ * order, less the entries no emulated workload touches (NR_ISOLATED_*,
+ * WORKINGSET_NODES, NR_WRITEBACK_TEMP, NR_*_PMDMAPPED, NR_VMSCAN_IMMEDIATE,
+ * NR_DIRTIED, NR_WRITTEN, NR_THROTTLED_WRITTEN, NR_KERNEL_MISC_RECLAIMABLE,
+ * NR_FOLL_PIN_*, PGPROMOTE_CANDIDATE) and less two items that have a memcg
+ * slot but are only ever updated at node level, so a memcg reads 0 forever:
+ * NR_VMSCAN_WRITE (node_stat_add_folio() in pageout(), mm/vmscan.c) and
+ * PGPROMOTE_SUCCESS (mod_node_page_state() in migrate_misplaced_page(),
+ * mm/migrate.c).  Absent here has the same effect: the update is dropped.
+ */
+static const enum mcg_item node_items_6_1[] = {
+	MCG_INACTIVE_ANON,
+	MCG_ACTIVE_ANON,
+	MCG_INACTIVE_FILE,
+	MCG_ACTIVE_FILE,
+	MCG_UNEVICTABLE,
+	MCG_SLAB_RECLAIMABLE_B,
+	MCG_SLAB_UNRECLAIMABLE_B,
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+	MCG_ANON_MAPPED,
+	MCG_FILE_MAPPED,
+	MCG_FILE_PAGES,
+	MCG_FILE_DIRTY,
+	MCG_WRITEBACK,
+	MCG_SHMEM,
+	MCG_SHMEM_THPS,
+	MCG_FILE_THPS,
+	MCG_ANON_THPS,
+	MCG_KERNEL_STACK_KB,
+	MCG_PAGETABLE,
+	MCG_SECONDARY_PAGETABLE,
+	MCG_SWAPCACHE,			/* CONFIG_SWAP */
+};
+
+/* enum memcg_stat_item (include/linux/memcontrol.h); vmalloc memcg-wide. */
+static const enum mcg_item memcg_items_6_1[] = {
+	MCG_MEMCG_SWAP,
+	MCG_MEMCG_SOCK,
+	MCG_MEMCG_PERCPU_B,
+	MCG_VMALLOC,			/* MEMCG_VMALLOC */
+	MCG_MEMCG_KMEM,
+	MCG_MEMCG_ZSWAP_B,
+	MCG_MEMCG_ZSWAPPED,
+};
+
+/* memcg_vm_event_stat[]: no PGSCAN/PGSTEAL_KHUGEPAGED, no swpin/swpout_zero,
+ * zswpwb, thp_swpout* or NUMA balancing events yet. */
+static const enum mcg_item events_6_1[] = {
+	MCG_PGPGIN,
+	MCG_PGPGOUT,
+	MCG_PGSCAN_KSWAPD,
+	MCG_PGSCAN_DIRECT,
+	MCG_PGSTEAL_KSWAPD,
+	MCG_PGSTEAL_DIRECT,
+	MCG_PGFAULT,
+	MCG_PGMAJFAULT,
+	MCG_PGREFILL,
+	MCG_PGACTIVATE,
+	MCG_PGDEACTIVATE,
+	MCG_PGLAZYFREE,
+	MCG_PGLAZYFREED,
+	MCG_ZSWPIN,			/* CONFIG_MEMCG_KMEM && CONFIG_ZSWAP */
+	MCG_ZSWPOUT,
+	MCG_THP_FAULT_ALLOC,		/* CONFIG_TRANSPARENT_HUGEPAGE */
+	MCG_THP_COLLAPSE_ALLOC,
+};
+
+/* memcg_page_state_unit() returns 1 for the workingset items: their stored
+ * page counts print raw. */
+static const enum mcg_item count_items_6_1[] = {
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+};
+
+/* memory_stats[]: 6.12's rows less pgdemote_* and pgpromote_success. */
+static const struct mcg_stat_row v2_stats_6_1[] = {
+	{ "anon",			MCG_ANON_MAPPED },
+	{ "file",			MCG_FILE_PAGES },
+	{ "kernel",			MCG_MEMCG_KMEM },
+	{ "kernel_stack",		MCG_KERNEL_STACK_KB },
+	{ "pagetables",			MCG_PAGETABLE },
+	{ "sec_pagetables",		MCG_SECONDARY_PAGETABLE },
+	{ "percpu",			MCG_MEMCG_PERCPU_B },
+	{ "sock",			MCG_MEMCG_SOCK },
+	{ "vmalloc",			MCG_VMALLOC },
+	{ "shmem",			MCG_SHMEM },
+	{ "zswap",			MCG_MEMCG_ZSWAP_B },	/* CONFIG_MEMCG_KMEM && CONFIG_ZSWAP */
+	{ "zswapped",			MCG_MEMCG_ZSWAPPED },
+	{ "file_mapped",		MCG_FILE_MAPPED },
+	{ "file_dirty",			MCG_FILE_DIRTY },
+	{ "file_writeback",		MCG_WRITEBACK },
+	{ "swapcached",			MCG_SWAPCACHE },	/* CONFIG_SWAP */
+	{ "anon_thp",			MCG_ANON_THPS },	/* CONFIG_TRANSPARENT_HUGEPAGE */
+	{ "file_thp",			MCG_FILE_THPS },
+	{ "shmem_thp",			MCG_SHMEM_THPS },
+	{ "inactive_anon",		MCG_INACTIVE_ANON },
+	{ "active_anon",		MCG_ACTIVE_ANON },
+	{ "inactive_file",		MCG_INACTIVE_FILE },
+	{ "active_file",		MCG_ACTIVE_FILE },
+	{ "unevictable",		MCG_UNEVICTABLE },
+	{ "slab_reclaimable",		MCG_SLAB_RECLAIMABLE_B },
+	{ "slab_unreclaimable",		MCG_SLAB_UNRECLAIMABLE_B },
+	{ "workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON },
+	{ "workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE },
+	{ "workingset_activate_anon",	MCG_WORKINGSET_ACTIVATE_ANON },
+	{ "workingset_activate_file",	MCG_WORKINGSET_ACTIVATE_FILE },
+	{ "workingset_restore_anon",	MCG_WORKINGSET_RESTORE_ANON },
+	{ "workingset_restore_file",	MCG_WORKINGSET_RESTORE_FILE },
+	{ "workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM },
+};
+
+/* memory_stat_format(): "pgscan" is PGSCAN_KSWAPD + PGSCAN_DIRECT. */
+static const enum mcg_item pgscan_6_1[] = {
+	MCG_PGSCAN_KSWAPD, MCG_PGSCAN_DIRECT,
+};
+static const enum mcg_item pgsteal_6_1[] = {
+	MCG_PGSTEAL_KSWAPD, MCG_PGSTEAL_DIRECT,
+};
+
+/* memcg1_stats[] (mm/memcontrol.c, memcg_stat_show()): no swapcached row
+ * yet, and swap is the last row. */
+static const struct mcg_stat_row v1_stats_6_1[] = {
+	{ "cache",			MCG_FILE_PAGES },
+	{ "rss",			MCG_ANON_MAPPED },
+	{ "rss_huge",			MCG_ANON_THPS },	/* CONFIG_TRANSPARENT_HUGEPAGE */
+	{ "shmem",			MCG_SHMEM },
+	{ "mapped_file",		MCG_FILE_MAPPED },
+	{ "dirty",			MCG_FILE_DIRTY },
+	{ "writeback",			MCG_WRITEBACK },
+	{ "workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON },
+	{ "workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE },
+	{ "swap",			MCG_MEMCG_SWAP },	/* do_memsw_account() */
+};
+
+/* ---- Linux 5.10 LTS (mm/memcontrol.c of 5.10.y) ----------------------------
+ *
+ * 5.10 keeps memcg->vmstats[MEMCG_NR_STAT] and per-node lruvec_stat[] indexed
+ * by the enums, and events[NR_VM_EVENT_ITEMS] indexed by enum vm_event_item,
+ * with no slot maps.  The lists below are therefore the items 5.10 actually
+ * accounts to a memcg, in enum order:
+ *
+ *   node items: those updated through the lruvec (__mod_lruvec_state() and
+ *     friends).  Not NR_SHMEM_THPS or NR_FILE_THPS, which 5.10 counts per
+ *     node only (__inc_node_page_state() in shmem_add_to_page_cache(),
+ *     mm/shmem.c, and collapse_file(), mm/khugepaged.c), nor NR_VMSCAN_WRITE
+ *     (inc_node_page_state() in pageout()).  NR_PAGETABLE is still a zone
+ *     item (inc_zone_page_state() in pgtable_pte_page_ctor()), and there is no
+ *     vmalloc, kmem, swapcache, secondary pagetable or zswap item at all.
+ *   memcg items: enum memcg_stat_item is MEMCG_SWAP, MEMCG_SOCK and
+ *     MEMCG_PERCPU_B.
+ *   events: the vm events 5.10 counts per memcg (count_memcg_events(),
+ *     __count_memcg_events() and count_memcg_event_mm() callers), i.e.
+ *     PGPGIN/PGPGOUT (mem_cgroup_charge_statistics()), the reclaim events of
+ *     mm/vmscan.c, the fault events, the LRU and lazyfree events of
+ *     mm/swap.c, and the THP allocation events.
+ *
+ * NR_ANON_THPS counts huge pages in 5.10 (the v2 ratio is HPAGE_PMD_SIZE and
+ * v1 multiplies by HPAGE_PMD_NR); the emulation stores it in pages, as
+ * 5.11+ do, which prints the same bytes.
+ */
+static const enum mcg_item node_items_5_10[] = {
+	MCG_INACTIVE_ANON,
+	MCG_ACTIVE_ANON,
+	MCG_INACTIVE_FILE,
+	MCG_ACTIVE_FILE,
+	MCG_UNEVICTABLE,
+	MCG_SLAB_RECLAIMABLE_B,
+	MCG_SLAB_UNRECLAIMABLE_B,
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+	MCG_ANON_MAPPED,
+	MCG_FILE_MAPPED,
+	MCG_FILE_PAGES,
+	MCG_FILE_DIRTY,
+	MCG_WRITEBACK,
+	MCG_SHMEM,
+	MCG_ANON_THPS,			/* CONFIG_TRANSPARENT_HUGEPAGE */
+	MCG_KERNEL_STACK_KB,
+};
+
+static const enum mcg_item memcg_items_5_10[] = {
+	MCG_MEMCG_SWAP,
+	MCG_MEMCG_SOCK,
+	MCG_MEMCG_PERCPU_B,
+};
+
+/* enum vm_event_item order (include/linux/vm_event_item.h of 5.10). */
+static const enum mcg_item events_5_10[] = {
+	MCG_PGPGIN,
+	MCG_PGPGOUT,
+	MCG_PGACTIVATE,
+	MCG_PGDEACTIVATE,
+	MCG_PGLAZYFREE,
+	MCG_PGFAULT,
+	MCG_PGMAJFAULT,
+	MCG_PGLAZYFREED,
+	MCG_PGREFILL,
+	MCG_PGSTEAL_KSWAPD,
+	MCG_PGSTEAL_DIRECT,
+	MCG_PGSCAN_KSWAPD,
+	MCG_PGSCAN_DIRECT,
+	MCG_THP_FAULT_ALLOC,		/* CONFIG_TRANSPARENT_HUGEPAGE */
+	MCG_THP_COLLAPSE_ALLOC,
+};
+
+/* memory_stats[] ratio 1 on a page-stored item: the workingset counts. */
+static const enum mcg_item count_items_5_10[] = {
+	MCG_WORKINGSET_REFAULT_ANON,
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_ANON,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_ANON,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+};
+
+/* memory_stats[] of 5.10, each row with its ratio: the ratio is exactly what
+ * the storage and output units give (PAGE_SIZE for pages, 1024 for the KiB
+ * stack, 1 for bytes and for the workingset counts, HPAGE_PMD_SIZE for
+ * anon_thp counted in huge pages), so no ratio column is needed here. */
+static const struct mcg_stat_row v2_stats_5_10[] = {
+	{ "anon",			MCG_ANON_MAPPED },		/* PAGE_SIZE */
+	{ "file",			MCG_FILE_PAGES },		/* PAGE_SIZE */
+	{ "kernel_stack",		MCG_KERNEL_STACK_KB },		/* 1024 */
+	{ "percpu",			MCG_MEMCG_PERCPU_B },		/* 1 */
+	{ "sock",			MCG_MEMCG_SOCK },		/* PAGE_SIZE */
+	{ "shmem",			MCG_SHMEM },			/* PAGE_SIZE */
+	{ "file_mapped",		MCG_FILE_MAPPED },		/* PAGE_SIZE */
+	{ "file_dirty",			MCG_FILE_DIRTY },		/* PAGE_SIZE */
+	{ "file_writeback",		MCG_WRITEBACK },		/* PAGE_SIZE */
+	{ "anon_thp",			MCG_ANON_THPS },		/* HPAGE_PMD_SIZE, THP */
+	{ "inactive_anon",		MCG_INACTIVE_ANON },
+	{ "active_anon",		MCG_ACTIVE_ANON },
+	{ "inactive_file",		MCG_INACTIVE_FILE },
+	{ "active_file",		MCG_ACTIVE_FILE },
+	{ "unevictable",		MCG_UNEVICTABLE },
+	{ "slab_reclaimable",		MCG_SLAB_RECLAIMABLE_B },	/* 1 */
+	{ "slab_unreclaimable",		MCG_SLAB_UNRECLAIMABLE_B },	/* 1, then "slab" */
+	{ "workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON },	/* 1 */
+	{ "workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE },
+	{ "workingset_activate_anon",	MCG_WORKINGSET_ACTIVATE_ANON },
+	{ "workingset_activate_file",	MCG_WORKINGSET_ACTIVATE_FILE },
+	{ "workingset_restore_anon",	MCG_WORKINGSET_RESTORE_ANON },
+	{ "workingset_restore_file",	MCG_WORKINGSET_RESTORE_FILE },
+	{ "workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM },
+};
+
+/* The event lines memory_stat_format() writes by hand, in its order; the
+ * first three come before "pgscan" and "pgsteal" (V2_EVENTS_FIRST_5_10). */
+static const struct mcg_stat_row v2_events_5_10[] = {
+	{ "pgfault",			MCG_PGFAULT },
+	{ "pgmajfault",			MCG_PGMAJFAULT },
+	{ "pgrefill",			MCG_PGREFILL },
+	/* pgscan, pgsteal */
+	{ "pgactivate",			MCG_PGACTIVATE },
+	{ "pgdeactivate",		MCG_PGDEACTIVATE },
+	{ "pglazyfree",			MCG_PGLAZYFREE },
+	{ "pglazyfreed",		MCG_PGLAZYFREED },
+	{ "thp_fault_alloc",		MCG_THP_FAULT_ALLOC },	/* CONFIG_TRANSPARENT_HUGEPAGE */
+	{ "thp_collapse_alloc",		MCG_THP_COLLAPSE_ALLOC },
+};
+#define V2_EVENTS_FIRST_5_10 3
+
+static const enum mcg_item pgscan_5_10[] = {
+	MCG_PGSCAN_KSWAPD, MCG_PGSCAN_DIRECT,
+};
+static const enum mcg_item pgsteal_5_10[] = {
+	MCG_PGSTEAL_KSWAPD, MCG_PGSTEAL_DIRECT,
+};
+
+/* memcg1_stats[] (memcg_stat_show()): no workingset_refault rows yet. */
+static const struct mcg_stat_row v1_stats_5_10[] = {
+	{ "cache",			MCG_FILE_PAGES },
+	{ "rss",			MCG_ANON_MAPPED },
+	{ "rss_huge",			MCG_ANON_THPS },	/* x HPAGE_PMD_NR x PAGE_SIZE */
+	{ "shmem",			MCG_SHMEM },
+	{ "mapped_file",		MCG_FILE_MAPPED },
+	{ "dirty",			MCG_FILE_DIRTY },
+	{ "writeback",			MCG_WRITEBACK },
+	{ "swap",			MCG_MEMCG_SWAP },	/* do_memsw_account() */
+};
+
 /* The totals the spec verified by counting the kernel arrays (spec 7.3):
  * state slots = node + memcg items, event slots include PGPGIN/PGPGOUT. */
 G_STATIC_ASSERT(G_N_ELEMENTS(node_items_7_3) == 50);
@@ -486,6 +805,21 @@ G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_12) == 31);
 G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_12) + G_N_ELEMENTS(memcg_items_6_12) == 38);
 G_STATIC_ASSERT(G_N_ELEMENTS(events_6_12) == 27);
 G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_6_12) == 37);
+G_STATIC_ASSERT(G_N_ELEMENTS(v1_stats_6_12) == 11);
+/* Counted from the 6.1 and 5.10 sources: memory_stats[] with Debian's
+ * config, memcg_vm_event_stat[] (6.1), the hand-written event lines (5.10),
+ * memcg1_stats[]; the node and memcg lists are the subsets explained above. */
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_1) == 27);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_1) + G_N_ELEMENTS(memcg_items_6_1) == 34);
+G_STATIC_ASSERT(G_N_ELEMENTS(events_6_1) == 17);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_6_1) == 33);
+G_STATIC_ASSERT(G_N_ELEMENTS(v1_stats_6_1) == 10);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_10) == 22);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_10) + G_N_ELEMENTS(memcg_items_5_10) == 25);
+G_STATIC_ASSERT(G_N_ELEMENTS(events_5_10) == 15);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_5_10) == 24);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_events_5_10) == 9);
+G_STATIC_ASSERT(G_N_ELEMENTS(v1_stats_5_10) == 8);
 /* Slots are u8 with 0xff as "none", and the inverse maps hold 64. */
 G_STATIC_ASSERT(G_N_ELEMENTS(node_items_7_3) + G_N_ELEMENTS(memcg_items_7_3) <= 64);
 G_STATIC_ASSERT(G_N_ELEMENTS(events_6_12) <= 64);
@@ -496,12 +830,19 @@ G_STATIC_ASSERT(MCG_NR_ITEMS < MCG_SLOT_NONE);
 /* One kernel version's lists, as transcribed above. */
 struct layout_desc {
 	const char *name;
+	unsigned version;
 	const enum mcg_item *node_items, *memcg_items, *events, *count_items;
 	unsigned nr_node_items, nr_memcg_items, nr_events, nr_count_items;
 	const struct mcg_stat_row *v2_stats;
 	unsigned nr_v2_stats;
 	const enum mcg_item *pgscan_items, *pgsteal_items;
 	unsigned nr_pgscan_items, nr_pgsteal_items;
+	/* Explicit v2 event rows where the kernel wrote them by hand (5.10);
+	 * NULL: derived from events, as memcg_stat_format() loops over them. */
+	const struct mcg_stat_row *v2_events;
+	unsigned nr_v2_events, nr_v2_events_first;
+	const struct mcg_stat_row *v1_stats;
+	unsigned nr_v1_stats;
 };
 
 #define LIST(field, array) .field = (array), .nr_##field = G_N_ELEMENTS(array)
@@ -509,6 +850,7 @@ struct layout_desc {
 static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 	[MCG_LAYOUT_7_3] = {
 		.name = "7.3",
+		.version = MCG_KVER(7, 3),
 		LIST(node_items, node_items_7_3),
 		LIST(memcg_items, memcg_items_7_3),
 		LIST(events, events_7_3),
@@ -516,9 +858,12 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_stats, v2_stats_7_3),
 		LIST(pgscan_items, pgscan_7_3),
 		LIST(pgsteal_items, pgsteal_7_3),
+		/* memcg1_stats[] did not change from 6.12 to 7.3 */
+		LIST(v1_stats, v1_stats_6_12),
 	},
 	[MCG_LAYOUT_6_12] = {
 		.name = "6.12",
+		.version = MCG_KVER(6, 12),
 		LIST(node_items, node_items_6_12),
 		LIST(memcg_items, memcg_items_6_12),
 		LIST(events, events_6_12),
@@ -526,27 +871,33 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_stats, v2_stats_6_12),
 		LIST(pgscan_items, pgscan_6_12),
 		LIST(pgsteal_items, pgsteal_6_12),
+		LIST(v1_stats, v1_stats_6_12),
 	},
-	/* Not yet transcribed: 6.12's lists stand in for 6.1 and 5.10. */
 	[MCG_LAYOUT_6_1] = {
 		.name = "6.1",
-		LIST(node_items, node_items_6_12),
-		LIST(memcg_items, memcg_items_6_12),
-		LIST(events, events_6_12),
-		LIST(count_items, count_items_6_12),
-		LIST(v2_stats, v2_stats_6_12),
-		LIST(pgscan_items, pgscan_6_12),
-		LIST(pgsteal_items, pgsteal_6_12),
+		.version = MCG_KVER(6, 1),
+		LIST(node_items, node_items_6_1),
+		LIST(memcg_items, memcg_items_6_1),
+		LIST(events, events_6_1),
+		LIST(count_items, count_items_6_1),
+		LIST(v2_stats, v2_stats_6_1),
+		LIST(pgscan_items, pgscan_6_1),
+		LIST(pgsteal_items, pgsteal_6_1),
+		LIST(v1_stats, v1_stats_6_1),
 	},
 	[MCG_LAYOUT_5_10] = {
 		.name = "5.10",
-		LIST(node_items, node_items_6_12),
-		LIST(memcg_items, memcg_items_6_12),
-		LIST(events, events_6_12),
-		LIST(count_items, count_items_6_12),
-		LIST(v2_stats, v2_stats_6_12),
-		LIST(pgscan_items, pgscan_6_12),
-		LIST(pgsteal_items, pgsteal_6_12),
+		.version = MCG_KVER(5, 10),
+		LIST(node_items, node_items_5_10),
+		LIST(memcg_items, memcg_items_5_10),
+		LIST(events, events_5_10),
+		LIST(count_items, count_items_5_10),
+		LIST(v2_stats, v2_stats_5_10),
+		LIST(pgscan_items, pgscan_5_10),
+		LIST(pgsteal_items, pgsteal_5_10),
+		LIST(v2_events, v2_events_5_10),
+		.nr_v2_events_first = V2_EVENTS_FIRST_5_10,
+		LIST(v1_stats, v1_stats_5_10),
 	},
 };
 
@@ -580,6 +931,7 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 	memset(l, 0, sizeof(*l));
 	l->id = id;
 	l->name = d->name;
+	l->version = d->version;
 
 	for (i = 0; i < MCG_NR_ITEMS; i++) {
 		l->kind[i] = MCG_KIND_ABSENT;
@@ -622,6 +974,24 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 	l->nr_pgscan_items = d->nr_pgscan_items;
 	l->pgsteal_items = d->pgsteal_items;
 	l->nr_pgsteal_items = d->nr_pgsteal_items;
+	for (i = 0; i < d->nr_pgscan_items; i++)
+		g_assert(mcg_layout_has(l, d->pgscan_items[i]));
+	for (i = 0; i < d->nr_pgsteal_items; i++)
+		g_assert(mcg_layout_has(l, d->pgsteal_items[i]));
+	for (i = 0; i < d->nr_v1_stats; i++)
+		g_assert(mcg_layout_has(l, d->v1_stats[i].item));
+	l->v1_stats = d->v1_stats;
+	l->nr_v1_stats = d->nr_v1_stats;
+
+	if (d->v2_events != NULL) {
+		for (i = 0; i < d->nr_v2_events; i++)
+			g_assert(l->kind[d->v2_events[i].item] == MCG_KIND_EVENT);
+		g_assert(d->nr_v2_events_first <= d->nr_v2_events);
+		l->v2_events = d->v2_events;
+		l->nr_v2_events = d->nr_v2_events;
+		l->nr_v2_events_first = d->nr_v2_events_first;
+		return;
+	}
 
 	/* memcg_stat_format() skips PGPGIN/PGPGOUT, which exist only for v1's
 	 * memory.stat; doing the skip here keeps the formatter a plain loop. */

@@ -149,10 +149,14 @@ enum mcg_layout_id {
 
 #define MCG_SLOT_NONE 0xff
 
+/* A kernel version as one comparable number: MCG_KVER(6, 1) < MCG_KVER(6, 12). */
+#define MCG_KVER(major, minor) (((unsigned)(major) << 8) | (unsigned)(minor))
+
 /* A kernel layout.  All arrays are built once by mcg_layout_get(). */
 struct mcg_layout {
 	enum mcg_layout_id id;
 	const char *name;		/* "7.3", "6.12" */
+	unsigned version;		/* MCG_KVER() of name: files.c gates files on it */
 
 	/* Per item: kind, slot in its array, storage and output unit. */
 	uint8_t kind[MCG_NR_ITEMS];
@@ -176,15 +180,24 @@ struct mcg_layout {
 	/* Items summed into the "pgscan" and "pgsteal" summary lines. */
 	const enum mcg_item *pgscan_items, *pgsteal_items;
 	unsigned nr_pgscan_items, nr_pgsteal_items;
-	/* memcg_vm_event_stat[] rows printed after the summaries (PGPGIN and
-	 * PGPGOUT, which v2 skips, are not listed here). */
+	/* Event rows of v2 memory.stat: memcg_vm_event_stat[] less PGPGIN and
+	 * PGPGOUT (which v2 skips), or for 5.10 the hand-written event lines of
+	 * memory_stat_format().  The first nr_v2_events_first rows print before
+	 * the pgscan/pgsteal summaries (5.10: pgfault, pgmajfault, pgrefill),
+	 * the others after them (all of them from 6.1 on). */
 	const struct mcg_stat_row *v2_events;
 	unsigned nr_v2_events;
+	unsigned nr_v2_events_first;
+
+	/* v1 memory.stat: memcg1_stats[] with memcg1_stat_names[], in order.
+	 * The memcg1_events[] and LRU lines are the same in every layout. */
+	const struct mcg_stat_row *v1_stats;
+	unsigned nr_v1_stats;
 };
 
 /* The layout for an id; never NULL for a valid id.  Thread-safe. */
 const struct mcg_layout *mcg_layout_get(enum mcg_layout_id id);
-/* The layout named "7.3" or "6.12", or NULL. */
+/* The layout named "7.3", "6.12", "6.1" or "5.10", or NULL. */
 const struct mcg_layout *mcg_layout_by_name(const char *name);
 
 /* Is the item tracked by this layout at all? */

@@ -134,6 +134,10 @@ struct mcg_kernel {
 	bool reparent_local;
 	enum mcg_numa_stat numa_stat;
 	enum mcg_css_ref css_ref;
+	/* MEMCG_CHARGE_BATCH (include/linux/memcontrol.h): 32 in 5.10, 64
+	 * since.  The per-CPU batch of stat updates and the per-CPU share of
+	 * the flush threshold. */
+	unsigned charge_batch;
 	/* The seed patch applied, or NULL for the plain era; and whether
 	 * this is its after (true) or its before. */
 	const struct mcg_seed *seed;

@@ -21,6 +21,7 @@
  *   memory.stat   = for each memory_stats[] row:   "key value"   (bytes or count)
  *                     after slab_unreclaimable:     "slab sum"    (derived)
  *                     hugetlb row:                  only with memory_hugetlb_accounting
+ *                   first nr_v2_events_first event rows           (5.10 only)
  *                   "pgscan sum", "pgsteal sum"                   (raw pages)
  *                   for each v2 event row:         "key count"
  *   numa_stat     = for each memory_stats[] row whose item is per-node:
@@ -28,14 +29,15 @@
  *
  * Which numbers a row prints is the layout's business too: the unit of an
  * item (pages, bytes, KiB, count) and whether the summaries read state or
- * events differ between 6.12 and 7.3, and mcg_stat_read() hides the
+ * events differ between 6.12 and 7.3, and 5.10 prints three of its event
+ * lines before the summaries (nr_v2_events_first), and mcg_stat_read() hides the
  * difference between the two kinds.  So one renderer serves both kernels,
  * and a new kernel is a new table, not a new renderer.
  *
  * Staleness is also the kernel's: each render first asks for the
  * thresholded flush of the cgroup being read (mem_cgroup_flush_stats()), and
  * only that.  Below the threshold the file shows the values of the last
- * flush, up to MCG_CHARGE_BATCH x nr_cpus page updates behind, and the
+ * flush, up to MEMCG_CHARGE_BATCH x nr_cpus page updates behind, and the
  * periodic flush bounds how long; forcing a flush here would hide exactly the
  * behaviour the emulation exists to reproduce.
  */
@@ -60,7 +62,16 @@ static void summary_append(struct mcg_engine *e, struct mcg_cgroup *cg, GString 
 	g_string_append_printf(out, "%s %lu\n", name, sum);
 }
 
-/* memcg_stat_format() */
+/* Event rows [from, to) of the layout: "name count". */
+static void events_append(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out,
+			  const struct mcg_layout *l, unsigned from, unsigned to)
+{
+	for (unsigned i = from; i < to; i++)
+		g_string_append_printf(out, "%s %lu\n", l->v2_events[i].name,
+				       mcg_stat_read(e, cg, l->v2_events[i].item, MCG_HIERARCHICAL));
+}
+
+/* memcg_stat_format(); memory_stat_format() in 6.1 and 5.10 */
 static void memcg_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
 {
 	const struct mcg_engine_config *cfg = mcg_engine_config(e);
@@ -86,12 +97,12 @@ static void memcg_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GStri
 		}
 	}
 
+	/* 5.10 writes pgfault, pgmajfault and pgrefill before the summaries;
+	 * from 6.1 on every event row follows them. */
+	events_append(e, cg, out, l, 0, l->nr_v2_events_first);
 	summary_append(e, cg, out, "pgscan", l->pgscan_items, l->nr_pgscan_items);
 	summary_append(e, cg, out, "pgsteal", l->pgsteal_items, l->nr_pgsteal_items);
-
-	for (unsigned i = 0; i < l->nr_v2_events; i++)
-		g_string_append_printf(out, "%s %lu\n", l->v2_events[i].name,
-				       mcg_stat_read(e, cg, l->v2_events[i].item, MCG_HIERARCHICAL));
+	events_append(e, cg, out, l, l->nr_v2_events_first, l->nr_v2_events);
 }
 
 /* memory_numa_stat_show(): the memory.stat rows of per-node items, one
@@ -135,6 +146,71 @@ void mcg_format_numa_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *
 		mcg1_numa_stat_format(e, cg, out);
 	else
 		memcg_numa_stat_format(e, cg, out);
+}
+
+/* ---- memory.events, memory.events.local, memory.swap.events ------------------ */
+
+/*
+ * __memory_events_show() and swap_events_show() are hand-written seq_printf
+ * lines in every kernel; what changed is which lines there are:
+ *
+ *   oom_group_kill  since 5.17 (4b82ab4f2850, "mm/memcg: Add oom_group_kill
+ *                   memory event"): absent in 5.10, present in 6.1
+ *   sock_throttled  present in 7.3's __memory_events_show(), absent in
+ *                   6.12's: gated at the first modelled era that has it
+ *
+ * memory.swap.events (high, max, fail) is the same in all four.
+ */
+#define EVENT_NONE MCG_NR_MEMORY_EVENTS
+
+static const struct memory_event_row {
+	const char *name;
+	enum mcg_memory_event event;	/* EVENT_NONE: not counted, see below */
+	unsigned since;			/* MCG_KVER(); 0: in every era */
+} memory_event_rows[] = {
+	{ "low",		MCG_MEMORY_LOW,			0 },
+	{ "high",		MCG_MEMORY_HIGH,		0 },
+	{ "max",		MCG_MEMORY_MAX,			0 },
+	{ "oom",		MCG_MEMORY_OOM,			0 },
+	{ "oom_kill",		MCG_MEMORY_OOM_KILL,		0 },
+	{ "oom_group_kill",	MCG_MEMORY_OOM_GROUP_KILL,	MCG_KVER(5, 17) },
+	/* MEMCG_SOCK_THROTTLED is raised when the network stack throttles a
+	 * socket of the memcg under memory pressure; the emulation has no
+	 * sockets to throttle, so the engine keeps no such counter and the
+	 * line reads 0, as it does on a kernel whose sockets never stall. */
+	{ "sock_throttled",	EVENT_NONE,			MCG_KVER(7, 3) },
+}, swap_event_rows[] = {
+	{ "high",		MCG_MEMORY_SWAP_HIGH,		0 },
+	{ "max",		MCG_MEMORY_SWAP_MAX,		0 },
+	{ "fail",		MCG_MEMORY_SWAP_FAIL,		0 },
+};
+
+static void memory_events_append(const struct mcg_layout *l, struct mcg_cgroup *cg, GString *out,
+				 const struct memory_event_row *rows, unsigned nr, bool local)
+{
+	for (unsigned i = 0; i < nr; i++) {
+		unsigned long v = 0;
+
+		if (l->version < rows[i].since)
+			continue;
+		if (rows[i].event != EVENT_NONE)
+			v = mcg_memory_event_read(cg, rows[i].event, local);
+		g_string_append_printf(out, "%s %lu\n", rows[i].name, v);
+	}
+}
+
+void mcg_format_memory_events(struct mcg_engine *e, struct mcg_cgroup *cg, bool local,
+			      GString *out)
+{
+	memory_events_append(mcg_engine_layout(e), cg, out, memory_event_rows,
+			     G_N_ELEMENTS(memory_event_rows), local);
+}
+
+/* swap_events_show() reads the hierarchical counts only. */
+void mcg_format_swap_events(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+{
+	memory_events_append(mcg_engine_layout(e), cg, out, swap_event_rows,
+			     G_N_ELEMENTS(swap_event_rows), false);
 }
 
 /* ---- cpu.stat -------------------------------------------------------------- */

@@ -17,6 +17,12 @@
 void mcg_format_memory_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
 /* memory.numa_stat: v2 (memory_numa_stat_show) or v1 (memcg_numa_stat_show). */
 void mcg_format_numa_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
+/* memory.events (local false) or memory.events.local (local true), with the
+ * lines of the engine's kernel (__memory_events_show()). */
+void mcg_format_memory_events(struct mcg_engine *e, struct mcg_cgroup *cg, bool local,
+			      GString *out);
+/* memory.swap.events (swap_events_show()). */
+void mcg_format_swap_events(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
 /* cpu.stat (base stats only: usage, user, system, nice). */
 void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
 /* io.stat: one line per device with any I/O. */

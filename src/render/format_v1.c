@@ -1,4 +1,5 @@
-/* Renderers of the cgroup v1 memory.stat and memory.numa_stat (mm/memcontrol-v1.c). */
+/* Renderers of the cgroup v1 memory.stat and memory.numa_stat (mm/memcontrol-v1.c
+ * of 6.12 and 7.3, mm/memcontrol.c of 5.10 and 6.1). */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -19,29 +20,19 @@
  * local lines with "%s %lu" and the totals with "total_%s %llu"; on LP64 the
  * two print the same digits, but the formats are kept as the kernel has them.
  *
- * Its row set does not depend on the layout: memcg1_stats[] is the same in
- * 6.12 and 7.3 (with CONFIG_TRANSPARENT_HUGEPAGE and CONFIG_SWAP on, as in
- * the captured golden output), so these tables live here and not in items.c.
+ * The memcg1_stats[] rows depend on the kernel (layout->v1_stats, from
+ * src/kernel/items.c): 5.10 has no workingset_refault_* rows, 6.1 adds them,
+ * 6.12 and 7.3 add swapcached after swap.  The events, the LRU lines and the
+ * two limits are the same in 5.10, 6.1, 6.12 and 7.3 (memcg_stat_show() in
+ * 5.10 and 6.1 mm/memcontrol.c, memcg1_stat_format() in 6.12 and 7.3
+ * mm/memcontrol-v1.c), so those tables live here.  hierarchical_memsw_limit
+ * and the swap rows are gated by do_memsw_account(), true on every v1
+ * hierarchy with swap accounting (Debian's default), as emulated.
  */
 
 struct mcg1_row {
 	const char *name;
 	enum mcg_item item;
-};
-
-/* memcg1_stats[] with memcg1_stat_names[] */
-static const struct mcg1_row mcg1_stats[] = {
-	{ "cache",			MCG_FILE_PAGES },
-	{ "rss",			MCG_ANON_MAPPED },
-	{ "rss_huge",			MCG_ANON_THPS },
-	{ "shmem",			MCG_SHMEM },
-	{ "mapped_file",		MCG_FILE_MAPPED },
-	{ "dirty",			MCG_FILE_DIRTY },
-	{ "writeback",			MCG_WRITEBACK },
-	{ "workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON },
-	{ "workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE },
-	{ "swap",			MCG_MEMCG_SWAP },
-	{ "swapcached",			MCG_SWAPCACHE },
 };
 
 /* memcg1_events[], "original sort order"; named by vm_event_name(). */
@@ -84,11 +75,11 @@ static void mcg1_block_append(struct mcg_engine *e, struct mcg_cgroup *cg, GStri
 	const struct mcg_layout *l = mcg_engine_layout(e);
 
 	/* memcg_page_state_local_output() / memcg_page_state_output() */
-	for (unsigned i = 0; i < G_N_ELEMENTS(mcg1_stats); i++) {
-		enum mcg_item item = mcg1_stats[i].item;
+	for (unsigned i = 0; i < l->nr_v1_stats; i++) {
+		enum mcg_item item = l->v1_stats[i].item;
 		long stored = (long)mcg_stat_read(e, cg, item, scope);
 
-		mcg1_line_append(out, scope, mcg1_stats[i].name,
+		mcg1_line_append(out, scope, l->v1_stats[i].name,
 				 (unsigned long)mcg_layout_output_value(l, item, stored));
 	}
 	for (unsigned i = 0; i < G_N_ELEMENTS(mcg1_events); i++)
