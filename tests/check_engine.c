@@ -985,6 +985,33 @@ START_TEST(test_era_6_1_global_flush)
 }
 END_TEST
 
+/* Reclaim's flush per era: 6.1's is the thresholded global flush, 6.12's
+ * the ratelimited one (nothing while the periodic flush is recent), 5.10
+ * has none; refault's is 6.1's _delayed, which waits 2 x FLUSH_TIME. */
+START_TEST(test_era_reclaim_refault_flush)
+{
+	static const char *const versions[] = { "5.10", "6.1", "6.12" };
+	static const unsigned reclaim_flushes[] = { 0, 1, 0 };
+
+	for (unsigned v = 0; v < G_N_ELEMENTS(versions); v++) {
+		struct mcg_engine *e = engine_make(2, 1, versions[v], MCG_HIERARCHY_V2, NULL);
+		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+		struct mcg_flush_counters fc;
+
+		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+		mcg_memcg_flush_for_refault(e, a);
+		mcg_engine_flush_counters(e, &fc);
+		ck_assert_uint_eq(fc.flushes, 0);
+		mcg_memcg_flush_for_reclaim(e, a);
+		mcg_engine_flush_counters(e, &fc);
+		ck_assert_msg(fc.flushes == reclaim_flushes[v], "%s: %lu reclaim flushes",
+			      versions[v], (unsigned long)fc.flushes);
+		mcg_cgroup_put(a);
+		mcg_engine_free(e);
+	}
+}
+END_TEST
+
 struct lock_probe {
 	struct rstat_tree *t;
 	struct rstat_node *n;
@@ -1418,6 +1445,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_era_6_1_local_percpu_sum);
 	tcase_add_test(tc, test_era_5_10_batch_overflow);
 	tcase_add_test(tc, test_era_6_1_global_flush);
+	tcase_add_test(tc, test_era_reclaim_refault_flush);
 	tcase_add_loop_test(tc, test_rstat_updater_cpu_lock, 0, 2);
 	tcase_add_loop_test(tc, test_rstat_walk_cpu_lock, 0, 2);
 	tcase_add_test(tc, test_seed002_shared_tree_side_flush);

@@ -247,6 +247,15 @@ void __mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg, bool f
 /* mem_cgroup_flush_stats_ratelimited() (6.8+) or _delayed() (6.1): only if
  * the last root flush is more than two periods old, then thresholded. */
 void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* The flushes the kernel's reclaim and refault paths make, by era (5.10:
+ * none).  Reclaim: at the start of each pass over a node, 6.12 and 7.3
+ * prepare_scan_control() call mem_cgroup_flush_stats_ratelimited(target),
+ * 6.1 prepare_scan_count() the thresholded global mem_cgroup_flush_stats().
+ * Refault: 6.12 and 7.3 workingset_test_recent() call the ratelimited
+ * flush of the eviction memcg, 6.1 workingset_refault() the _delayed one.
+ * May be called inside a CPU window. */
+void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target);
+void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg);
 /* Would mcg_memcg_flush_stats() flush now? */
 bool mcg_memcg_needs_flush(const struct mcg_engine *e, const struct mcg_cgroup *cg);
 /* Flushes of the base (cpu.stat) and io (io.stat) trees, as their readers do.

@@ -276,6 +276,19 @@ void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *
 	}
 }
 
+void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target)
+{
+	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
+		flush_global(e, false);
+	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
+		flush_per_memcg_ratelimited(e, target);
+}
+
+void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
+{
+	mcg_memcg_flush_stats_ratelimited(e, memcg);	/* 6.1: the _delayed flush */
+}
+
 /* ---- readers ---- */
 
 long mcg_stat_unpublished(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,

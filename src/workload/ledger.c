@@ -151,6 +151,9 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	node->swapped -= k;
 	refault = lmin(node->shadow_anon, k);
 	node->shadow_anon -= refault;
+	/* Shadow entries found: workingset_test_recent() flushes first. */
+	if (refault)
+		mcg_memcg_flush_for_refault(x->e, cg);
 	node->anon_active += refault;
 	node->anon_inactive += k - refault;
 	wl_stat(x, cg, nid, MCG_MEMCG_SWAP, -k);
@@ -226,6 +229,8 @@ static void file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_pr
 	/* Pages evicted earlier come back: refaults, activated at once. */
 	refault = lmin(node->shadow_file, n / 2);
 	node->shadow_file -= refault;
+	if (refault)
+		mcg_memcg_flush_for_refault(x->e, cg);
 	mapped = share_of(l, WL_CARRY_MAPPED, n, p->mapped);
 	node->file_inactive += n - refault;
 	node->file_active += refault;

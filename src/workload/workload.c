@@ -88,6 +88,9 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 	struct wl_cgroup *first = mcg_cgroup_workload(top);
 	long total = 0;
 
+	/* shrink_node() reads the stats of the memcgs it scans, after the
+	 * era's flush (prepare_scan_control()/prepare_scan_count()). */
+	mcg_memcg_flush_for_reclaim(x->wl->e, top);
 	for (int pass = 0; pass < 2 && total < want; pass++) {
 		for (unsigned i = 0; i < list->len && total < want; i++) {
 			struct wl_cgroup *w = list->pdata[i];
