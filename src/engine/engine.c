@@ -125,6 +125,15 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	e->cfg = *cfg;
 	e->layout = mcg_layout_get(cfg->kernel.layout);
 	e->charge_batch = cfg->kernel.charge_batch;
+	if (cfg->kernel.stats == MCG_STATS_BATCHED_ATOMICS)
+		e->update_path = MCG_PATH_BATCHED;
+	else if (cfg->kernel.flush == MCG_FLUSH_GLOBAL)
+		e->update_path = cfg->kernel.updater == MCG_UPDATER_LLIST ? MCG_PATH_LLIST_GLOBAL
+									 : MCG_PATH_LOCKED_GLOBAL;
+	else
+		e->update_path = cfg->kernel.updater == MCG_UPDATER_LLIST
+					 ? MCG_PATH_LLIST_PER_MEMCG
+					 : MCG_PATH_LOCKED_PER_MEMCG;
 	e->flush_threshold = e->charge_batch * cfg->nr_cpus;
 	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not on
 	 * v2 with seed 001's patch (CONFIG_MEMCG_V1=n). */

@@ -19,20 +19,6 @@
  */
 #include "engine/internal.h"
 
-void flush_global_updated(struct mcg_engine *e, unsigned long val, struct mcg_cpu *c)
-{
-	unsigned long x = c->stats_updates + val;
-
-	if (x > e->charge_batch) {
-		if (atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed) <=
-		    (long)e->cfg.nr_cpus)
-			atomic_fetch_add_explicit(&e->stats_flush_threshold,
-						  (long)(x / e->charge_batch), memory_order_relaxed);
-		x = 0;
-	}
-	c->stats_updates = x;
-}
-
 bool flush_global_needed(const struct mcg_engine *e)
 {
 	return atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed) >

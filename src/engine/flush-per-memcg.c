@@ -20,25 +20,6 @@
  */
 #include "engine/internal.h"
 
-void flush_per_memcg_updated(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned long val,
-			     unsigned cpu)
-{
-	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
-		unsigned long batch;
-
-		if (atomic_load_explicit(&pc->vmstats->stats_updates, memory_order_relaxed) >
-		    e->flush_threshold)
-			break;
-		batch = atomic_load_explicit(&pc->stats_updates, memory_order_relaxed) + val;
-		if (batch < e->charge_batch) {
-			atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
-			continue;
-		}
-		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
-		atomic_fetch_add_explicit(&pc->vmstats->stats_updates, batch, memory_order_relaxed);
-	}
-}
-
 bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup *cg)
 {
 	return atomic_load_explicit(&cg->vmstats.stats_updates, memory_order_relaxed) >

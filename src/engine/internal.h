@@ -152,8 +152,18 @@ struct mcg_cpu {
 	unsigned long stats_updates;
 };
 
+/* The specialisation of mcg_stat_mod() an engine runs (memcg.c). */
+enum mcg_update_path {
+	MCG_PATH_LLIST_PER_MEMCG,
+	MCG_PATH_LOCKED_PER_MEMCG,
+	MCG_PATH_LOCKED_GLOBAL,
+	MCG_PATH_LLIST_GLOBAL,
+	MCG_PATH_BATCHED,
+};
+
 struct mcg_engine {
 	struct mcg_engine_config cfg;		/* immutable */
+	enum mcg_update_path update_path;	/* immutable */
 	const struct mcg_layout *layout;	/* immutable */
 	unsigned long charge_batch;		/* the era's MEMCG_CHARGE_BATCH */
 	unsigned long flush_threshold;		/* charge_batch x nr_cpus */
@@ -237,14 +247,11 @@ unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg);
 void memcg_batched_mod(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu, int nid,
 		       enum mcg_item item, long val);
 void memcg_batched_release(struct mcg_engine *e, struct mcg_cgroup *cg);
-/* flush-per-memcg.c */
-void flush_per_memcg_updated(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned long val,
-			     unsigned cpu);
+/* flush-per-memcg.c (update side in flush.h) */
 bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup *cg);
 void flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force);
 void flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg);
-/* flush-global.c */
-void flush_global_updated(struct mcg_engine *e, unsigned long val, struct mcg_cpu *c);
+/* flush-global.c (update side in flush.h) */
 bool flush_global_needed(const struct mcg_engine *e);
 void flush_global(struct mcg_engine *e, bool force);
 void flush_global_delayed(struct mcg_engine *e);

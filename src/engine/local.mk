@@ -8,6 +8,7 @@ libmemcgfs_a_SOURCES += \
 	src/engine/cgroup.c \
 	src/engine/memcg.c \
 	src/engine/memcg-batched.c \
+	src/engine/flush.h \
 	src/engine/flush-per-memcg.c \
 	src/engine/flush-global.c \
 	src/engine/counter.c \

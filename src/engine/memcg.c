@@ -1,5 +1,6 @@
 /* memcg statistics: the update path, the flush callback, the flush
  * heuristics and the readers (mm/memcontrol.c, spec sections 5 and 6). */
+#include "engine/flush.h"
 #include "engine/internal.h"
 
 #include <stdlib.h>
@@ -31,36 +32,28 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
 	}
 }
 
-/* The update side (memcg_rstat_updated()): the rstat mark, then the flush
- * policy's bookkeeping (flush-per-memcg.c, flush-global.c). */
-static inline void memcg_rstat_updated(struct mcg_engine *e, struct mcg_cgroup *cg,
-				       unsigned long val, struct mcg_cpu *c)
+/*
+ * The update side (__mod_memcg_state(), __mod_memcg_lruvec_state(),
+ * __count_memcg_events(), then memcg_rstat_updated()).
+ *
+ * A stat update is a single-writer add to the CPU's own counter, then the
+ * rstat mark (so that a flush visits this (cgroup, CPU) pair and no other)
+ * and the flush policy's bookkeeping (flush.h).  Which updater and which
+ * policy depends on the era; to keep that choice off the hot path, the body
+ * is one always-inline function specialised per combination, and
+ * mcg_stat_mod() picks the specialisation with a single switch on a field
+ * fixed at engine creation.  5.10 has its own path (memcg-batched.c).
+ */
+static inline __attribute__((always_inline)) void
+stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, int nid,
+	       enum mcg_item item, long val, enum mcg_rstat_updater updater,
+	       enum mcg_flush_policy flush)
 {
-	rstat_updated(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY], c->id);
-	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
-		flush_global_updated(e, val, c);
-	else
-		flush_per_memcg_updated(e, cg, val, c->id);
-}
-
-void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_item item,
-		  long val)
-{
-	struct mcg_engine *e = c->engine;
 	const struct mcg_layout *l = e->layout;
 	unsigned slot = l->slot[item];
 	unsigned cpu = c->id;
-
-	if (val == 0)
-		return;
-	/* Updates aimed at a destroyed cgroup land in its nearest online
-	 * ancestor; the root is always online. */
-	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
-		cg = cg->parent;
-	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS) {
-		memcg_batched_mod(e, cg, cpu, nid, item, val);	/* 5.10 */
-		return;
-	}
+	struct rstat_tree *t = e->tree_of[MCG_PART_MEMORY];
+	struct rstat_node *n = cg->node_of[MCG_PART_MEMORY];
 
 	switch (l->kind[item]) {
 	case MCG_KIND_NODE:
@@ -78,13 +71,46 @@ void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_it
 	default:
 		return;		/* this kernel does not track the item */
 	}
+	if (updater == MCG_UPDATER_LLIST)
+		rstat_updated_llist(t, n, cpu);
+	else
+		rstat_updated_locked(t, n, cpu);
 	/* 6.1 counts |val| as given (bytes for byte items); later kernels
 	 * count pages (memcg_state_val_in_pages()). */
-	memcg_rstat_updated(e, cg,
-			    e->cfg.kernel.flush == MCG_FLUSH_GLOBAL
-				    ? (unsigned long)labs(val)
-				    : mcg_layout_val_in_pages(l, item, val),
-			    c);
+	if (flush == MCG_FLUSH_GLOBAL)
+		flush_global_updated(e, (unsigned long)labs(val), c);
+	else
+		flush_per_memcg_updated(e, cg, mcg_layout_val_in_pages(l, item, val), cpu);
+}
+
+void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_item item,
+		  long val)
+{
+	struct mcg_engine *e = c->engine;
+
+	if (val == 0)
+		return;
+	/* Updates aimed at a destroyed cgroup land in its nearest online
+	 * ancestor; the root is always online. */
+	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
+		cg = cg->parent;
+	switch (e->update_path) {
+	case MCG_PATH_LLIST_PER_MEMCG:		/* 7.3 */
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_PER_MEMCG);
+		break;
+	case MCG_PATH_LOCKED_PER_MEMCG:		/* 6.12 */
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_PER_MEMCG);
+		break;
+	case MCG_PATH_LOCKED_GLOBAL:		/* 6.1 */
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_GLOBAL);
+		break;
+	case MCG_PATH_LLIST_GLOBAL:		/* no kernel; a mechanism test may ask */
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_GLOBAL);
+		break;
+	case MCG_PATH_BATCHED:			/* 5.10 */
+		memcg_batched_mod(e, cg, c->id, nid, item, val);
+		break;
+	}
 }
 
 /*

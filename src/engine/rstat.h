@@ -160,25 +160,39 @@ static inline void rstat_set_next(struct rstat_node_cpu *rc, struct rstat_node *
 void rstat_llist_push(struct rstat_tree *t, struct rstat_node_cpu *rc, unsigned cpu);
 void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu);
 
-/* Marks n updated on cpu (css_rstat_updated() / cgroup_rstat_updated()).
- * The caller must be the thread acting as `cpu` and must have stored its
- * counter updates before the call (the barrier orders them against the
- * flusher).  The updater is fixed per tree, so the branch is predictable;
- * the common case (already linked or queued) returns inline. */
-static inline void rstat_updated(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
+/* Marks n updated on cpu (css_rstat_updated() / cgroup_rstat_updated()),
+ * with the tree's updater.  The caller must be the thread acting as `cpu`
+ * and must have stored its counter updates before the call (the barrier
+ * orders them against the flusher).  The common case (already queued or
+ * linked) returns inline. */
+static inline void rstat_updated_llist(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 {
 	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 
 	rstat_smp_mb();
-	if (t->updater == MCG_UPDATER_LLIST) {
-		if (atomic_load_explicit(&rc->lnext, memory_order_relaxed) != rc)
-			return;	/* queued: the next flush of this CPU sees our stores */
-		rstat_llist_push(t, rc, cpu);
-	} else {
-		if (rstat_next(rc))
-			return;	/* linked: data_race() test of the kernel */
-		rstat_locked_link(t, n, cpu);
-	}
+	if (atomic_load_explicit(&rc->lnext, memory_order_relaxed) != rc)
+		return;	/* queued: the next flush of this CPU sees our stores */
+	rstat_llist_push(t, rc, cpu);
+}
+
+static inline void rstat_updated_locked(struct rstat_tree *t, struct rstat_node *n,
+					unsigned cpu)
+{
+	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
+
+	rstat_smp_mb();
+	if (rstat_next(rc))
+		return;	/* linked: the kernel's data_race() test */
+	rstat_locked_link(t, n, cpu);
+}
+
+/* Either, by the tree's updater (for callers off the memcg hot path). */
+static inline void rstat_updated(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
+{
+	if (t->updater == MCG_UPDATER_LLIST)
+		rstat_updated_llist(t, n, cpu);
+	else
+		rstat_updated_locked(t, n, cpu);
 }
 
 /* css_rstat_flush(): flushes n's subtree on every CPU, calling the tree's

@@ -1,0 +1,44 @@
+/* The update-side halves of the flush policies (flush-per-memcg.c and
+ * flush-global.c explain them), inline because every stat update runs one. */
+#ifndef MEMCGFS_ENGINE_FLUSH_H
+#define MEMCGFS_ENGINE_FLUSH_H
+
+#include "engine/internal.h"
+
+/* 6.8+ memcg_rstat_updated(): per-CPU batch, published up the hierarchy. */
+static inline void flush_per_memcg_updated(struct mcg_engine *e, struct mcg_cgroup *cg,
+					   unsigned long val, unsigned cpu)
+{
+	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
+		unsigned long batch;
+
+		if (atomic_load_explicit(&pc->vmstats->stats_updates, memory_order_relaxed) >
+		    e->flush_threshold)
+			break;
+		batch = atomic_load_explicit(&pc->stats_updates, memory_order_relaxed) + val;
+		if (batch < e->charge_batch) {
+			atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
+			continue;
+		}
+		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
+		atomic_fetch_add_explicit(&pc->vmstats->stats_updates, batch, memory_order_relaxed);
+	}
+}
+
+/* 6.1 memcg_rstat_updated(): one per-CPU count feeding the global threshold. */
+static inline void flush_global_updated(struct mcg_engine *e, unsigned long val,
+					struct mcg_cpu *c)
+{
+	unsigned long x = c->stats_updates + val;
+
+	if (x > e->charge_batch) {
+		if (atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed) <=
+		    (long)e->cfg.nr_cpus)
+			atomic_fetch_add_explicit(&e->stats_flush_threshold,
+						  (long)(x / e->charge_batch), memory_order_relaxed);
+		x = 0;
+	}
+	c->stats_updates = x;
+}
+
+#endif
