@@ -74,6 +74,22 @@ size_t mcg_engine_cgroup_footprint(const struct mcg_engine *e)
 	       sizeof(acount_t) * e->nr_aggregates;
 }
 
+/* The mcg_stat_mod() specialisation of a kernel's mechanisms (memcg.c). */
+static enum mcg_update_path engine_update_path(const struct mcg_kernel *k)
+{
+	if (k->stats == MCG_STATS_BATCHED_ATOMICS)
+		return MCG_PATH_BATCHED;
+	if (k->updater == MCG_UPDATER_LLIST && k->flush == MCG_FLUSH_PER_MEMCG &&
+	    k->pending_stop_at_flushable)
+		return MCG_PATH_LLIST_PER_MEMCG_STOP;
+	if (k->updater == MCG_UPDATER_LOCKED && k->flush == MCG_FLUSH_PER_MEMCG &&
+	    !k->pending_stop_at_flushable)
+		return MCG_PATH_LOCKED_PER_MEMCG_ALL;
+	if (k->updater == MCG_UPDATER_LOCKED && k->flush == MCG_FLUSH_GLOBAL)
+		return MCG_PATH_LOCKED_GLOBAL;
+	return MCG_PATH_ANY;
+}
+
 static void *periodic_flusher(void *arg)
 {
 	struct mcg_engine *e = arg;
@@ -125,15 +141,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	e->cfg = *cfg;
 	e->layout = mcg_layout_get(cfg->kernel.layout);
 	e->charge_batch = cfg->kernel.charge_batch;
-	if (cfg->kernel.stats == MCG_STATS_BATCHED_ATOMICS)
-		e->update_path = MCG_PATH_BATCHED;
-	else if (cfg->kernel.flush == MCG_FLUSH_GLOBAL)
-		e->update_path = cfg->kernel.updater == MCG_UPDATER_LLIST ? MCG_PATH_LLIST_GLOBAL
-									 : MCG_PATH_LOCKED_GLOBAL;
-	else
-		e->update_path = cfg->kernel.updater == MCG_UPDATER_LLIST
-					 ? MCG_PATH_LLIST_PER_MEMCG
-					 : MCG_PATH_LOCKED_PER_MEMCG;
+	e->update_path = engine_update_path(&cfg->kernel);
 	e->flush_threshold = e->charge_batch * cfg->nr_cpus;
 	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not on
 	 * v2 with seed 001's patch (CONFIG_MEMCG_V1=n). */

@@ -5,9 +5,10 @@
 
 #include "engine/internal.h"
 
-/* 6.8+ memcg_rstat_updated(): per-CPU batch, published up the hierarchy. */
-static inline void flush_per_memcg_updated(struct mcg_engine *e, struct mcg_cgroup *cg,
-					   unsigned long val, unsigned cpu)
+/* 7.3 memcg_rstat_updated(): per-CPU batch, published up the hierarchy,
+ * stopping at the first level that needs a flush already. */
+static inline void flush_per_memcg_updated_stop(struct mcg_engine *e, struct mcg_cgroup *cg,
+						unsigned long val, unsigned cpu)
 {
 	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
 		unsigned long batch;
@@ -22,6 +23,27 @@ static inline void flush_per_memcg_updated(struct mcg_engine *e, struct mcg_cgro
 		}
 		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
 		atomic_fetch_add_explicit(&pc->vmstats->stats_updates, batch, memory_order_relaxed);
+	}
+}
+
+/* 6.12 memcg_rstat_updated(): every level counts in its per-CPU slot; a
+ * full batch is published unless that level needs a flush already, and
+ * the slot is reset either way. */
+static inline void flush_per_memcg_updated_all(struct mcg_engine *e, struct mcg_cgroup *cg,
+					       unsigned long val, unsigned cpu)
+{
+	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
+		unsigned long batch = atomic_load_explicit(&pc->stats_updates,
+							   memory_order_relaxed) + val;
+
+		atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
+		if (batch < e->charge_batch)
+			continue;
+		if (atomic_load_explicit(&pc->vmstats->stats_updates, memory_order_relaxed) <=
+		    e->flush_threshold)
+			atomic_fetch_add_explicit(&pc->vmstats->stats_updates, batch,
+						  memory_order_relaxed);
+		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
 	}
 }
 

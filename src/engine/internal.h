@@ -154,11 +154,11 @@ struct mcg_cpu {
 
 /* The specialisation of mcg_stat_mod() an engine runs (memcg.c). */
 enum mcg_update_path {
-	MCG_PATH_LLIST_PER_MEMCG,
-	MCG_PATH_LOCKED_PER_MEMCG,
-	MCG_PATH_LOCKED_GLOBAL,
-	MCG_PATH_LLIST_GLOBAL,
-	MCG_PATH_BATCHED,
+	MCG_PATH_LLIST_PER_MEMCG_STOP,	/* 7.3 */
+	MCG_PATH_LOCKED_PER_MEMCG_ALL,	/* 6.12 */
+	MCG_PATH_LOCKED_GLOBAL,		/* 6.1 */
+	MCG_PATH_BATCHED,		/* 5.10 */
+	MCG_PATH_ANY,			/* another mix, unspecialised */
 };
 
 struct mcg_engine {

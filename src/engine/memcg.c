@@ -47,7 +47,7 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
 static inline __attribute__((always_inline)) void
 stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, int nid,
 	       enum mcg_item item, long val, enum mcg_rstat_updater updater,
-	       enum mcg_flush_policy flush)
+	       enum mcg_flush_policy flush, bool stop_at_flushable)
 {
 	const struct mcg_layout *l = e->layout;
 	unsigned slot = l->slot[item];
@@ -79,8 +79,10 @@ stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, i
 	 * count pages (memcg_state_val_in_pages()). */
 	if (flush == MCG_FLUSH_GLOBAL)
 		flush_global_updated(e, (unsigned long)labs(val), c);
+	else if (stop_at_flushable)
+		flush_per_memcg_updated_stop(e, cg, mcg_layout_val_in_pages(l, item, val), cpu);
 	else
-		flush_per_memcg_updated(e, cg, mcg_layout_val_in_pages(l, item, val), cpu);
+		flush_per_memcg_updated_all(e, cg, mcg_layout_val_in_pages(l, item, val), cpu);
 }
 
 void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_item item,
@@ -95,20 +97,22 @@ void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_it
 	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
 		cg = cg->parent;
 	switch (e->update_path) {
-	case MCG_PATH_LLIST_PER_MEMCG:		/* 7.3 */
-		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_PER_MEMCG);
+	case MCG_PATH_LLIST_PER_MEMCG_STOP:
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_PER_MEMCG, true);
 		break;
-	case MCG_PATH_LOCKED_PER_MEMCG:		/* 6.12 */
-		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_PER_MEMCG);
+	case MCG_PATH_LOCKED_PER_MEMCG_ALL:
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_PER_MEMCG,
+			       false);
 		break;
-	case MCG_PATH_LOCKED_GLOBAL:		/* 6.1 */
-		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_GLOBAL);
+	case MCG_PATH_LOCKED_GLOBAL:
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_GLOBAL, false);
 		break;
-	case MCG_PATH_LLIST_GLOBAL:		/* no kernel; a mechanism test may ask */
-		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_GLOBAL);
-		break;
-	case MCG_PATH_BATCHED:			/* 5.10 */
+	case MCG_PATH_BATCHED:
 		memcg_batched_mod(e, cg, c->id, nid, item, val);
+		break;
+	case MCG_PATH_ANY:
+		stat_mod_rstat(e, c, cg, nid, item, val, e->cfg.kernel.updater, e->cfg.kernel.flush,
+			       e->cfg.kernel.pending_stop_at_flushable);
 		break;
 	}
 }
@@ -168,6 +172,8 @@ void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
 	struct memcg_vmstats *pvs = parent ? &parent->vmstats : NULL;
 	struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu);
 	struct aggregate_control ac;
+	acount_t *lstate_local =
+		e->cfg.kernel.local == MCG_LOCAL_PERCPU_SUM ? NULL : vs->lstate_local;
 
 	ac = (struct aggregate_control){
 		.aggregate = vs->state,
@@ -191,14 +197,15 @@ void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
 	};
 	memcg_stat_aggregate(&ac);
 
-	/* Per-node counters keep their locals in every configuration: the
-	 * kernel's shadow-node shrinker reads them on v2 too. */
+	/* Per-node counters keep their locals since 6.6 in every
+	 * configuration (the shadow-node shrinker reads them on v2 too); 6.1's
+	 * lruvec_stats has no state_local, its readers sum per CPU. */
 	for (unsigned nid = 0; nid < e->cfg.nr_nodes; nid++) {
 		size_t off = (size_t)nid * l->nr_node_slots;
 
 		ac = (struct aggregate_control){
 			.aggregate = vs->lstate + off,
-			.local = vs->lstate_local + off,
+			.local = lstate_local ? lstate_local + off : NULL,
 			.pending = vs->lstate_pending + off,
 			.ppending = pvs ? pvs->lstate_pending + off : NULL,
 			.cstat = pcpu_array(cg, cpu, e->off_lstate) + off,
@@ -208,9 +215,13 @@ void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
 		memcg_stat_aggregate(&ac);
 	}
 
-	atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
-	if (atomic_load_explicit(&vs->stats_updates, memory_order_relaxed))
-		atomic_store_explicit(&vs->stats_updates, 0, memory_order_relaxed);
+	/* The per-memcg pending counts exist only with that policy (6.1
+	 * has one global count, reset by __mem_cgroup_flush_stats()). */
+	if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG) {
+		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);
+		if (atomic_load_explicit(&vs->stats_updates, memory_order_relaxed))
+			atomic_store_explicit(&vs->stats_updates, 0, memory_order_relaxed);
+	}
 	atomic_fetch_add_explicit(&e->nr_visited, 1, memory_order_relaxed);
 }
 

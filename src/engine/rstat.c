@@ -201,7 +201,8 @@ static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_nod
 		pthread_mutex_unlock(&t->lhead[cpu].cpu_lock);
 	}
 	/* Pairs with the barrier in rstat_updated(): either the updater sees
-	 * its node off the tree and links it again, or we see its counters. */
+	 * its node off the tree (or its record re-armed) and marks it again,
+	 * or we see its counters. */
 	rstat_smp_mb();
 	for (; pos; pos = pos->flush_next) {
 		rstat_run_callbacks(t, pos, cpu);
@@ -210,18 +211,25 @@ static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_nod
 	return visited;
 }
 
+/* Whether the tree lock is dropped between CPUs differs: 6.12 and 7.3
+ * always drop it (cgroup_rstat_flush_locked(), css_rstat_flush()); 6.1 keeps
+ * it for the whole flush unless the flusher must reschedule, which memcg's
+ * irqsafe flush never does and a Debian (PREEMPT_VOLUNTARY) kernel's
+ * spin_needbreak() never asks: so the pop walk holds it throughout. */
 unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n)
 {
 	unsigned long visited = 0;
 
-	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
-		/* The kernel drops the tree lock between CPUs to let others
-		 * in; so do we. */
+	if (t->walk == MCG_WALK_POP_LOCKED) {
 		pthread_mutex_lock(&t->lock);
-		if (t->walk == MCG_WALK_POP_LOCKED)
+		for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
 			visited += rstat_pop_flush_cpu(t, n, cpu);
-		else
-			visited += rstat_list_flush_cpu(t, n, cpu);
+		pthread_mutex_unlock(&t->lock);
+		return visited;
+	}
+	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
+		pthread_mutex_lock(&t->lock);
+		visited += rstat_list_flush_cpu(t, n, cpu);
 		pthread_mutex_unlock(&t->lock);
 	}
 	return visited;

@@ -197,7 +197,7 @@ static inline void rstat_updated(struct rstat_tree *t, struct rstat_node *n, uns
 
 /* css_rstat_flush(): flushes n's subtree on every CPU, calling the tree's
  * callbacks children first.  Returns the number of nodes visited (summed over
- * CPUs).  Takes and drops the tree lock once per CPU. */
+ * CPUs).  Takes the tree lock once per CPU, or (pop walk, 6.1) once. */
 unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n);
 
 /* True if n is linked into any CPU's tree or queued on any llist (for

@@ -37,6 +37,7 @@ const struct mcg_kernel mcg_era_6_1 = {
 	.walk = MCG_WALK_POP_LOCKED,
 	.split_trees = false,
 	.flush = MCG_FLUSH_GLOBAL,
+	.pending_stop_at_flushable = false,
 	.local = MCG_LOCAL_PERCPU_SUM,
 	.reparent_local = false,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,

@@ -26,6 +26,7 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.walk = MCG_WALK_DETACH_LIST,
 	.split_trees = false,
 	.flush = MCG_FLUSH_PER_MEMCG,
+	.pending_stop_at_flushable = false,
 	.local = MCG_LOCAL_FLUSHED,
 	.reparent_local = false,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,

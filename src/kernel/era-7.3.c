@@ -21,6 +21,7 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.walk = MCG_WALK_DETACH_LIST,
 	.split_trees = true,
 	.flush = MCG_FLUSH_PER_MEMCG,
+	.pending_stop_at_flushable = true,
 	.local = MCG_LOCAL_FLUSHED,
 	.reparent_local = true,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,

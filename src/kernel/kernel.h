@@ -128,6 +128,10 @@ struct mcg_kernel {
 	 * and base stats, where any flush runs every callback. */
 	bool split_trees;
 	enum mcg_flush_policy flush;
+	/* Per-memcg policy, update side (memcg_rstat_updated()): 7.x stops
+	 * walking up at the first ancestor that already needs a flush; 6.12
+	 * walks every level and only skips the atomic add there. */
+	bool pending_stop_at_flushable;
 	enum mcg_local_stats local;
 	/* On offline, v1 local counts move to the parent (reparent_state_local()
 	 * in 7.x); before, they stay with the dying memcg. */
