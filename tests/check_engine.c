@@ -316,6 +316,28 @@ static bool model_is_ancestor_or_self(const struct model *m, int a, int d)
 
 /* Where d's local counters ended up: itself, or (v1) the nearest live
  * ancestor after reparenting. */
+/* Does 7.3's reparent_state_local() move item's local count, memcg-wide or
+ * per node?  v1: memcg1_stats[] memcg-wide, the LRU lists both ways; v2:
+ * the LRU lists and the slab counts, both ways (a lruvec move is a memcg
+ * move too). */
+static bool reparent_moves(const struct mcg_layout *l, enum mcg_item item, bool v1, bool per_node)
+{
+	bool lru = item == MCG_INACTIVE_ANON || item == MCG_ACTIVE_ANON ||
+		   item == MCG_INACTIVE_FILE || item == MCG_ACTIVE_FILE || item == MCG_UNEVICTABLE;
+	bool slab = item == MCG_SLAB_RECLAIMABLE_B || item == MCG_SLAB_UNRECLAIMABLE_B;
+
+	if (lru)
+		return true;
+	if (!v1)
+		return slab;
+	if (per_node)
+		return false;
+	for (unsigned i = 0; i < l->nr_v1_stats; i++)
+		if (l->v1_stats[i].item == item)
+			return true;
+	return false;
+}
+
 static int model_local_home(const struct model *m, int d, bool reparent)
 {
 	if (!reparent)
@@ -334,7 +356,8 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 	enum mcg_item items[MCG_NR_ITEMS];
 	unsigned nr_items = layout_items(l, items);
 	GRand *rnd = g_rand_new_with_seed(seed);
-	bool reparent = h == MCG_HIERARCHY_V1 && mcg_engine_config(e)->kernel.reparent_local;
+	bool reparent = mcg_engine_config(e)->kernel.reparent_local;
+	bool v1 = h == MCG_HIERARCHY_V1;
 
 	memset(&m, 0, sizeof(m));
 	m.cg[0] = mcg_engine_root(e);
@@ -397,17 +420,18 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 			enum mcg_item item = items[k];
 			long hier = 0, local = 0;
 			/* 5.10's batches not yet in the atomics (0 elsewhere): the
-			 * live subtree's for hierarchical values, a's own for its
-			 * memcg-wide local. */
+			 * subtree's for hierarchical values (a dead cgroup keeps
+			 * its batches until its last reference goes), a's own for
+			 * its memcg-wide local. */
 			long unpub = 0;
+			bool moves = reparent && reparent_moves(l, item, v1, false);
 
 			for (int d = 0; d < m.n; d++) {
 				if (model_is_ancestor_or_self(&m, a, d)) {
 					hier += m.own[d][item];
-					if (m.alive[d])
-						unpub += mcg_stat_unpublished(e, m.cg[d], -1, item);
+					unpub += mcg_stat_unpublished(e, m.cg[d], -1, item);
 				}
-				if (model_local_home(&m, d, reparent) == a)
+				if (model_local_home(&m, d, moves) == a)
 					local += m.own[d][item];
 			}
 			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL) + unpub == hier,
@@ -427,11 +451,10 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 				for (int d = 0; d < m.n; d++) {
 					if (model_is_ancestor_or_self(&m, a, d)) {
 						nhier += m.own_node[d][nid][item];
-						if (m.alive[d])
-							nunpub += mcg_stat_unpublished(e, m.cg[d], nid,
-										       item);
+						nunpub += mcg_stat_unpublished(e, m.cg[d], nid, item);
 					}
-					if (model_local_home(&m, d, reparent) == a)
+					if (model_local_home(&m, d,
+							     reparent && reparent_moves(l, item, v1, true)) == a)
 						nlocal += m.own_node[d][nid][item];
 				}
 				ck_assert_int_eq(mcg_stat_read_node_raw(e, m.cg[a], nid, item,
@@ -917,18 +940,25 @@ START_TEST(test_era_5_10_batch_overflow)
 	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
 	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 0);
 
-	/* A batch on another CPU stays there until the memcg goes. */
+	/* A batch on another CPU stays there until the memcg is freed
+	 * (mem_cgroup_free(), not offline): a dying memcg still takes
+	 * updates. */
 	test_stat_mod(e, 0, c, 0, MCG_FILE_PAGES, 5);
 	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 33);
 	ck_assert_int_eq(mcg_cgroup_destroy(e, c), 0);
-	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 38);
-	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_HIERARCHICAL), 38);
-	/* Its locals go with it (no reparenting before 7.x). */
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, a), 1);
+	test_stat_mod(e, 0, c, 0, MCG_FILE_PAGES, 2);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 33);
+	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 7);
+	mcg_cgroup_put(c);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, a), 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 40);
+	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_HIERARCHICAL), 40);
+	/* Its locals went with it (no reparenting before 7.x). */
 	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
 	mcg_engine_flush_counters(e, &fc);
 	ck_assert_uint_eq(fc.flushes, 0);
 	ck_assert_uint_eq(fc.visited, 0);
-	mcg_cgroup_put(c);
 	mcg_cgroup_put(b);
 	mcg_cgroup_put(a);
 	mcg_engine_free(e);
@@ -1006,6 +1036,50 @@ START_TEST(test_era_reclaim_refault_flush)
 		mcg_engine_flush_counters(e, &fc);
 		ck_assert_msg(fc.flushes == reclaim_flushes[v], "%s: %lu reclaim flushes",
 			      versions[v], (unsigned long)fc.flushes);
+		mcg_cgroup_put(a);
+		mcg_engine_free(e);
+	}
+}
+END_TEST
+
+/* A dying memcg, v1: in 6.12 (and 6.1) updates still land in it and its
+ * local counts stay with it, so the parent's local is untouched; 7.3
+ * redirects state updates to the parent and moves the v1 stats there, but
+ * events stay with the dying memcg. */
+START_TEST(test_era_dying_memcg)
+{
+	for (int v = 0; v < 2; v++) {
+		bool v73 = v == 1;
+		struct mcg_engine *e = engine_make(2, 1, v73 ? "7.3" : "6.12", MCG_HIERARCHY_V1, NULL);
+		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+		struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
+
+		test_stat_mod(e, 0, a, 0, MCG_FILE_PAGES, 10);
+		test_stat_mod(e, 1, b, 0, MCG_FILE_PAGES, 1000);
+		test_stat_mod(e, 1, b, 0, MCG_INACTIVE_FILE, 1000);
+		test_stat_mod(e, 1, b, 0, MCG_PGFAULT, 1000);
+		ck_assert_int_eq(mcg_cgroup_destroy(e, b), 0);
+		ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, a), 1);
+		/* The pages are freed, through the dead memcg. */
+		test_stat_mod(e, 1, b, 0, MCG_FILE_PAGES, -1000);
+		test_stat_mod(e, 1, b, 0, MCG_INACTIVE_FILE, -1000);
+		test_stat_mod(e, 1, b, 0, MCG_PGFAULT, 5);
+		__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_FILE_PAGES, MCG_LOCAL), 10);
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_FILE_PAGES, MCG_HIERARCHICAL), 10);
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_INACTIVE_FILE, MCG_LOCAL), 0);
+		ck_assert_int_eq(mcg_stat_read_node_raw(e, a, 0, MCG_INACTIVE_FILE, MCG_LOCAL), 0);
+		/* Events: never reparented, never redirected. */
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_PGFAULT, MCG_LOCAL), 0);
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_PGFAULT, MCG_HIERARCHICAL), 1005);
+		ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_PGFAULT, MCG_LOCAL), 1005);
+		/* The dying memcg's own local view: 6.12 saw the frees, 7.3
+		 * handed its counts over and then saw nothing. */
+		ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
+		mcg_cgroup_put(b);
+		ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, a), 0);
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_PGFAULT, MCG_HIERARCHICAL), 1005);
 		mcg_cgroup_put(a);
 		mcg_engine_free(e);
 	}
@@ -1446,6 +1520,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_era_5_10_batch_overflow);
 	tcase_add_test(tc, test_era_6_1_global_flush);
 	tcase_add_test(tc, test_era_reclaim_refault_flush);
+	tcase_add_test(tc, test_era_dying_memcg);
 	tcase_add_loop_test(tc, test_rstat_updater_cpu_lock, 0, 2);
 	tcase_add_loop_test(tc, test_rstat_walk_cpu_lock, 0, 2);
 	tcase_add_test(tc, test_seed002_shared_tree_side_flush);

@@ -156,5 +156,7 @@ for f in cgroup.kill memory.peak memory.reclaim memory.zswap.max; do
 done
 expect "6.1 memory.swap.peak" "$(has "$TMP/v2-61/x/memory.swap.peak")" no
 expect "7.3 memory.swap.peak" "$(has "$M/x/memory.swap.peak")" yes
+expect "6.1 cgroup.stat" "$(cat "$TMP/v2-61/x/cgroup.stat" | tr '\n' '|')" \
+	"nr_descendants 0|nr_dying_descendants 0|"
 expect "5.10 listing" "$(ls "$TMP/v2-510/x" | grep -c -e '^memory.peak$' -e '^cgroup.kill$')" 0
 echo "PASS: fs-files"

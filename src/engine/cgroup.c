@@ -69,6 +69,8 @@ void engine_cgroup_free(struct mcg_cgroup *cg)
 		mcg_cgroup_put(parent);
 }
 
+static void cgroup_release(struct mcg_cgroup *cg);
+
 struct mcg_cgroup *mcg_cgroup_get(struct mcg_cgroup *cg)
 {
 	atomic_fetch_add_explicit(&cg->refcount, 1, memory_order_relaxed);
@@ -79,8 +81,12 @@ void mcg_cgroup_put(struct mcg_cgroup *cg)
 {
 	if (!cg)
 		return;
-	if (atomic_fetch_sub_explicit(&cg->refcount, 1, memory_order_acq_rel) == 1)
-		engine_cgroup_free(cg);
+	if (atomic_fetch_sub_explicit(&cg->refcount, 1, memory_order_acq_rel) != 1)
+		return;
+	if (!mcg_cgroup_online(cg))
+		cgroup_release(cg);	/* destroyed */
+	else
+		engine_cgroup_free(cg);	/* never linked, or the engine's teardown */
 }
 
 struct mcg_cgroup *mcg_engine_root(struct mcg_engine *e)
@@ -136,6 +142,16 @@ unsigned mcg_cgroup_nr_children(struct mcg_engine *e, const struct mcg_cgroup *c
 
 	pthread_rwlock_rdlock(&e->hier_lock);
 	n = cg->nr_children;
+	pthread_rwlock_unlock(&e->hier_lock);
+	return n;
+}
+
+unsigned mcg_cgroup_nr_dying_descendants(struct mcg_engine *e, const struct mcg_cgroup *cg)
+{
+	unsigned n;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	n = cg->nr_dying_descendants;
 	pthread_rwlock_unlock(&e->hier_lock);
 	return n;
 }
@@ -221,38 +237,73 @@ int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const cha
 	return 0;
 }
 
+/* Folds what is left of a dead cgroup into its parent, as css release does
+ * (cgroup_rstat_exit() flushes the cgroup; 5.10's mem_cgroup_free() adds the
+ * per-CPU batches up the hierarchy): afterwards it is on no tree and no
+ * list.  No update may reach it any more. */
+static void cgroup_fold(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS)
+		memcg_batched_release(e, cg);
+	memcg_flush_tree(e, cg);
+	if (e->cfg.kernel.split_trees) {
+		rstat_flush(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO]);
+		rstat_flush(e->tree_of[MCG_PART_BASE], cg->node_of[MCG_PART_BASE]);
+	}
+	for (int p = 0; p < MCG_NR_PARTS; p++)
+		g_assert(!rstat_node_busy(e->tree_of[p], cg->node_of[p]));
+}
+
+/* The last reference of a destroyed cgroup is gone (css release and
+ * free): fold it, count it out of its ancestors' dying descendants. */
+static void cgroup_release(struct mcg_cgroup *cg)
+{
+	struct mcg_engine *e = cg->engine;
+
+	cgroup_fold(e, cg);
+	pthread_rwlock_wrlock(&e->hier_lock);
+	for (struct mcg_cgroup *a = cg->parent; a; a = a->parent)
+		a->nr_dying_descendants--;
+	pthread_rwlock_unlock(&e->hier_lock);
+	engine_cgroup_free(cg);
+}
+
 /*
  * Destroying a cgroup (the kernel's rmdir -> css offline -> css release).
  *
- * The kernel never loses a charge when a memcg goes away: its per-CPU deltas
- * are folded into the parent by a flush, the v1 local counters are handed to
- * the parent (reparent_state_local(), a forced flush of the child before and
- * of the parent after), and the pages themselves stay charged to the
- * ancestors.  memcgfs does the same in three steps:
+ * The kernel never loses a charge when a memcg goes away, but where the
+ * dying memcg's pages and counts go depends on the era:
  *
- *   1. Offline: unlink from the hierarchy and clear `online`.  From now on
- *      mcg_stat_mod() redirects updates aimed at the cgroup to its nearest
- *      online ancestor (Linux 7.3's get_non_dying_memcg_start()).
- *   2. Drain: an updater may have read `online` just before it was cleared
- *      and still be writing the cgroup's per-CPU counters.  Every update runs
- *      inside an mcg_cpu_enter/exit window, so taking each CPU's lock once
- *      waits out every such writer.  After that the per-CPU counters are
- *      final.
- *   3. Fold: v1 reparents locals with the kernel's two forced flushes; then,
- *      as css release does, every rstat tree the cgroup belongs to is
- *      flushed at the cgroup, which leaves its deltas in the parent's
- *      pending counters and the cgroup on no tree and no list.  Until this
- *      is done the parent cannot be destroyed (EBUSY), as the kernel keeps
- *      a parent online while a child is offlining.
+ *  - Linux 7.3 reparents at offline (memcg_reparent_objcgs()): the folios
+ *    move to the parent (the workload layer moves its ledgers), the
+ *    non-hierarchical counts that must follow them move with them
+ *    (reparent_state_local(): v1 the memcg1_stats[] items and the LRU
+ *    lists, v2 the LRU and slab lruvec counts, between two forced
+ *    flushes), and state updates still aimed at the memcg go to its
+ *    nearest live ancestor (get_non_dying_memcg_start()).  memcgfs does it
+ *    in three steps: offline (unlink, clear `online`), drain (an updater
+ *    may have read `online` just before; every update runs inside a CPU
+ *    window, so passing each CPU's lock once waits it out), and fold (the
+ *    reparenting, then a flush at the cgroup of every tree it is on).
+ *    Until the fold is done the parent cannot be destroyed (EBUSY), as the
+ *    kernel keeps a parent online while a child is offlining.
+ *  - Earlier eras only take the memcg offline.  Its pages stay charged to
+ *    it, updates keep landing in it, its local counts stay with it; the
+ *    hierarchical counts reach the ancestors through flushes (5.10: the
+ *    batches' atomics) as for any memcg.  It is folded when its last
+ *    reference goes (cgroup_release()).  A parent may go offline while
+ *    such dying children live on, as in the kernel.
  *
- * The struct itself lives on until the last reference goes.
+ * Either way the struct lives on until the last reference goes; meanwhile
+ * it counts in its ancestors' nr_dying_descendants.
  */
 int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
 	struct mcg_cgroup *parent = cg->parent;
+	bool reparent = e->cfg.kernel.reparent_local;
 	int err = 0;
 
-	g_assert(!engine_thread_in_cpu());	/* step 2 would wait for ourselves */
+	g_assert(!engine_thread_in_cpu());	/* the drain would wait for ourselves */
 	if (!parent)
 		return -EPERM;
 	pthread_rwlock_wrlock(&e->hier_lock);
@@ -263,34 +314,24 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 	else {
 		atomic_store_explicit(&cg->online, false, memory_order_release);
 		cgroup_unlink(parent, cg);
-		parent->nr_dying_children++;
+		for (struct mcg_cgroup *a = parent; a; a = a->parent)
+			a->nr_dying_descendants++;
+		if (reparent)
+			parent->nr_dying_children++;
 	}
 	pthread_rwlock_unlock(&e->hier_lock);
 	if (err)
 		return err;
 
-	mcg_engine_sync_cpus(e);
-
-	if (e->cfg.hierarchy == MCG_HIERARCHY_V1 && e->cfg.kernel.reparent_local &&
-	    e->maintain_local) {
-		__mcg_memcg_flush_stats(e, cg, true);
-		memcg_reparent_local(e, cg);
-		__mcg_memcg_flush_stats(e, parent, true);
+	if (reparent) {
+		mcg_engine_sync_cpus(e);
+		memcg_reparent_state_local(e, cg);
+		cgroup_fold(e, cg);
+		/* Only now may the parent go: it has all we had to hand it. */
+		pthread_rwlock_wrlock(&e->hier_lock);
+		parent->nr_dying_children--;
+		pthread_rwlock_unlock(&e->hier_lock);
 	}
-	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS)
-		memcg_batched_release(e, cg);
-	memcg_flush_tree(e, cg);
-	if (e->cfg.kernel.split_trees) {
-		rstat_flush(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO]);
-		rstat_flush(e->tree_of[MCG_PART_BASE], cg->node_of[MCG_PART_BASE]);
-	}
-	for (int p = 0; p < MCG_NR_PARTS; p++)
-		g_assert(!rstat_node_busy(e->tree_of[p], cg->node_of[p]));
-
-	/* Only now may the parent go: it has all we had to hand it. */
-	pthread_rwlock_wrlock(&e->hier_lock);
-	parent->nr_dying_children--;
-	pthread_rwlock_unlock(&e->hier_lock);
 	mcg_cgroup_put(cg);	/* the hierarchy's reference */
 	return 0;
 }

@@ -19,10 +19,11 @@
  * contract says "new reference" must be released with mcg_cgroup_put().  A
  * destroyed cgroup stays readable through held references (reads return its
  * last values; the file system answers ENODEV as the kernel does) and is
- * freed on its last put.  An updater may keep using a cgroup pointer across
- * mcg_cpu_exit()/mcg_cpu_enter() only if it holds a reference; updates aimed at
- * a destroyed cgroup are redirected to its nearest online ancestor, as Linux
- * 7.3 redirects updates aimed at a dying memcg.
+ * folded and freed on its last put, which must not happen inside a CPU
+ * window.  An updater may keep using a cgroup pointer across
+ * mcg_cpu_exit()/mcg_cpu_enter() only if it holds a reference.  Updates
+ * aimed at a destroyed cgroup land in it, as in kernels before 7.x, or (7.3)
+ * state updates go to its nearest online ancestor.
  */
 #ifndef MEMCGFS_ENGINE_H
 #define MEMCGFS_ENGINE_H
@@ -86,11 +87,10 @@ struct mcg_cgroup *mcg_engine_root(struct mcg_engine *e);
  * -EEXIST, -ENODEV (parent destroyed), -ENOMEM. */
 int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name,
 		      struct mcg_cgroup **out);
-/* Destroys a childless cgroup: updates in flight drain, its per-CPU deltas are
- * flushed into the parent, its local counters are reparented (kernel offline
- * path), so the ancestors keep every charge it received.  Charged pages stay
- * charged to the ancestors' page counters.  0, -EBUSY (has children), -EPERM
- * (root), -ENODEV (already destroyed). */
+/* Destroys a childless cgroup (see cgroup.c for what each era does with a
+ * dying memcg): the ancestors keep every charge it received.  Charged pages
+ * stay charged to the ancestors' page counters.  0, -EBUSY (has children),
+ * -EPERM (root), -ENODEV (already destroyed). */
 int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg);
 /* Renames within the same parent: 0, -EINVAL, -ENAMETOOLONG, -EEXIST,
  * -ENODEV, -EPERM (root). */
@@ -126,6 +126,9 @@ unsigned mcg_cgroup_depth(const struct mcg_cgroup *cg);
 unsigned mcg_cgroup_nr_children(struct mcg_engine *e, const struct mcg_cgroup *cg);
 /* Online descendants (cgroup.stat nr_descendants). */
 unsigned mcg_cgroup_nr_descendants(struct mcg_engine *e, const struct mcg_cgroup *cg);
+/* Destroyed descendants whose last reference is not gone yet
+ * (nr_dying_descendants). */
+unsigned mcg_cgroup_nr_dying_descendants(struct mcg_engine *e, const struct mcg_cgroup *cg);
 
 /* One pointer of the workload layer per cgroup (NULL initially); atomic. */
 void *mcg_cgroup_workload(const struct mcg_cgroup *cg);

@@ -116,6 +116,7 @@ struct mcg_cgroup {
 	unsigned nr_children;
 	unsigned nr_dying_children;		/* unlinked, destroy still folding */
 	unsigned nr_descendants;
+	unsigned nr_dying_descendants;		/* destroyed, not yet released */
 
 	_Atomic(void *) workload;
 
@@ -241,7 +242,7 @@ bool engine_thread_in_cpu(void);
 /* memcg.c */
 void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg);
 void memcg_flush_cpu(void *owner, unsigned cpu, void *arg);
-void memcg_reparent_local(struct mcg_engine *e, struct mcg_cgroup *cg);
+void memcg_reparent_state_local(struct mcg_engine *e, struct mcg_cgroup *cg);
 unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg);
 /* memcg-batched.c (5.10) */
 void memcg_batched_mod(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu, int nid,

@@ -92,10 +92,14 @@ void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_it
 
 	if (val == 0)
 		return;
-	/* Updates aimed at a destroyed cgroup land in its nearest online
-	 * ancestor; the root is always online. */
-	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
-		cg = cg->parent;
+	/* 7.3 sends state updates aimed at a dying memcg to its nearest live
+	 * ancestor (get_non_dying_memcg_start(), used by mod_memcg_state()
+	 * and mod_memcg_lruvec_state(), not by count_memcg_events()); older
+	 * kernels update the dying memcg.  The root is always online. */
+	if (!atomic_load_explicit(&cg->online, memory_order_relaxed) &&
+	    e->cfg.kernel.reparent_local && e->layout->kind[item] != MCG_KIND_EVENT)
+		while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
+			cg = cg->parent;
 	switch (e->update_path) {
 	case MCG_PATH_LLIST_PER_MEMCG_STOP:
 		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_PER_MEMCG, true);
@@ -246,24 +250,70 @@ static long percpu_sum(const struct mcg_engine *e, const struct mcg_cgroup *cg, 
 	return sum;
 }
 
-/* Hands a destroyed v1 cgroup's local counters to its parent
- * (reparent_state_local(), Linux 7.x); the caller flushed the cgroup first.
- * Earlier eras leave them with the dying memcg. */
-void memcg_reparent_local(struct mcg_engine *e, struct mcg_cgroup *cg)
+/* One move of a local count from child to parent (reparent_memcg_state_local()
+ * and reparent_memcg_lruvec_state_local(), 7.3 mm/memcontrol.c): minus on the
+ * child, plus on the parent, as ordinary per-CPU updates of CPU c, bypassing
+ * the redirect (the kernel calls the __mod_* variants).  A node item with
+ * nid < 0 moves memcg-wide only. */
+static void reparent_move(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg,
+			  int nid, enum mcg_item item, long value)
 {
 	const struct mcg_layout *l = e->layout;
-	struct memcg_vmstats *vs = &cg->vmstats, *pvs = &cg->parent->vmstats;
-	size_t nr_lstate = (size_t)e->cfg.nr_nodes * l->nr_node_slots;
-	struct rstat_tree *t = e->tree_of[MCG_PART_MEMORY];
+	unsigned slot = l->slot[item];
+	struct mcg_cgroup *to[2] = { cg, cg->parent };
 
-	pthread_mutex_lock(&t->lock);
-	for (unsigned i = 0; i < l->nr_state_slots; i++)
-		acount_add_single_writer(&pvs->state_local[i], acount_read(&vs->state_local[i]));
-	for (unsigned i = 0; i < l->nr_event_slots; i++)
-		acount_add_single_writer(&pvs->events_local[i], acount_read(&vs->events_local[i]));
-	for (size_t i = 0; i < nr_lstate; i++)
-		acount_add_single_writer(&pvs->lstate_local[i], acount_read(&vs->lstate_local[i]));
-	pthread_mutex_unlock(&t->lock);
+	if (value == 0 || l->kind[item] == MCG_KIND_ABSENT || l->kind[item] == MCG_KIND_EVENT)
+		return;
+	for (int k = 0; k < 2; k++) {
+		long v = k ? value : -value;
+
+		acount_add_single_writer(pcpu_array(to[k], c->id, e->off_state) + slot, v);
+		if (nid >= 0)
+			acount_add_single_writer(pcpu_array(to[k], c->id, e->off_lstate) +
+						 (size_t)nid * l->nr_node_slots + slot, v);
+		rstat_updated(e->tree_of[MCG_PART_MEMORY], to[k]->node_of[MCG_PART_MEMORY], c->id);
+	}
+}
+
+/* reparent_state_local() (7.3 mm/memcontrol.c): after a forced flush of the
+ * child, move the non-hierarchical counts that follow the reparented folios
+ * - on v1 the memcg1_stats[] items memcg-wide and the LRU lists per node
+ * (reparent_memcg1_state_local(), reparent_memcg1_lruvec_state_local()), on
+ * v2 the LRU lists and the two slab counts per node
+ * (reparent_v2_lruvec_state_local()) - then force a flush of the parent.
+ * Events and everything else stay with the dying memcg.  The caller has
+ * drained the updaters. */
+void memcg_reparent_state_local(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	static const enum mcg_item lrus[] = {
+		MCG_INACTIVE_ANON, MCG_ACTIVE_ANON, MCG_INACTIVE_FILE, MCG_ACTIVE_FILE,
+		MCG_UNEVICTABLE,
+	};
+	const struct mcg_layout *l = e->layout;
+	struct mcg_cpu *c = mcg_engine_cpu(e, 0);
+	bool v1 = e->cfg.hierarchy == MCG_HIERARCHY_V1;
+
+	__mcg_memcg_flush_stats(e, cg, true);
+	mcg_cpu_enter(c);
+	if (v1)
+		for (unsigned i = 0; i < l->nr_v1_stats; i++)
+			reparent_move(e, c, cg, -1, l->v1_stats[i].item,
+				      mcg_stat_read_raw(e, cg, l->v1_stats[i].item, MCG_LOCAL));
+	for (int nid = 0; nid < (int)e->cfg.nr_nodes; nid++) {
+		for (unsigned i = 0; i < G_N_ELEMENTS(lrus); i++)
+			reparent_move(e, c, cg, nid, lrus[i],
+				      mcg_stat_read_node_raw(e, cg, nid, lrus[i], MCG_LOCAL));
+		if (!v1) {
+			reparent_move(e, c, cg, nid, MCG_SLAB_RECLAIMABLE_B,
+				      mcg_stat_read_node_raw(e, cg, nid, MCG_SLAB_RECLAIMABLE_B,
+							     MCG_LOCAL));
+			reparent_move(e, c, cg, nid, MCG_SLAB_UNRECLAIMABLE_B,
+				      mcg_stat_read_node_raw(e, cg, nid, MCG_SLAB_UNRECLAIMABLE_B,
+							     MCG_LOCAL));
+		}
+	}
+	mcg_cpu_exit(c);
+	__mcg_memcg_flush_stats(e, cg->parent, true);
 }
 
 /* When to flush: the era's policy (flush-per-memcg.c, flush-global.c); 5.10

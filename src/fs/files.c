@@ -490,20 +490,28 @@ static int show_events(struct fs_call *c, GString *out)
 	return 0;
 }
 
-/* cgroup_stat_show(): the per-subsystem lines name the controllers bound to
- * the v2 hierarchy, here io and memory, enabled everywhere. */
+/* cgroup_stat_show() (kernel/cgroup/cgroup.c): the per-subsystem lines
+ * (6.12 on; 5.10 and 6.1 print only the two counts) name the controllers
+ * bound to the v2 hierarchy, here io and memory, enabled everywhere.  A
+ * dying cgroup pins its memory and io csses: the dying counts agree. */
 static int show_cgroup_stat(struct fs_call *c, GString *out)
 {
 	unsigned nr = mcg_cgroup_nr_descendants(c->fs->e, c->cg);
+	unsigned dying = mcg_cgroup_nr_dying_descendants(c->fs->e, c->cg);
 
+	if (mcg_engine_layout(c->fs->e)->version < MCG_KVER(6, 12)) {
+		g_string_append_printf(out, "nr_descendants %u\nnr_dying_descendants %u\n", nr,
+				       dying);
+		return 0;
+	}
 	g_string_append_printf(out,
 			       "nr_descendants %u\n"
 			       "nr_subsys_io %u\n"
 			       "nr_subsys_memory %u\n"
-			       "nr_dying_descendants 0\n"
-			       "nr_dying_subsys_io 0\n"
-			       "nr_dying_subsys_memory 0\n",
-			       nr, nr + 1, nr + 1);
+			       "nr_dying_descendants %u\n"
+			       "nr_dying_subsys_io %u\n"
+			       "nr_dying_subsys_memory %u\n",
+			       nr, nr + 1, nr + 1, dying, dying, dying);
 	return 0;
 }
 

@@ -82,6 +82,9 @@ struct wl_cgroup {
 	_Atomic bool idle;			/* mirrors the profile, for skipping */
 	char *ledgers;				/* nr_cpus ledgers, ledger_size each */
 	size_t ledger_size;
+	/* rmdir'ed in an era that leaves a dying memcg its pages: no tasks,
+	 * an idle profile, pages only reclaimed (list_lock). */
+	bool dying;
 };
 
 struct wl_worker {
@@ -145,6 +148,9 @@ long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool sw
 long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w);
 /* Resident pages of a ledger. */
 long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l);
+/* Does the ledger still hold charged memory (resident or swapped)?  As
+ * its CPU. */
+bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger *l);
 /* Pages under dirty or writeback state, still to be written out? */
 bool wl_ledger_in_flight(const struct mcg_workload *wl, const struct wl_ledger *l);
 /* Moves a dead cgroup's ledger into its parent's (no stat changes). */

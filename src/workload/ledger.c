@@ -59,6 +59,16 @@ long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l
 	return sum;
 }
 
+bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	if (wl_ledger_resident(wl, l) > 0)
+		return true;
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+		if (l->node[nid].swapped > 0)
+			return true;
+	return false;
+}
+
 bool wl_ledger_in_flight(const struct mcg_workload *wl, const struct wl_ledger *l)
 {
 	return atomic_load_explicit(&l->in_flight, memory_order_relaxed) > 0;

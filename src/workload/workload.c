@@ -120,7 +120,8 @@ static struct wl_cgroup *oom_victim(struct wl_ctx *x, struct mcg_cgroup *top)
 		const struct wl_node *n;
 		long killable = 0;
 
-		if (!cg_in_subtree(w->cg, top))
+		/* A dying memcg has no tasks to kill. */
+		if (w->dying || !cg_in_subtree(w->cg, top))
 			continue;
 		for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 			n = &wl_ledger(w, x->cpu_id)->node[nid];
@@ -480,13 +481,77 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 	return err;
 }
 
-/* rmdir: the engine takes the cgroup offline and folds its statistics into
- * the parent; the pages its tasks still hold become the parent's, ledger by
- * ledger, as 7.3 reparents a dead memcg's folios.  Their counters need no
- * change: the parent's hierarchical counters and page counters include them
- * already, and v1's local counters were reparented by the engine. */
+/* Does any CPU's ledger of w still hold memory?  Enters each CPU. */
+static bool wl_cgroup_holds_pages(struct mcg_workload *wl, struct wl_cgroup *w)
+{
+	bool holds = false;
+
+	for (unsigned c = 0; c < wl->nr_cpus && !holds; c++) {
+		struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, c);
+
+		mcg_cpu_enter(cpu);
+		holds = wl_ledger_holds_pages(wl, wl_ledger(w, c));
+		mcg_cpu_exit(cpu);
+	}
+	return holds;
+}
+
+/* Frees the dying cgroups whose last pages are gone: the memcg is released
+ * once nothing is charged to it.  Caller holds hier_mutex. */
+static void wl_sweep_dying(struct mcg_workload *wl)
+{
+	GPtrArray *gone = g_ptr_array_new();
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+
+		if (w->dying && !wl_cgroup_holds_pages(wl, w))
+			g_ptr_array_add(gone, w);
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	if (gone->len) {
+		pthread_rwlock_wrlock(&wl->list_lock);
+		for (unsigned i = 0; i < gone->len; i++)
+			g_ptr_array_remove(wl->cgroups, gone->pdata[i]);
+		pthread_rwlock_unlock(&wl->list_lock);
+		/* No worker reaches them any more: the last put folds each
+		 * memcg (outside every CPU window). */
+		for (unsigned i = 0; i < gone->len; i++)
+			wl_cgroup_free(gone->pdata[i]);
+	}
+	g_ptr_array_free(gone, TRUE);
+}
+
+/* After a reclaim that may have emptied dying cgroups. */
+static void release_emptied_dying(struct mcg_workload *wl)
+{
+	pthread_mutex_lock(&wl->hier_mutex);
+	wl_sweep_dying(wl);
+	pthread_mutex_unlock(&wl->hier_mutex);
+}
+
+/*
+ * rmdir.  The engine takes the cgroup offline (and, in 7.3, folds its
+ * statistics into the parent).  What becomes of the pages its tasks held
+ * follows the era:
+ *
+ *  - 7.3 reparents a dead memcg's folios (memcg_reparent_objcgs()): the
+ *    pages become the parent's, ledger by ledger.  Their counters need no
+ *    change: the parent's hierarchical counters and page counters include
+ *    them already, and the local counts that must follow them were moved
+ *    by the engine.
+ *  - Earlier kernels leave them charged to the dying memcg until they are
+ *    freed: the cgroup stays in the pool with its ledgers and no tasks
+ *    (an idle profile, never an OOM victim), its pages reclaimed only by
+ *    its ancestors' reclaim, its statistics updated in the dead memcg.
+ *    Once it holds nothing it is released (swept at every rmdir, and after
+ *    memory.reclaim and force_empty).  A
+ *    cgroup that holds nothing at rmdir goes at once.
+ */
 int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 {
+	bool reparent = mcg_engine_config(wl->e)->kernel.reparent_local;
 	struct wl_cgroup *w, *pw;
 	int err;
 
@@ -496,21 +561,38 @@ int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		pthread_mutex_unlock(&wl->hier_mutex);
 		return err;
 	}
-	pthread_rwlock_wrlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
 	pw = mcg_cgroup_workload(mcg_cgroup_parent(cg));
-	g_ptr_array_remove(wl->cgroups, w);
-	mcg_cgroup_set_workload(cg, NULL);
-	pthread_rwlock_unlock(&wl->list_lock);
-	/* No worker reaches w any more; each CPU's ledger moves as that CPU. */
-	for (unsigned c = 0; c < wl->nr_cpus; c++) {
-		struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, c);
+	if (!reparent && wl_cgroup_holds_pages(wl, w)) {
+		struct mcg_profile *idle = NULL, *old;
 
-		mcg_cpu_enter(cpu);
-		wl_ledger_merge(wl, wl_ledger(pw, c), wl_ledger(w, c));
-		mcg_cpu_exit(cpu);
+		mcg_profile_parse("preset=idle", wl->nr_nodes, &idle);
+		pthread_rwlock_wrlock(&wl->list_lock);
+		w->dying = true;
+		mcg_cgroup_set_workload(cg, NULL);
+		old = atomic_exchange_explicit(&w->profile, idle, memory_order_acq_rel);
+		atomic_store_explicit(&w->idle, true, memory_order_relaxed);
+		pthread_rwlock_unlock(&wl->list_lock);
+		/* A worker may be stepping with the old profile: wait it out. */
+		mcg_engine_sync_cpus(wl->e);
+		mcg_profile_free(old);
+	} else {
+		pthread_rwlock_wrlock(&wl->list_lock);
+		g_ptr_array_remove(wl->cgroups, w);
+		mcg_cgroup_set_workload(cg, NULL);
+		pthread_rwlock_unlock(&wl->list_lock);
+		/* No worker reaches w any more; each CPU's ledger moves as that
+		 * CPU (a no-op for an empty one). */
+		for (unsigned c = 0; c < wl->nr_cpus; c++) {
+			struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, c);
+
+			mcg_cpu_enter(cpu);
+			wl_ledger_merge(wl, wl_ledger(pw, c), wl_ledger(w, c));
+			mcg_cpu_exit(cpu);
+		}
+		wl_cgroup_free(w);
 	}
-	wl_cgroup_free(w);
+	wl_sweep_dying(wl);
 	pthread_mutex_unlock(&wl->hier_mutex);
 	return 0;
 }
@@ -717,6 +799,7 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 		done += got;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	release_emptied_dying(wl);
 	if (!err && done < (long)pages)
 		err = -EAGAIN;
 	return err;
@@ -738,5 +821,6 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg)
 			err = -EBUSY;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	release_emptied_dying(wl);
 	return err;
 }
