@@ -1042,6 +1042,12 @@ START_TEST(test_era_reclaim_refault_flush)
 }
 END_TEST
 
+static void count_one(struct mcg_cgroup *cg, void *arg)
+{
+	(void)cg;
+	(*(unsigned *)arg)++;
+}
+
 /* A dying memcg, v1: in 6.12 (and 6.1) updates still land in it and its
  * local counts stay with it, so the parent's local is untouched; 7.3
  * redirects state updates to the parent and moves the v1 stats there, but
@@ -1077,7 +1083,17 @@ START_TEST(test_era_dying_memcg)
 		/* The dying memcg's own local view: 6.12 saw the frees, 7.3
 		 * handed its counts over and then saw nothing. */
 		ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
-		mcg_cgroup_put(b);
+		/* mem_cgroup_iter() still visits it. */
+		{
+			unsigned n = 0;
+
+			mcg_cgroup_walk(e, mcg_engine_root(e), count_one, &n);
+			ck_assert_uint_eq(n, 3);
+			mcg_cgroup_put(b);
+			n = 0;
+			mcg_cgroup_walk(e, mcg_engine_root(e), count_one, &n);
+			ck_assert_uint_eq(n, 2);
+		}
 		ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, a), 0);
 		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_PGFAULT, MCG_HIERARCHICAL), 1005);
 		mcg_cgroup_put(a);

@@ -262,6 +262,12 @@ static void cgroup_release(struct mcg_cgroup *cg)
 
 	cgroup_fold(e, cg);
 	pthread_rwlock_wrlock(&e->hier_lock);
+	if (cg->prev_sibling)
+		cg->prev_sibling->next_sibling = cg->next_sibling;
+	else
+		cg->parent->first_dying = cg->next_sibling;
+	if (cg->next_sibling)
+		cg->next_sibling->prev_sibling = cg->prev_sibling;
 	for (struct mcg_cgroup *a = cg->parent; a; a = a->parent)
 		a->nr_dying_descendants--;
 	pthread_rwlock_unlock(&e->hier_lock);
@@ -314,6 +320,10 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 	else {
 		atomic_store_explicit(&cg->online, false, memory_order_release);
 		cgroup_unlink(parent, cg);
+		cg->next_sibling = parent->first_dying;
+		if (cg->next_sibling)
+			cg->next_sibling->prev_sibling = cg;
+		parent->first_dying = cg;
 		for (struct mcg_cgroup *a = parent; a; a = a->parent)
 			a->nr_dying_descendants++;
 		if (reparent)
@@ -409,6 +419,8 @@ static void cgroup_walk_locked(struct mcg_cgroup *cg, void (*fn)(struct mcg_cgro
 {
 	fn(cg, arg);
 	for (struct mcg_cgroup *child = cg->first_child; child; child = child->next_sibling)
+		cgroup_walk_locked(child, fn, arg);
+	for (struct mcg_cgroup *child = cg->first_dying; child; child = child->next_sibling)
 		cgroup_walk_locked(child, fn, arg);
 }
 

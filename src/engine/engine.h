@@ -105,8 +105,10 @@ struct mcg_cgroup *mcg_cgroup_lookup(struct mcg_engine *e, const char *path);
  * puts each and frees the array with g_free().  *nr receives the count. */
 struct mcg_cgroup **mcg_cgroup_children(struct mcg_engine *e, struct mcg_cgroup *cg,
 					unsigned *nr);
-/* Calls fn on cg and every online descendant, parents before children, under
- * the hierarchy read lock (fn must not create or destroy cgroups). */
+/* Calls fn on cg and every descendant still referenced, online or dying, as
+ * mem_cgroup_iter() visits them (css_tryget() takes a dying css), parents
+ * before children, under the hierarchy read lock (fn must not create or
+ * destroy cgroups, nor put a reference). */
 void mcg_cgroup_walk(struct mcg_engine *e, struct mcg_cgroup *cg,
 		     void (*fn)(struct mcg_cgroup *cg, void *arg), void *arg);
 

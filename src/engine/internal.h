@@ -112,6 +112,9 @@ struct mcg_cgroup {
 	/* Hierarchy, protected by engine->hier_lock. */
 	char name[MCG_NAME_MAX + 1];
 	struct mcg_cgroup *first_child, *last_child, *prev_sibling, *next_sibling;
+	/* Destroyed children not yet released, linked by the same sibling
+	 * pointers (a cgroup is on one list or the other). */
+	struct mcg_cgroup *first_dying;
 	GHashTable *children_by_name;		/* name -> child; created lazily */
 	unsigned nr_children;
 	unsigned nr_dying_children;		/* unlinked, destroy still folding */
