@@ -1,4 +1,4 @@
-/* The per-memcg flush policy of Linux 6.8+ (6.12 and 7.3 mm/memcontrol.c:
+/* The per-memcg flush policy (6.12 and 7.3 mm/memcontrol.c:
  * memcg_rstat_updated(), memcg_vmstats_needs_flush(), mem_cgroup_flush_stats(),
  * mem_cgroup_flush_stats_ratelimited(), flush_memcg_stats_dwork()).
  *

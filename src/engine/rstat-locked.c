@@ -1,5 +1,5 @@
 /* The per-CPU locked updater of Linux <= 6.16 (cgroup_rstat_updated() in
- * 6.1 and 6.12 kernel/cgroup/rstat.c) and the pop walk of Linux <= 6.7
+ * 6.1 and 6.12 kernel/cgroup/rstat.c) and the pop walk of Linux 6.1
  * (cgroup_rstat_cpu_pop_updated(), cgroup_rstat_flush_locked() in 6.1).
  *
  * With these, an update that finds its node off the tree takes the CPU's

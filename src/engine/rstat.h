@@ -28,11 +28,11 @@
  *
  * Walking it for a flush of node R, two ways:
  *
- *   pop, locked (Linux <= 6.7, cgroup_rstat_cpu_pop_updated()): with the
+ *   pop, locked (Linux 6.1, cgroup_rstat_cpu_pop_updated()): with the
  *     CPU's lock held for the whole CPU pass, repeatedly descend to the
  *     first leaf of R's subtree, unlink it and run the callbacks on it, so
  *     that every child precedes its parent and R comes last.
- *   detach a list (Linux 6.8+, cgroup_rstat_updated_list()): with the
+ *   detach a list (6.12, 7.3: cgroup_rstat_updated_list()): with the
  *     CPU's lock held (locked updater) or under the tree lock (llist),
  *     unlink R from its parent and build a flush list from R's subtree,
  *     level by level, each level pushed in front of the previous one.  For

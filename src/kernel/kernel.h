@@ -58,14 +58,14 @@ enum mcg_rstat_updater {
 
 /* How a flush walks a CPU's updated tree. */
 enum mcg_rstat_walk {
-	/* Linux <= 6.7 (cgroup_rstat_flush_locked() with
+	/* Linux 6.1 (cgroup_rstat_flush_locked() with
 	 * cgroup_rstat_cpu_pop_updated()): pops nodes one by one, post-order,
 	 * and runs every callback while holding the CPU's lock, so updaters
 	 * of that CPU wait for the whole CPU pass. */
 	MCG_WALK_POP_LOCKED,
-	/* Linux 6.8+ (cgroup_rstat_updated_list()): takes the CPU's lock only
-	 * to detach the subtree as a list, then runs the callbacks unlocked
-	 * (under the global rstat lock only). */
+	/* Linux 6.12 and 7.3 (cgroup_rstat_updated_list()): takes the CPU's
+	 * lock only to detach the subtree as a list, then runs the callbacks
+	 * unlocked (under the global rstat lock only). */
 	MCG_WALK_DETACH_LIST,
 };
 
@@ -79,7 +79,7 @@ enum mcg_flush_policy {
 	 * spin_trylock so that a second reader skips while one runs; the
 	 * _delayed variant flushes only if 2 x FLUSH_TIME passed. */
 	MCG_FLUSH_GLOBAL,
-	/* Linux 6.8+ (mem_cgroup_flush_stats(memcg)): each memcg counts its
+	/* Linux 6.12 and 7.3 (mem_cgroup_flush_stats(memcg)): each memcg counts its
 	 * subtree's pending updates and the reader flushes its own subtree;
 	 * _ratelimited flushes only if the periodic flush is late. */
 	MCG_FLUSH_PER_MEMCG,
