@@ -241,16 +241,17 @@ unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory
 
 /* ---- Flush ----------------------------------------------------------------- */
 
-/* mem_cgroup_flush_stats() of the engine's era: 6.12 and 7.3 flush cg's subtree if
- * its pending updates exceed the era's MEMCG_CHARGE_BATCH x nr_cpus; 6.1 flushes the
- * whole root if the global count is over nr_cpus batches and no other flush
- * runs; 5.10 has nothing to flush. */
+/* mem_cgroup_flush_stats() of the engine's era: 6.12 and 7.3 flush cg's
+ * subtree if its pending updates exceed the era's MEMCG_CHARGE_BATCH x
+ * nr_cpus; 6.1 flushes the whole root if the global count is over nr_cpus
+ * batches and no other flush runs; 5.10 has nothing to flush. */
 void mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg);
 /* __mem_cgroup_flush_stats(cg, force): force ignores the threshold (in 6.1
  * a flush already running still makes it return at once). */
 void __mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg, bool force);
-/* mem_cgroup_flush_stats_ratelimited() (6.12, 7.3) or _delayed() (6.1): only if
- * the last root flush is more than two periods old, then thresholded. */
+/* mem_cgroup_flush_stats_ratelimited() (6.12, 7.3) or _delayed() (6.1):
+ * only if the last root flush is more than two periods old, then
+ * thresholded. */
 void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg);
 /* The flushes the kernel's reclaim and refault paths make, by era (5.10:
  * none).  Reclaim: at the start of each pass over a node, 6.12 and 7.3
