@@ -556,7 +556,7 @@ static gpointer layout_get_thread(gpointer arg)
 {
 	const struct mcg_layout *l = mcg_layout_get(GPOINTER_TO_UINT(arg) % MCG_NR_LAYOUTS);
 
-	/* 7.3, 6.12, 6.1, 5.10 */
+	/* 7.3 (either build), 6.12, 6.1, 5.10 */
 	return (gpointer)(l->nr_state_slots == 57 || l->nr_state_slots == 38 ||
 			  l->nr_state_slots == 34 || l->nr_state_slots == 25 ? l : NULL);
 }
@@ -574,6 +574,161 @@ START_TEST(test_layout_get_threads)
 		ck_assert_ptr_nonnull(got[i]);
 		ck_assert_ptr_eq(got[i], mcg_layout_get(i % MCG_NR_LAYOUTS));
 	}
+}
+END_TEST
+
+/* Every slot of the inverse maps agrees with the forward maps: a placed item
+ * sits where its slot says and has the kind of its range; an unused slot
+ * names no item. */
+static void inverse_maps_assert(const struct mcg_layout *l)
+{
+	unsigned placed = 0;
+
+	for (unsigned s = 0; s < l->nr_state_slots; s++) {
+		enum mcg_item item = l->state_item[s];
+
+		if (item == MCG_NR_ITEMS)
+			continue;
+		placed++;
+		ck_assert_msg(l->slot[item] == s, "%s: %s in slot %u, map says %u", l->name,
+			      mcg_item_name(item), l->slot[item], s);
+		ck_assert_int_eq(l->kind[item], s < l->nr_node_slots ? MCG_KIND_NODE : MCG_KIND_MEMCG);
+	}
+	for (unsigned s = l->nr_state_slots; s < G_N_ELEMENTS(l->state_item); s++)
+		ck_assert_int_eq(l->state_item[s], MCG_NR_ITEMS);
+	for (unsigned s = 0; s < l->nr_event_slots; s++)
+		ck_assert_uint_eq(l->slot[l->event_item[s]], s);
+	for (unsigned i = 0; i < MCG_NR_ITEMS; i++)
+		if (l->kind[i] == MCG_KIND_NODE || l->kind[i] == MCG_KIND_MEMCG)
+			placed--;
+	ck_assert_uint_eq(placed, 0);
+}
+
+/* 7.3 built with CONFIG_MEMCG_V1=n: memcg_vm_event_stat[] loses PGPGIN and
+ * PGPGOUT ("#ifdef CONFIG_MEMCG_V1", 7.3 mm/memcontrol.c), nothing else:
+ * 57 state + 20 events, seed 001's count; no memcg1_stats[] rows. */
+START_TEST(test_layout_7_3_no_v1)
+{
+	const struct mcg_layout *l = mcg_layout_get(MCG_LAYOUT_7_3_NO_V1);
+	const struct mcg_layout *l73 = mcg_layout_get(MCG_LAYOUT_7_3);
+
+	ck_assert_uint_eq(l->version, l73->version);
+	ck_assert_uint_eq(l->nr_node_slots, 50);
+	ck_assert_uint_eq(l->nr_state_slots, 57);
+	ck_assert_uint_eq(l->nr_event_slots, 20);
+	ck_assert(!mcg_layout_has(l, MCG_PGPGIN));
+	ck_assert(!mcg_layout_has(l, MCG_PGPGOUT));
+	ck_assert_uint_eq(l->slot[MCG_PGPGIN], MCG_SLOT_NONE);
+	ck_assert_uint_eq(l->slot[MCG_PSWPIN], 0);
+	ck_assert_int_eq(l->event_item[19], MCG_NUMA_HINT_FAULTS);
+	for (unsigned i = 0; i < MCG_NR_ITEMS; i++) {
+		if (i == MCG_PGPGIN || i == MCG_PGPGOUT)
+			continue;
+		ck_assert_int_eq(l->kind[i], l73->kind[i]);
+		if (l->kind[i] != MCG_KIND_EVENT)
+			ck_assert_uint_eq(l->slot[i], l73->slot[i]);
+		ck_assert_uint_eq(l->storage_unit[i], l73->storage_unit[i]);
+		ck_assert_uint_eq(l->output_unit[i], l73->output_unit[i]);
+	}
+	/* the v2 tables print the same rows */
+	ck_assert_ptr_eq(l->v2_stats, l73->v2_stats);
+	ck_assert_uint_eq(l->nr_v2_events, l73->nr_v2_events);
+	for (unsigned i = 0; i < l->nr_v2_events; i++)
+		ck_assert_int_eq(l->v2_events[i].item, l73->v2_events[i].item);
+	ck_assert_uint_eq(l->nr_v1_stats, 0);
+	inverse_maps_assert(l);
+}
+END_TEST
+
+/* Seed 001's two kernels: both CONFIG_MEMCG_V1=n, differing only in the
+ * patch; a v1 mount is refused for them and allowed for the plain eras. */
+START_TEST(test_seed001_kernel)
+{
+	struct mcg_kernel b, a;
+	const char *why = NULL;
+	unsigned nr;
+	const struct mcg_kernel *const *eras = mcg_kernel_list(&nr);
+
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "001:before", &b, &why), 0);
+	ck_assert_int_eq(mcg_kernel_resolve("7.3", "001:after", &a, &why), 0);
+	ck_assert(!b.memcg_v1);
+	ck_assert(!a.memcg_v1);
+	ck_assert_int_eq(b.layout, MCG_LAYOUT_7_3_NO_V1);
+	ck_assert_int_eq(a.layout, MCG_LAYOUT_7_3_NO_V1);
+	ck_assert_int_eq(b.local, MCG_LOCAL_FLUSHED);
+	ck_assert_int_eq(a.local, MCG_LOCAL_FLUSHED_V1_ONLY);
+	/* everything else as 7.3 */
+	ck_assert_int_eq(a.stats, b.stats);
+	ck_assert_int_eq(a.updater, b.updater);
+	ck_assert_int_eq(a.walk, b.walk);
+	ck_assert_int_eq(a.split_trees, b.split_trees);
+	ck_assert_int_eq(a.flush, b.flush);
+	ck_assert_int_eq(a.pending_stop_at_flushable, b.pending_stop_at_flushable);
+	ck_assert_int_eq(a.reparent_local, b.reparent_local);
+	ck_assert_int_eq(a.numa_stat, b.numa_stat);
+	ck_assert_int_eq(a.css_ref, b.css_ref);
+	ck_assert_uint_eq(a.charge_batch, b.charge_batch);
+	ck_assert_str_eq(a.version, "7.3");
+
+	why = NULL;
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&b, true, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&a, true, &why), -1);
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&a, false, &why), 0);
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&b, false, &why), 0);
+	for (unsigned i = 0; i < nr; i++) {
+		ck_assert(eras[i]->memcg_v1);
+		ck_assert_int_eq(mcg_kernel_check_hierarchy(eras[i], true, &why), 0);
+		ck_assert_int_eq(mcg_kernel_check_hierarchy(eras[i], false, &why), 0);
+	}
+}
+END_TEST
+
+static struct mcg_engine *engine_of_kernel(const struct mcg_kernel *k, enum mcg_hierarchy h)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+
+	mcg_engine_config_init(&cfg);
+	cfg.kernel = *k;
+	cfg.hierarchy = h;
+	cfg.nr_nodes = 1;
+	cfg.nr_cpus = 1;
+	cfg.flush_period_ms = 0;
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	return e;
+}
+
+/* A CONFIG_MEMCG_V1=n 7.3 prints the same v2 memory.stat as 7.3: the only
+ * items it lacks, pgpgin and pgpgout, are not v2 lines. */
+START_TEST(test_v2_stat_no_v1_same)
+{
+	struct mcg_kernel k;
+	const char *why;
+	struct mcg_engine *e[2];
+	g_autofree gchar *t0 = NULL, *t1 = NULL;
+
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "001:before", &k, &why), 0);
+	e[0] = engine_of_kernel(mcg_kernel_get("7.3"), MCG_HIERARCHY_V2);
+	e[1] = engine_of_kernel(&k, MCG_HIERARCHY_V2);
+	for (unsigned v = 0; v < 2; v++) {
+		struct mcg_cgroup *cg = test_cgroup_make(e[v], mcg_engine_root(e[v]), "a");
+
+		test_stat_mod(e[v], 0, cg, 0, MCG_ANON_MAPPED, 300);
+		test_stat_mod(e[v], 0, cg, 0, MCG_PGPGIN, 300);
+		test_stat_mod(e[v], 0, cg, 0, MCG_PGFAULT, 7);
+		test_stat_mod(e[v], 0, cg, 0, MCG_NUMA_HINT_FAULTS, 3);
+		flush_all(e[v]);
+	}
+	ck_assert_uint_eq(mcg_stat_read(e[1], mcg_engine_root(e[1]), MCG_PGPGIN, MCG_HIERARCHICAL),
+			  0);
+	t0 = render(e[0], mcg_engine_root(e[0]), FILE_MEMORY_STAT);
+	t1 = render(e[1], mcg_engine_root(e[1]), FILE_MEMORY_STAT);
+	ck_assert_str_eq(t1, t0);
+	ck_assert_uint_eq(stat_value(t1, "numa_hint_faults"), 3);
+	mcg_engine_free(e[0]);
+	mcg_engine_free(e[1]);
 }
 END_TEST
 
@@ -1807,6 +1962,9 @@ Suite *make_format_suite(void)
 	tcase_add_test(items, test_layout_lookup);
 	tcase_add_test(items, test_layout_rows);
 	tcase_add_test(items, test_layout_get_threads);
+	tcase_add_test(items, test_layout_7_3_no_v1);
+	tcase_add_test(items, test_seed001_kernel);
+	tcase_add_test(items, test_v2_stat_no_v1_same);
 	suite_add_tcase(s, items);
 
 	tcase_add_test(v2, test_v2_keys_7_3);

@@ -250,6 +250,20 @@ static const enum mcg_item events_7_3[] = {
 	MCG_NUMA_HINT_FAULTS,
 };
 
+/* The entries of the lists above that 7.3 compiles only with
+ * CONFIG_MEMCG_V1 (mm/memcontrol.c, memcg_vm_event_stat[]: "#ifdef
+ * CONFIG_MEMCG_V1 PGPGIN, PGPGOUT #endif"; they are counted only by
+ * memcg1_charge_statistics() and memcg1_uncharge_batch() of
+ * mm/memcontrol-v1.c, which such a kernel does not build).  memory_stats[],
+ * memcg_node_stat_items[] and memcg_stat_items[] have no CONFIG_MEMCG_V1
+ * entry, and v2's memcg_stat_format() skips PGPGIN/PGPGOUT anyway, so a
+ * CONFIG_MEMCG_V1=n kernel prints the same v2 memory.stat with two event
+ * slots fewer: 57 state + 20 events, as seed 001 counts them. */
+static const enum mcg_item memcg_v1_only_7_3[] = {
+	MCG_PGPGIN,
+	MCG_PGPGOUT,
+};
+
 /* memcg_page_state_output_unit() cases that print raw counts. */
 static const enum mcg_item count_items_7_3[] = {
 	MCG_WORKINGSET_REFAULT_ANON,
@@ -843,6 +857,12 @@ struct layout_desc {
 	unsigned nr_v2_events, nr_v2_events_first;
 	const struct mcg_stat_row *v1_stats;
 	unsigned nr_v1_stats;
+	/* A CONFIG_MEMCG_V1=n build of the same lists: the entries of
+	 * memcg_v1_only are left out (no slot, updates dropped) and there
+	 * are no v1 rows. */
+	bool no_memcg_v1;
+	const enum mcg_item *memcg_v1_only;
+	unsigned nr_memcg_v1_only;
 };
 
 #define LIST(field, array) .field = (array), .nr_##field = G_N_ELEMENTS(array)
@@ -899,6 +919,23 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		.nr_v2_events_first = V2_EVENTS_FIRST_5_10,
 		LIST(v1_stats, v1_stats_5_10),
 	},
+	/* Seed 001's kernel: 7.3's lists built as CONFIG_MEMCG_V1=n builds
+	 * them.  Same version, so the same v2 files (7.3's memory_files[]
+	 * has no CONFIG_MEMCG_V1 entry; only legacy_cftypes and memsw_files
+	 * are v1-only). */
+	[MCG_LAYOUT_7_3_NO_V1] = {
+		.name = "7.3-no-v1",
+		.version = MCG_KVER(7, 3),
+		LIST(node_items, node_items_7_3),
+		LIST(memcg_items, memcg_items_7_3),
+		LIST(events, events_7_3),
+		LIST(count_items, count_items_7_3),
+		LIST(v2_stats, v2_stats_7_3),
+		LIST(pgscan_items, pgscan_7_3),
+		LIST(pgsteal_items, pgsteal_7_3),
+		.no_memcg_v1 = true,
+		LIST(memcg_v1_only, memcg_v1_only_7_3),
+	},
 };
 
 #undef LIST
@@ -908,6 +945,18 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
  * pthread_once. */
 static struct mcg_layout layouts[MCG_NR_LAYOUTS];
 static struct mcg_stat_row v2_event_rows[MCG_NR_LAYOUTS][64];
+
+/* Is `item` left out of this build: an entry the kernel compiles only with
+ * CONFIG_MEMCG_V1, in a layout built without it? */
+static bool desc_drops(const struct layout_desc *d, enum mcg_item item)
+{
+	if (!d->no_memcg_v1)
+		return false;
+	for (unsigned i = 0; i < d->nr_memcg_v1_only; i++)
+		if (d->memcg_v1_only[i] == item)
+			return true;
+	return false;
+}
 
 /* Gives item `item` the next slot of its kind; an item listed twice would
  * silently steal a slot, so that is a bug in the tables above. */
@@ -945,20 +994,29 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 	for (i = 0; i < G_N_ELEMENTS(l->event_item); i++)
 		l->event_item[i] = MCG_NR_ITEMS;
 
-	/* init_memcg_stats(): node items first, then memcg-only items. */
+	/* init_memcg_stats(): node items first, then memcg-only items; an
+	 * entry the build drops takes no slot, as the kernel's #ifdef removes
+	 * it from the list. */
 	for (i = 0; i < d->nr_node_items; i++)
-		layout_place(l, d->node_items[i], MCG_KIND_NODE, slot++);
+		if (!desc_drops(d, d->node_items[i]))
+			layout_place(l, d->node_items[i], MCG_KIND_NODE, slot++);
 	l->nr_node_slots = slot;
 	for (i = 0; i < d->nr_memcg_items; i++)
-		layout_place(l, d->memcg_items[i], MCG_KIND_MEMCG, slot++);
+		if (!desc_drops(d, d->memcg_items[i]))
+			layout_place(l, d->memcg_items[i], MCG_KIND_MEMCG, slot++);
 	l->nr_state_slots = slot;
+	g_assert(l->nr_state_slots <= G_N_ELEMENTS(l->state_item));
 
 	/* init_memcg_events(); an event is printed as the count it is. */
+	slot = 0;
 	for (i = 0; i < d->nr_events; i++) {
-		layout_place(l, d->events[i], MCG_KIND_EVENT, i);
+		if (desc_drops(d, d->events[i]))
+			continue;
+		layout_place(l, d->events[i], MCG_KIND_EVENT, slot++);
 		l->output_unit[d->events[i]] = MCG_OUT_COUNT;
 	}
-	l->nr_event_slots = d->nr_events;
+	l->nr_event_slots = slot;
+	g_assert(l->nr_event_slots <= G_N_ELEMENTS(l->event_item));
 
 	/* State items the kernel exports as counts although stored in pages. */
 	for (i = 0; i < d->nr_count_items; i++) {
@@ -980,6 +1038,8 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 		g_assert(mcg_layout_has(l, d->pgsteal_items[i]));
 	for (i = 0; i < d->nr_v1_stats; i++)
 		g_assert(mcg_layout_has(l, d->v1_stats[i].item));
+	/* memcg1_stats[] lives in mm/memcontrol-v1.c: no V1, no rows. */
+	g_assert(!d->no_memcg_v1 || d->nr_v1_stats == 0);
 	l->v1_stats = d->v1_stats;
 	l->nr_v1_stats = d->nr_v1_stats;
 
@@ -1000,7 +1060,7 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 	for (i = 0; i < d->nr_events; i++) {
 		enum mcg_item item = d->events[i];
 
-		if (item == MCG_PGPGIN || item == MCG_PGPGOUT)
+		if (item == MCG_PGPGIN || item == MCG_PGPGOUT || desc_drops(d, item))
 			continue;
 		event_rows[l->nr_v2_events].name = item_names[item];
 		event_rows[l->nr_v2_events].item = item;

@@ -144,6 +144,7 @@ enum mcg_layout_id {
 	MCG_LAYOUT_6_12,	/* Linux 6.12 LTS */
 	MCG_LAYOUT_6_1,		/* Linux 6.1 LTS */
 	MCG_LAYOUT_5_10,	/* Linux 5.10 LTS */
+	MCG_LAYOUT_7_3_NO_V1,	/* Linux 7.3 with CONFIG_MEMCG_V1=n (seed 001) */
 	MCG_NR_LAYOUTS
 };
 
@@ -155,8 +156,8 @@ enum mcg_layout_id {
 /* A kernel layout.  All arrays are built once by mcg_layout_get(). */
 struct mcg_layout {
 	enum mcg_layout_id id;
-	const char *name;		/* "7.3", "6.12" */
-	unsigned version;		/* MCG_KVER() of name: files.c gates files on it */
+	const char *name;		/* "7.3", "6.12", "7.3-no-v1" */
+	unsigned version;		/* MCG_KVER() of the kernel: files.c gates files on it */
 
 	/* Per item: kind, slot in its array, storage and output unit. */
 	uint8_t kind[MCG_NR_ITEMS];
@@ -190,7 +191,8 @@ struct mcg_layout {
 	unsigned nr_v2_events_first;
 
 	/* v1 memory.stat: memcg1_stats[] with memcg1_stat_names[], in order.
-	 * The memcg1_events[] and LRU lines are the same in every layout. */
+	 * The memcg1_events[] and LRU lines are the same in every layout.
+	 * None in a CONFIG_MEMCG_V1=n layout, which has no v1 memory.stat. */
 	const struct mcg_stat_row *v1_stats;
 	unsigned nr_v1_stats;
 };
