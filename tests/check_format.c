@@ -558,7 +558,7 @@ static gpointer layout_get_thread(gpointer arg)
 
 	/* 7.3 (either build), 6.12, 6.1, 5.10 */
 	return (gpointer)(l->nr_state_slots == 57 || l->nr_state_slots == 38 ||
-			  l->nr_state_slots == 34 || l->nr_state_slots == 25 ? l : NULL);
+			  l->nr_state_slots == 50 || l->nr_state_slots == 40 ? l : NULL);
 }
 
 /* First use from many threads at once: one build, one answer. */
@@ -603,6 +603,83 @@ static void inverse_maps_assert(const struct mcg_layout *l)
 			placed--;
 	ck_assert_uint_eq(placed, 0);
 }
+
+/*
+ * 6.1 and 5.10 index their memcg arrays by the kernel enums, so the slot
+ * count is the enum's and the slot of an item its enum value.
+ *
+ * 6.1, include/linux/mmzone.h, enum node_stat_item (amd64, Debian config):
+ *   NR_INACTIVE_ANON = NR_LRU_BASE (0) ... NR_SLAB_UNRECLAIMABLE_B (6),
+ *   NR_ISOLATED_ANON, NR_ISOLATED_FILE, WORKINGSET_NODES (7-9),
+ *   WORKINGSET_REFAULT_ANON = WORKINGSET_REFAULT_BASE (10) ...
+ *   WORKINGSET_NODERECLAIM (16), NR_ANON_MAPPED (17) ... NR_WRITEBACK (21),
+ *   NR_WRITEBACK_TEMP, NR_SHMEM, NR_SHMEM_THPS, NR_SHMEM_PMDMAPPED,
+ *   NR_FILE_THPS, NR_FILE_PMDMAPPED, NR_ANON_THPS (28), NR_VMSCAN_WRITE,
+ *   NR_VMSCAN_IMMEDIATE, NR_DIRTIED, NR_WRITTEN, NR_THROTTLED_WRITTEN,
+ *   NR_KERNEL_MISC_RECLAIMABLE, NR_FOLL_PIN_ACQUIRED, NR_FOLL_PIN_RELEASED,
+ *   NR_KERNEL_STACK_KB (37), [NR_KERNEL_SCS_KB only with
+ *   CONFIG_SHADOW_CALL_STACK, arm64], NR_PAGETABLE (38),
+ *   NR_SECONDARY_PAGETABLE (39), NR_SWAPCACHE (40, CONFIG_SWAP),
+ *   PGPROMOTE_SUCCESS, PGPROMOTE_CANDIDATE (41-42, CONFIG_NUMA_BALANCING),
+ *   NR_VM_NODE_STAT_ITEMS = 43;
+ * include/linux/memcontrol.h, enum memcg_stat_item: MEMCG_SWAP =
+ *   NR_VM_NODE_STAT_ITEMS (43), MEMCG_SOCK, MEMCG_PERCPU_B, MEMCG_VMALLOC,
+ *   MEMCG_KMEM, MEMCG_ZSWAP_B, MEMCG_ZSWAPPED (49), MEMCG_NR_STAT = 50.
+ * mm/memcontrol.c, mem_cgroup_css_rstat_flush(): "for (i = 0; i <
+ *   MEMCG_NR_STAT; i++)" and per node "for (i = 0; i <
+ *   NR_VM_NODE_STAT_ITEMS; i++)".
+ *
+ * 5.10: the same enum without NR_THROTTLED_WRITTEN, NR_PAGETABLE (a zone
+ * item), NR_SECONDARY_PAGETABLE, NR_SWAPCACHE and PGPROMOTE_*:
+ * NR_KERNEL_STACK_KB (36), NR_VM_NODE_STAT_ITEMS = 37; MEMCG_SWAP (37),
+ * MEMCG_SOCK, MEMCG_PERCPU_B (39), MEMCG_NR_STAT = 40.
+ */
+START_TEST(test_layout_full_enum_slots)
+{
+	const struct mcg_layout *l61 = mcg_layout_get(MCG_LAYOUT_6_1);
+	const struct mcg_layout *l510 = mcg_layout_get(MCG_LAYOUT_5_10);
+	static const struct { enum mcg_item item; unsigned slot; } at61[] = {
+		{ MCG_INACTIVE_ANON, 0 }, { MCG_SLAB_UNRECLAIMABLE_B, 6 },
+		{ MCG_WORKINGSET_REFAULT_ANON, 10 }, { MCG_WORKINGSET_NODERECLAIM, 16 },
+		{ MCG_ANON_MAPPED, 17 }, { MCG_SHMEM, 23 }, { MCG_FILE_THPS, 26 },
+		{ MCG_ANON_THPS, 28 }, { MCG_KERNEL_STACK_KB, 37 }, { MCG_PAGETABLE, 38 },
+		{ MCG_SWAPCACHE, 40 }, { MCG_MEMCG_SWAP, 43 }, { MCG_VMALLOC, 46 },
+		{ MCG_MEMCG_ZSWAPPED, 49 },
+	}, at510[] = {
+		{ MCG_INACTIVE_ANON, 0 }, { MCG_WORKINGSET_REFAULT_FILE, 11 },
+		{ MCG_FILE_PAGES, 19 }, { MCG_SHMEM, 23 }, { MCG_ANON_THPS, 28 },
+		{ MCG_KERNEL_STACK_KB, 36 }, { MCG_MEMCG_SWAP, 37 }, { MCG_MEMCG_PERCPU_B, 39 },
+	};
+
+	ck_assert_uint_eq(l61->nr_node_slots, 43);
+	ck_assert_uint_eq(l61->nr_state_slots, 50);
+	ck_assert_uint_eq(l61->nr_event_slots, 17);	/* NR_MEMCG_EVENTS, compact */
+	for (unsigned i = 0; i < G_N_ELEMENTS(at61); i++)
+		ck_assert_msg(l61->slot[at61[i].item] == at61[i].slot, "6.1: %s in slot %u, not %u",
+			      mcg_item_name(at61[i].item), l61->slot[at61[i].item], at61[i].slot);
+	/* slots of entries the emulation never updates hold no item */
+	ck_assert_int_eq(l61->state_item[7], MCG_NR_ITEMS);	/* NR_ISOLATED_ANON */
+	ck_assert_int_eq(l61->state_item[29], MCG_NR_ITEMS);	/* NR_VMSCAN_WRITE */
+	ck_assert_int_eq(l61->state_item[42], MCG_NR_ITEMS);	/* PGPROMOTE_CANDIDATE */
+	ck_assert(!mcg_layout_has(l61, MCG_VMSCAN_WRITE));
+	ck_assert(!mcg_layout_has(l61, MCG_PGPROMOTE_SUCCESS));
+	inverse_maps_assert(l61);
+
+	ck_assert_uint_eq(l510->nr_node_slots, 37);
+	ck_assert_uint_eq(l510->nr_state_slots, 40);
+	for (unsigned i = 0; i < G_N_ELEMENTS(at510); i++)
+		ck_assert_msg(l510->slot[at510[i].item] == at510[i].slot,
+			      "5.10: %s in slot %u, not %u", mcg_item_name(at510[i].item),
+			      l510->slot[at510[i].item], at510[i].slot);
+	ck_assert_int_eq(l510->state_item[24], MCG_NR_ITEMS);	/* NR_SHMEM_THPS, node only */
+	ck_assert(!mcg_layout_has(l510, MCG_SHMEM_THPS));
+	ck_assert(!mcg_layout_has(l510, MCG_PAGETABLE));
+	inverse_maps_assert(l510);
+
+	for (unsigned id = 0; id < MCG_NR_LAYOUTS; id++)
+		inverse_maps_assert(mcg_layout_get(id));
+}
+END_TEST
 
 /* 7.3 built with CONFIG_MEMCG_V1=n: memcg_vm_event_stat[] loses PGPGIN and
  * PGPGOUT ("#ifdef CONFIG_MEMCG_V1", 7.3 mm/memcontrol.c), nothing else:
@@ -1962,6 +2039,7 @@ Suite *make_format_suite(void)
 	tcase_add_test(items, test_layout_lookup);
 	tcase_add_test(items, test_layout_rows);
 	tcase_add_test(items, test_layout_get_threads);
+	tcase_add_test(items, test_layout_full_enum_slots);
 	tcase_add_test(items, test_layout_7_3_no_v1);
 	tcase_add_test(items, test_seed001_kernel);
 	tcase_add_test(items, test_v2_stat_no_v1_same);
