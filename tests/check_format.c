@@ -809,6 +809,74 @@ START_TEST(test_v2_stat_no_v1_same)
 }
 END_TEST
 
+/* 5.10 counts NR_ANON_THPS in huge pages (mm/rmap.c: +1 per THP) against a
+ * batch of MEMCG_CHARGE_BATCH = 32: the batch holds 32 THPs (abs(x) > 32
+ * publishes, __mod_memcg_state() and __mod_memcg_lruvec_state()), the 33rd
+ * publishes all 33, and memory.stat prints THPs x HPAGE_PMD_SIZE. */
+START_TEST(test_5_10_anon_thp_batch)
+{
+	struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_5_10);
+	struct mcg_cgroup *root = mcg_engine_root(e);
+	struct mcg_cgroup *cg = test_cgroup_make(e, root, "a");
+	const long thp = MCG_HPAGE_PMD_NR;
+	g_autofree gchar *text = NULL, *numa = NULL, *line = NULL, *want = NULL;
+
+	ck_assert_uint_eq(mcg_engine_config(e)->kernel.charge_batch, 32);
+	ck_assert_int_eq(mcg_layout_update_scale(mcg_engine_layout(e), MCG_ANON_THPS), thp);
+	ck_assert_int_eq(mcg_layout_update_scale(mcg_engine_layout(e), MCG_ANON_MAPPED), 1);
+	for (int i = 1; i <= 32; i++) {
+		test_stat_mod(e, 0, cg, 0, MCG_ANON_THPS, thp);
+		ck_assert_msg(mcg_stat_read_raw(e, cg, MCG_ANON_THPS, MCG_HIERARCHICAL) == 0,
+			      "THP %d published", i);
+		ck_assert_int_eq(mcg_stat_unpublished(e, cg, -1, MCG_ANON_THPS), i * thp);
+		ck_assert_int_eq(mcg_stat_unpublished(e, cg, 0, MCG_ANON_THPS), i * thp);
+	}
+	text = render(e, cg, FILE_MEMORY_STAT);
+	ck_assert_uint_eq(stat_value(text, "anon_thp"), 0);
+	g_free(text);
+
+	test_stat_mod(e, 0, cg, 0, MCG_ANON_THPS, thp);
+	ck_assert_int_eq(mcg_stat_unpublished(e, cg, -1, MCG_ANON_THPS), 0);
+	ck_assert_int_eq(mcg_stat_unpublished(e, cg, 0, MCG_ANON_THPS), 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, cg, MCG_ANON_THPS, MCG_HIERARCHICAL), 33 * thp);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_THPS, MCG_HIERARCHICAL), 33 * thp);
+	ck_assert_int_eq(mcg_stat_read_node_raw(e, cg, 0, MCG_ANON_THPS, MCG_HIERARCHICAL),
+			 33 * thp);
+	/* 33 x HPAGE_PMD_SIZE (2 MiB) */
+	text = render(e, cg, FILE_MEMORY_STAT);
+	ck_assert_uint_eq(stat_value(text, "anon_thp"), 33ULL * 2 * 1024 * 1024);
+	numa = render(e, cg, FILE_NUMA_STAT);
+	line = line_get(numa, "anon_thp", ' ');
+	want = g_strdup_printf("anon_thp N0=%llu", 33ULL * 2 * 1024 * 1024);
+	ck_assert_str_eq(line, want);
+
+	/* base pages still batch in pages: 33 pages publish */
+	test_stat_mod(e, 0, cg, 0, MCG_ANON_MAPPED, 32);
+	ck_assert_int_eq(mcg_stat_read_raw(e, cg, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+	test_stat_mod(e, 0, cg, 0, MCG_ANON_MAPPED, 1);
+	ck_assert_int_eq(mcg_stat_read_raw(e, cg, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 33);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* v1 rss_huge of 5.10: local THPs x HPAGE_PMD_NR x PAGE_SIZE
+ * (memcg_stat_show()); the lruvec-less memcg-wide local is the published
+ * batch sum, so 33 THPs read 33 x 2 MiB. */
+START_TEST(test_5_10_rss_huge_v1)
+{
+	struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_5_10, .hierarchy = MCG_HIERARCHY_V1);
+	struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
+	g_autofree gchar *text = NULL;
+
+	for (int i = 0; i < 33; i++)
+		test_stat_mod(e, 0, cg, 0, MCG_ANON_THPS, MCG_HPAGE_PMD_NR);
+	text = render(e, cg, FILE_MEMORY_STAT);
+	ck_assert_uint_eq(stat_value(text, "rss_huge"), 33ULL * 2 * 1024 * 1024);
+	ck_assert_uint_eq(stat_value(text, "total_rss_huge"), 33ULL * 2 * 1024 * 1024);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* ---- v2 memory.stat / numa_stat -------------------------------------------------- */
 
 START_TEST(test_v2_keys_7_3)
@@ -2043,6 +2111,8 @@ Suite *make_format_suite(void)
 	tcase_add_test(items, test_layout_7_3_no_v1);
 	tcase_add_test(items, test_seed001_kernel);
 	tcase_add_test(items, test_v2_stat_no_v1_same);
+	tcase_add_test(items, test_5_10_anon_thp_batch);
+	tcase_add_test(items, test_5_10_rss_huge_v1);
 	suite_add_tcase(s, items);
 
 	tcase_add_test(v2, test_v2_keys_7_3);

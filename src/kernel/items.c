@@ -732,9 +732,14 @@ static const struct mcg_stat_row v1_stats_6_1[] = {
  *     events[] has NR_VM_EVENT_ITEMS slots, most of them never counted per
  *     memcg, and only memcg_flush_percpu_vmevents() at free walks them.
  *
- * NR_ANON_THPS counts huge pages in 5.10 (the v2 ratio is HPAGE_PMD_SIZE and
- * v1 multiplies by HPAGE_PMD_NR); the emulation stores it in pages, as
- * 5.11+ do, which prints the same bytes.
+ * NR_ANON_THPS counts huge pages in 5.10: one per THP
+ * (__inc_lruvec_page_state(page, NR_ANON_THPS) in page_add_anon_rmap() and
+ * page_add_new_anon_rmap(), mm/rmap.c), printed x HPAGE_PMD_SIZE (v2 ratio,
+ * memory_stats_init()) or x HPAGE_PMD_NR x PAGE_SIZE (v1 rss_huge).  The
+ * layout marks its update unit MCG_UPDATE_HPAGES (hpage_items_5_10 below)
+ * so that the per-CPU batch, which compares huge pages with
+ * MEMCG_CHARGE_BATCH, publishes at the same THP as 5.10's; the emulation
+ * stores pages, which prints the same bytes.
  */
 static const enum mcg_item node_items_5_10[] = {
 	MCG_INACTIVE_ANON,		/*  0 NR_INACTIVE_ANON = NR_LRU_BASE */
@@ -765,7 +770,7 @@ static const enum mcg_item node_items_5_10[] = {
 	UNUSED_SLOT,			/* 25 NR_SHMEM_PMDMAPPED */
 	UNUSED_SLOT,			/* 26 NR_FILE_THPS: node level only */
 	UNUSED_SLOT,			/* 27 NR_FILE_PMDMAPPED */
-	MCG_ANON_THPS,			/* 28 CONFIG_TRANSPARENT_HUGEPAGE */
+	MCG_ANON_THPS,			/* 28 CONFIG_TRANSPARENT_HUGEPAGE; in THPs */
 	UNUSED_SLOT,			/* 29 NR_VMSCAN_WRITE: node level only */
 	UNUSED_SLOT,			/* 30 NR_VMSCAN_IMMEDIATE */
 	UNUSED_SLOT,			/* 31 NR_DIRTIED */
@@ -774,6 +779,14 @@ static const enum mcg_item node_items_5_10[] = {
 	UNUSED_SLOT,			/* 34 NR_FOLL_PIN_ACQUIRED */
 	UNUSED_SLOT,			/* 35 NR_FOLL_PIN_RELEASED */
 	MCG_KERNEL_STACK_KB,		/* 36 */
+};
+
+/* Items 5.10 counts per memcg in huge pages.  Only NR_ANON_THPS: the
+ * other THP items are node-level only here (see above), and every other
+ * lruvec update in 5.10 passes base pages (thp_nr_pages() /
+ * hpage_nr_pages() for a THP). */
+static const enum mcg_item hpage_items_5_10[] = {
+	MCG_ANON_THPS,
 };
 
 static const enum mcg_item memcg_items_5_10[] = {
@@ -815,7 +828,8 @@ static const enum mcg_item count_items_5_10[] = {
 /* memory_stats[] of 5.10, each row with its ratio: the ratio is exactly what
  * the storage and output units give (PAGE_SIZE for pages, 1024 for the KiB
  * stack, 1 for bytes and for the workingset counts, HPAGE_PMD_SIZE for
- * anon_thp counted in huge pages), so no ratio column is needed here. */
+ * anon_thp counted in huge pages, which is PAGE_SIZE per page stored here),
+ * so no ratio column is needed here. */
 static const struct mcg_stat_row v2_stats_5_10[] = {
 	{ "anon",			MCG_ANON_MAPPED },		/* PAGE_SIZE */
 	{ "file",			MCG_FILE_PAGES },		/* PAGE_SIZE */
@@ -934,6 +948,9 @@ struct layout_desc {
 	bool no_memcg_v1;
 	const enum mcg_item *memcg_v1_only;
 	unsigned nr_memcg_v1_only;
+	/* State items whose updates the kernel counts in huge pages. */
+	const enum mcg_item *hpage_items;
+	unsigned nr_hpage_items;
 };
 
 #define LIST(field, array) .field = (array), .nr_##field = G_N_ELEMENTS(array)
@@ -989,6 +1006,7 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_events, v2_events_5_10),
 		.nr_v2_events_first = V2_EVENTS_FIRST_5_10,
 		LIST(v1_stats, v1_stats_5_10),
+		LIST(hpage_items, hpage_items_5_10),
 	},
 	/* Seed 001's kernel: 7.3's lists built as CONFIG_MEMCG_V1=n builds
 	 * them.  Same version, so the same v2 files (7.3's memory_files[]
@@ -1058,6 +1076,7 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 		l->slot[i] = MCG_SLOT_NONE;
 		l->storage_unit[i] = item_storage_unit(i);
 		l->output_unit[i] = MCG_OUT_BYTES;
+		l->update_unit[i] = MCG_UPDATE_AS_STORED;
 	}
 	/* Unused slots of the inverse maps name no item. */
 	for (i = 0; i < G_N_ELEMENTS(l->state_item); i++)
@@ -1095,6 +1114,17 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 	}
 	l->nr_event_slots = slot;
 	g_assert(l->nr_event_slots <= G_N_ELEMENTS(l->event_item));
+
+	/* Counted in huge pages: a page-stored state item printed in bytes,
+	 * so that storing pages prints what the kernel's
+	 * huge pages x HPAGE_PMD_SIZE prints. */
+	for (i = 0; i < d->nr_hpage_items; i++) {
+		enum mcg_item item = d->hpage_items[i];
+
+		g_assert(l->kind[item] == MCG_KIND_NODE || l->kind[item] == MCG_KIND_MEMCG);
+		g_assert(l->storage_unit[item] == MCG_STORE_PAGES);
+		l->update_unit[item] = MCG_UPDATE_HPAGES;
+	}
 
 	/* State items the kernel exports as counts although stored in pages. */
 	for (i = 0; i < d->nr_count_items; i++) {

@@ -23,6 +23,8 @@
 
 #define MCG_PAGE_SIZE 4096L
 #define MCG_PAGE_SHIFT 12
+/* HPAGE_PMD_NR on amd64: base pages in a PMD-mapped THP. */
+#define MCG_HPAGE_PMD_NR 512L
 
 /* Every statistic item of every supported layout (kernel enum names without
  * the NR_ prefix).  Order here is irrelevant to output: layouts own order. */
@@ -127,6 +129,18 @@ enum mcg_storage_unit {
 	MCG_STORE_KB,
 };
 
+/* Unit the kernel counts an item's updates in, where that is not its storage
+ * unit.  Updaters always pass pages (a THP is MCG_HPAGE_PMD_NR of them) and
+ * the emulation stores pages, which prints the same bytes; what the unit
+ * changes is 5.10's per-CPU batch, which compares the kernel's count with
+ * MEMCG_CHARGE_BATCH (memcg-batched.c). */
+enum mcg_update_unit {
+	MCG_UPDATE_AS_STORED = 0,
+	/* One per huge page: 5.10's NR_ANON_THPS
+	 * (__inc_lruvec_page_state(page, NR_ANON_THPS) in mm/rmap.c). */
+	MCG_UPDATE_HPAGES,
+};
+
 /* Unit a state item is printed in (memcg_page_state_output_unit()). */
 enum mcg_output_unit {
 	MCG_OUT_BYTES = 0,	/* stored value converted to bytes */
@@ -164,6 +178,7 @@ struct mcg_layout {
 	uint8_t slot[MCG_NR_ITEMS];	/* MCG_SLOT_NONE when absent */
 	uint8_t storage_unit[MCG_NR_ITEMS];
 	uint8_t output_unit[MCG_NR_ITEMS];
+	uint8_t update_unit[MCG_NR_ITEMS];	/* enum mcg_update_unit */
 
 	/* Array sizes: state = node slots first, then memcg-only slots. */
 	unsigned nr_node_slots;
@@ -206,6 +221,13 @@ const struct mcg_layout *mcg_layout_by_name(const char *name);
 static inline bool mcg_layout_has(const struct mcg_layout *l, enum mcg_item item)
 {
 	return l->kind[item] != MCG_KIND_ABSENT;
+}
+
+/* Stored units (pages) per unit the kernel counts the item's updates in:
+ * MCG_HPAGE_PMD_NR for an item counted in huge pages, else 1. */
+static inline long mcg_layout_update_scale(const struct mcg_layout *l, enum mcg_item item)
+{
+	return l->update_unit[item] == MCG_UPDATE_HPAGES ? MCG_HPAGE_PMD_NR : 1;
 }
 
 /* Change normalised to pages for the flush threshold
