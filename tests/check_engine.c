@@ -480,11 +480,20 @@ static const struct { const char *version, *seed; } cons_kernels[] = {
 	{ "6.1", "004:after" },
 };
 
-/* Loop index: bit 0 hierarchy, bits 1.. the kernel. */
+/* Loop index: bit 0 hierarchy, bits 1.. the kernel (seed 001's kernel has
+ * no v1 hierarchy: that pair is refused, and checked so). */
 START_TEST(test_conservation)
 {
 	unsigned k = (unsigned)_i >> 1;
+	struct mcg_kernel kernel;
+	const char *why = NULL;
 
+	ck_assert_int_eq(mcg_kernel_resolve(cons_kernels[k].version, cons_kernels[k].seed, &kernel,
+					    &why), 0);
+	if (mcg_kernel_check_hierarchy(&kernel, _i & 1, &why) != 0) {
+		ck_assert(!kernel.memcg_v1 && (_i & 1));
+		return;
+	}
 	check_conservation(cons_kernels[k].version, cons_kernels[k].seed,
 			   _i & 1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2, 1000 + (unsigned)_i);
 }
@@ -770,9 +779,15 @@ START_TEST(test_seed_equivalence)
 	const struct mcg_seed *seeds = mcg_seed_list(&nr_seeds);
 
 	for (unsigned s = 0; s < nr_seeds; s++) {
-		for (int v = 0; v < 2; v++) {
-			char spec[16];
+		struct mcg_kernel k;
+		const char *why;
+		char spec[16];
 
+		g_snprintf(spec, sizeof(spec), "%s:before", seeds[s].id);
+		ck_assert_int_eq(mcg_kernel_resolve(NULL, spec, &k, &why), 0);
+		if (mcg_kernel_check_hierarchy(&k, h == MCG_HIERARCHY_V1, &why) != 0)
+			continue;	/* seed 001 has no v1 */
+		for (int v = 0; v < 2; v++) {
 			g_snprintf(spec, sizeof(spec), "%s:%s", seeds[s].id, v ? "after" : "before");
 			e[v] = engine_make(3, 2, NULL, h, spec);
 			cgs[v][0] = mcg_engine_root(e[v]);
@@ -1486,6 +1501,17 @@ START_TEST(test_config_limits)
 	cfg.nr_nodes = MCG_MAX_NODES + 1;
 	ck_assert_ptr_null(mcg_engine_new(&cfg));
 	cfg.nr_nodes = MCG_MAX_NODES;
+	/* No v1 hierarchy on a CONFIG_MEMCG_V1=n kernel (seed 001). */
+	{
+		const char *why;
+
+		ck_assert_int_eq(mcg_kernel_resolve(NULL, "001:after", &cfg.kernel, &why), 0);
+		cfg.hierarchy = MCG_HIERARCHY_V1;
+		ck_assert_ptr_null(mcg_engine_new(&cfg));
+		ck_assert_int_eq(errno, EINVAL);
+		cfg.hierarchy = MCG_HIERARCHY_V2;
+		cfg.kernel = *mcg_kernel_default();
+	}
 	cfg.flush_period_ms = 0;
 	e = mcg_engine_new(&cfg);
 	ck_assert_ptr_nonnull(e);

@@ -556,9 +556,9 @@ static gpointer layout_get_thread(gpointer arg)
 {
 	const struct mcg_layout *l = mcg_layout_get(GPOINTER_TO_UINT(arg) % MCG_NR_LAYOUTS);
 
-	/* 7.3, 6.12, 6.1, 5.10 */
+	/* 7.3 (either build), 6.12, 6.1, 5.10 */
 	return (gpointer)(l->nr_state_slots == 57 || l->nr_state_slots == 38 ||
-			  l->nr_state_slots == 34 || l->nr_state_slots == 25 ? l : NULL);
+			  l->nr_state_slots == 50 || l->nr_state_slots == 40 ? l : NULL);
 }
 
 /* First use from many threads at once: one build, one answer. */
@@ -574,6 +574,306 @@ START_TEST(test_layout_get_threads)
 		ck_assert_ptr_nonnull(got[i]);
 		ck_assert_ptr_eq(got[i], mcg_layout_get(i % MCG_NR_LAYOUTS));
 	}
+}
+END_TEST
+
+/* Every slot of the inverse maps agrees with the forward maps: a placed item
+ * sits where its slot says and has the kind of its range; an unused slot
+ * names no item. */
+static void inverse_maps_assert(const struct mcg_layout *l)
+{
+	unsigned placed = 0;
+
+	for (unsigned s = 0; s < l->nr_state_slots; s++) {
+		enum mcg_item item = l->state_item[s];
+
+		if (item == MCG_NR_ITEMS)
+			continue;
+		placed++;
+		ck_assert_msg(l->slot[item] == s, "%s: %s in slot %u, map says %u", l->name,
+			      mcg_item_name(item), l->slot[item], s);
+		ck_assert_int_eq(l->kind[item], s < l->nr_node_slots ? MCG_KIND_NODE : MCG_KIND_MEMCG);
+	}
+	for (unsigned s = l->nr_state_slots; s < G_N_ELEMENTS(l->state_item); s++)
+		ck_assert_int_eq(l->state_item[s], MCG_NR_ITEMS);
+	for (unsigned s = 0; s < l->nr_event_slots; s++)
+		ck_assert_uint_eq(l->slot[l->event_item[s]], s);
+	for (unsigned i = 0; i < MCG_NR_ITEMS; i++)
+		if (l->kind[i] == MCG_KIND_NODE || l->kind[i] == MCG_KIND_MEMCG)
+			placed--;
+	ck_assert_uint_eq(placed, 0);
+}
+
+/*
+ * 6.1 and 5.10 index their memcg arrays by the kernel enums, so the slot
+ * count is the enum's and the slot of an item its enum value.
+ *
+ * 6.1, include/linux/mmzone.h, enum node_stat_item (amd64, Debian config):
+ *   NR_INACTIVE_ANON = NR_LRU_BASE (0) ... NR_SLAB_UNRECLAIMABLE_B (6),
+ *   NR_ISOLATED_ANON, NR_ISOLATED_FILE, WORKINGSET_NODES (7-9),
+ *   WORKINGSET_REFAULT_ANON = WORKINGSET_REFAULT_BASE (10) ...
+ *   WORKINGSET_NODERECLAIM (16), NR_ANON_MAPPED (17) ... NR_WRITEBACK (21),
+ *   NR_WRITEBACK_TEMP, NR_SHMEM, NR_SHMEM_THPS, NR_SHMEM_PMDMAPPED,
+ *   NR_FILE_THPS, NR_FILE_PMDMAPPED, NR_ANON_THPS (28), NR_VMSCAN_WRITE,
+ *   NR_VMSCAN_IMMEDIATE, NR_DIRTIED, NR_WRITTEN, NR_THROTTLED_WRITTEN,
+ *   NR_KERNEL_MISC_RECLAIMABLE, NR_FOLL_PIN_ACQUIRED, NR_FOLL_PIN_RELEASED,
+ *   NR_KERNEL_STACK_KB (37), [NR_KERNEL_SCS_KB only with
+ *   CONFIG_SHADOW_CALL_STACK, arm64], NR_PAGETABLE (38),
+ *   NR_SECONDARY_PAGETABLE (39), NR_SWAPCACHE (40, CONFIG_SWAP),
+ *   PGPROMOTE_SUCCESS, PGPROMOTE_CANDIDATE (41-42, CONFIG_NUMA_BALANCING),
+ *   NR_VM_NODE_STAT_ITEMS = 43;
+ * include/linux/memcontrol.h, enum memcg_stat_item: MEMCG_SWAP =
+ *   NR_VM_NODE_STAT_ITEMS (43), MEMCG_SOCK, MEMCG_PERCPU_B, MEMCG_VMALLOC,
+ *   MEMCG_KMEM, MEMCG_ZSWAP_B, MEMCG_ZSWAPPED (49), MEMCG_NR_STAT = 50.
+ * mm/memcontrol.c, mem_cgroup_css_rstat_flush(): "for (i = 0; i <
+ *   MEMCG_NR_STAT; i++)" and per node "for (i = 0; i <
+ *   NR_VM_NODE_STAT_ITEMS; i++)".
+ *
+ * 5.10: the same enum without NR_THROTTLED_WRITTEN, NR_PAGETABLE (a zone
+ * item), NR_SECONDARY_PAGETABLE, NR_SWAPCACHE and PGPROMOTE_*:
+ * NR_KERNEL_STACK_KB (36), NR_VM_NODE_STAT_ITEMS = 37; MEMCG_SWAP (37),
+ * MEMCG_SOCK, MEMCG_PERCPU_B (39), MEMCG_NR_STAT = 40.
+ */
+START_TEST(test_layout_full_enum_slots)
+{
+	const struct mcg_layout *l61 = mcg_layout_get(MCG_LAYOUT_6_1);
+	const struct mcg_layout *l510 = mcg_layout_get(MCG_LAYOUT_5_10);
+	static const struct { enum mcg_item item; unsigned slot; } at61[] = {
+		{ MCG_INACTIVE_ANON, 0 }, { MCG_SLAB_UNRECLAIMABLE_B, 6 },
+		{ MCG_WORKINGSET_REFAULT_ANON, 10 }, { MCG_WORKINGSET_NODERECLAIM, 16 },
+		{ MCG_ANON_MAPPED, 17 }, { MCG_SHMEM, 23 }, { MCG_FILE_THPS, 26 },
+		{ MCG_ANON_THPS, 28 }, { MCG_KERNEL_STACK_KB, 37 }, { MCG_PAGETABLE, 38 },
+		{ MCG_SWAPCACHE, 40 }, { MCG_MEMCG_SWAP, 43 }, { MCG_VMALLOC, 46 },
+		{ MCG_MEMCG_ZSWAPPED, 49 },
+	}, at510[] = {
+		{ MCG_INACTIVE_ANON, 0 }, { MCG_WORKINGSET_REFAULT_FILE, 11 },
+		{ MCG_FILE_PAGES, 19 }, { MCG_SHMEM, 23 }, { MCG_ANON_THPS, 28 },
+		{ MCG_KERNEL_STACK_KB, 36 }, { MCG_MEMCG_SWAP, 37 }, { MCG_MEMCG_PERCPU_B, 39 },
+	};
+
+	ck_assert_uint_eq(l61->nr_node_slots, 43);
+	ck_assert_uint_eq(l61->nr_state_slots, 50);
+	ck_assert_uint_eq(l61->nr_event_slots, 17);	/* NR_MEMCG_EVENTS, compact */
+	for (unsigned i = 0; i < G_N_ELEMENTS(at61); i++)
+		ck_assert_msg(l61->slot[at61[i].item] == at61[i].slot, "6.1: %s in slot %u, not %u",
+			      mcg_item_name(at61[i].item), l61->slot[at61[i].item], at61[i].slot);
+	/* slots of entries the emulation never updates hold no item */
+	ck_assert_int_eq(l61->state_item[7], MCG_NR_ITEMS);	/* NR_ISOLATED_ANON */
+	ck_assert_int_eq(l61->state_item[29], MCG_NR_ITEMS);	/* NR_VMSCAN_WRITE */
+	ck_assert_int_eq(l61->state_item[42], MCG_NR_ITEMS);	/* PGPROMOTE_CANDIDATE */
+	ck_assert(!mcg_layout_has(l61, MCG_VMSCAN_WRITE));
+	ck_assert(!mcg_layout_has(l61, MCG_PGPROMOTE_SUCCESS));
+	inverse_maps_assert(l61);
+
+	ck_assert_uint_eq(l510->nr_node_slots, 37);
+	ck_assert_uint_eq(l510->nr_state_slots, 40);
+	for (unsigned i = 0; i < G_N_ELEMENTS(at510); i++)
+		ck_assert_msg(l510->slot[at510[i].item] == at510[i].slot,
+			      "5.10: %s in slot %u, not %u", mcg_item_name(at510[i].item),
+			      l510->slot[at510[i].item], at510[i].slot);
+	ck_assert_int_eq(l510->state_item[24], MCG_NR_ITEMS);	/* NR_SHMEM_THPS, node only */
+	ck_assert(!mcg_layout_has(l510, MCG_SHMEM_THPS));
+	ck_assert(!mcg_layout_has(l510, MCG_PAGETABLE));
+	inverse_maps_assert(l510);
+
+	for (unsigned id = 0; id < MCG_NR_LAYOUTS; id++)
+		inverse_maps_assert(mcg_layout_get(id));
+}
+END_TEST
+
+/* 7.3 built with CONFIG_MEMCG_V1=n: memcg_vm_event_stat[] loses PGPGIN and
+ * PGPGOUT ("#ifdef CONFIG_MEMCG_V1", 7.3 mm/memcontrol.c), nothing else:
+ * 57 state + 20 events, seed 001's count; no memcg1_stats[] rows. */
+START_TEST(test_layout_7_3_no_v1)
+{
+	const struct mcg_layout *l = mcg_layout_get(MCG_LAYOUT_7_3_NO_V1);
+	const struct mcg_layout *l73 = mcg_layout_get(MCG_LAYOUT_7_3);
+
+	ck_assert_uint_eq(l->version, l73->version);
+	ck_assert_uint_eq(l->nr_node_slots, 50);
+	ck_assert_uint_eq(l->nr_state_slots, 57);
+	ck_assert_uint_eq(l->nr_event_slots, 20);
+	ck_assert(!mcg_layout_has(l, MCG_PGPGIN));
+	ck_assert(!mcg_layout_has(l, MCG_PGPGOUT));
+	ck_assert_uint_eq(l->slot[MCG_PGPGIN], MCG_SLOT_NONE);
+	ck_assert_uint_eq(l->slot[MCG_PSWPIN], 0);
+	ck_assert_int_eq(l->event_item[19], MCG_NUMA_HINT_FAULTS);
+	for (unsigned i = 0; i < MCG_NR_ITEMS; i++) {
+		if (i == MCG_PGPGIN || i == MCG_PGPGOUT)
+			continue;
+		ck_assert_int_eq(l->kind[i], l73->kind[i]);
+		if (l->kind[i] != MCG_KIND_EVENT)
+			ck_assert_uint_eq(l->slot[i], l73->slot[i]);
+		ck_assert_uint_eq(l->storage_unit[i], l73->storage_unit[i]);
+		ck_assert_uint_eq(l->output_unit[i], l73->output_unit[i]);
+	}
+	/* the v2 tables print the same rows */
+	ck_assert_ptr_eq(l->v2_stats, l73->v2_stats);
+	ck_assert_uint_eq(l->nr_v2_events, l73->nr_v2_events);
+	for (unsigned i = 0; i < l->nr_v2_events; i++)
+		ck_assert_int_eq(l->v2_events[i].item, l73->v2_events[i].item);
+	ck_assert_uint_eq(l->nr_v1_stats, 0);
+	inverse_maps_assert(l);
+}
+END_TEST
+
+/* Seed 001's two kernels: both CONFIG_MEMCG_V1=n, differing only in the
+ * patch; a v1 mount is refused for them and allowed for the plain eras. */
+START_TEST(test_seed001_kernel)
+{
+	struct mcg_kernel b, a;
+	const char *why = NULL;
+	unsigned nr;
+	const struct mcg_kernel *const *eras = mcg_kernel_list(&nr);
+
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "001:before", &b, &why), 0);
+	ck_assert_int_eq(mcg_kernel_resolve("7.3", "001:after", &a, &why), 0);
+	ck_assert(!b.memcg_v1);
+	ck_assert(!a.memcg_v1);
+	ck_assert_int_eq(b.layout, MCG_LAYOUT_7_3_NO_V1);
+	ck_assert_int_eq(a.layout, MCG_LAYOUT_7_3_NO_V1);
+	ck_assert_int_eq(b.local, MCG_LOCAL_FLUSHED);
+	ck_assert_int_eq(a.local, MCG_LOCAL_FLUSHED_V1_ONLY);
+	/* everything else as 7.3 */
+	ck_assert_int_eq(a.stats, b.stats);
+	ck_assert_int_eq(a.updater, b.updater);
+	ck_assert_int_eq(a.walk, b.walk);
+	ck_assert_int_eq(a.split_trees, b.split_trees);
+	ck_assert_int_eq(a.flush, b.flush);
+	ck_assert_int_eq(a.pending_stop_at_flushable, b.pending_stop_at_flushable);
+	ck_assert_int_eq(a.reparent_local, b.reparent_local);
+	ck_assert_int_eq(a.numa_stat, b.numa_stat);
+	ck_assert_int_eq(a.css_ref, b.css_ref);
+	ck_assert_uint_eq(a.charge_batch, b.charge_batch);
+	ck_assert_str_eq(a.version, "7.3");
+
+	why = NULL;
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&b, true, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&a, true, &why), -1);
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&a, false, &why), 0);
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&b, false, &why), 0);
+	for (unsigned i = 0; i < nr; i++) {
+		ck_assert(eras[i]->memcg_v1);
+		ck_assert_int_eq(mcg_kernel_check_hierarchy(eras[i], true, &why), 0);
+		ck_assert_int_eq(mcg_kernel_check_hierarchy(eras[i], false, &why), 0);
+	}
+}
+END_TEST
+
+static struct mcg_engine *engine_of_kernel(const struct mcg_kernel *k, enum mcg_hierarchy h)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+
+	mcg_engine_config_init(&cfg);
+	cfg.kernel = *k;
+	cfg.hierarchy = h;
+	cfg.nr_nodes = 1;
+	cfg.nr_cpus = 1;
+	cfg.flush_period_ms = 0;
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	return e;
+}
+
+/* A CONFIG_MEMCG_V1=n 7.3 prints the same v2 memory.stat as 7.3: the only
+ * items it lacks, pgpgin and pgpgout, are not v2 lines. */
+START_TEST(test_v2_stat_no_v1_same)
+{
+	struct mcg_kernel k;
+	const char *why;
+	struct mcg_engine *e[2];
+	g_autofree gchar *t0 = NULL, *t1 = NULL;
+
+	ck_assert_int_eq(mcg_kernel_resolve(NULL, "001:before", &k, &why), 0);
+	e[0] = engine_of_kernel(mcg_kernel_get("7.3"), MCG_HIERARCHY_V2);
+	e[1] = engine_of_kernel(&k, MCG_HIERARCHY_V2);
+	for (unsigned v = 0; v < 2; v++) {
+		struct mcg_cgroup *cg = test_cgroup_make(e[v], mcg_engine_root(e[v]), "a");
+
+		test_stat_mod(e[v], 0, cg, 0, MCG_ANON_MAPPED, 300);
+		test_stat_mod(e[v], 0, cg, 0, MCG_PGPGIN, 300);
+		test_stat_mod(e[v], 0, cg, 0, MCG_PGFAULT, 7);
+		test_stat_mod(e[v], 0, cg, 0, MCG_NUMA_HINT_FAULTS, 3);
+		flush_all(e[v]);
+	}
+	ck_assert_uint_eq(mcg_stat_read(e[1], mcg_engine_root(e[1]), MCG_PGPGIN, MCG_HIERARCHICAL),
+			  0);
+	t0 = render(e[0], mcg_engine_root(e[0]), FILE_MEMORY_STAT);
+	t1 = render(e[1], mcg_engine_root(e[1]), FILE_MEMORY_STAT);
+	ck_assert_str_eq(t1, t0);
+	ck_assert_uint_eq(stat_value(t1, "numa_hint_faults"), 3);
+	mcg_engine_free(e[0]);
+	mcg_engine_free(e[1]);
+}
+END_TEST
+
+/* 5.10 counts NR_ANON_THPS in huge pages (mm/rmap.c: +1 per THP) against a
+ * batch of MEMCG_CHARGE_BATCH = 32: the batch holds 32 THPs (abs(x) > 32
+ * publishes, __mod_memcg_state() and __mod_memcg_lruvec_state()), the 33rd
+ * publishes all 33, and memory.stat prints THPs x HPAGE_PMD_SIZE. */
+START_TEST(test_5_10_anon_thp_batch)
+{
+	struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_5_10);
+	struct mcg_cgroup *root = mcg_engine_root(e);
+	struct mcg_cgroup *cg = test_cgroup_make(e, root, "a");
+	const long thp = MCG_HPAGE_PMD_NR;
+	g_autofree gchar *text = NULL, *numa = NULL, *line = NULL, *want = NULL;
+
+	ck_assert_uint_eq(mcg_engine_config(e)->kernel.charge_batch, 32);
+	ck_assert_int_eq(mcg_layout_update_scale(mcg_engine_layout(e), MCG_ANON_THPS), thp);
+	ck_assert_int_eq(mcg_layout_update_scale(mcg_engine_layout(e), MCG_ANON_MAPPED), 1);
+	for (int i = 1; i <= 32; i++) {
+		test_stat_mod(e, 0, cg, 0, MCG_ANON_THPS, thp);
+		ck_assert_msg(mcg_stat_read_raw(e, cg, MCG_ANON_THPS, MCG_HIERARCHICAL) == 0,
+			      "THP %d published", i);
+		ck_assert_int_eq(mcg_stat_unpublished(e, cg, -1, MCG_ANON_THPS), i * thp);
+		ck_assert_int_eq(mcg_stat_unpublished(e, cg, 0, MCG_ANON_THPS), i * thp);
+	}
+	text = render(e, cg, FILE_MEMORY_STAT);
+	ck_assert_uint_eq(stat_value(text, "anon_thp"), 0);
+	g_free(text);
+
+	test_stat_mod(e, 0, cg, 0, MCG_ANON_THPS, thp);
+	ck_assert_int_eq(mcg_stat_unpublished(e, cg, -1, MCG_ANON_THPS), 0);
+	ck_assert_int_eq(mcg_stat_unpublished(e, cg, 0, MCG_ANON_THPS), 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, cg, MCG_ANON_THPS, MCG_HIERARCHICAL), 33 * thp);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_THPS, MCG_HIERARCHICAL), 33 * thp);
+	ck_assert_int_eq(mcg_stat_read_node_raw(e, cg, 0, MCG_ANON_THPS, MCG_HIERARCHICAL),
+			 33 * thp);
+	/* 33 x HPAGE_PMD_SIZE (2 MiB) */
+	text = render(e, cg, FILE_MEMORY_STAT);
+	ck_assert_uint_eq(stat_value(text, "anon_thp"), 33ULL * 2 * 1024 * 1024);
+	numa = render(e, cg, FILE_NUMA_STAT);
+	line = line_get(numa, "anon_thp", ' ');
+	want = g_strdup_printf("anon_thp N0=%llu", 33ULL * 2 * 1024 * 1024);
+	ck_assert_str_eq(line, want);
+
+	/* base pages still batch in pages: 33 pages publish */
+	test_stat_mod(e, 0, cg, 0, MCG_ANON_MAPPED, 32);
+	ck_assert_int_eq(mcg_stat_read_raw(e, cg, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+	test_stat_mod(e, 0, cg, 0, MCG_ANON_MAPPED, 1);
+	ck_assert_int_eq(mcg_stat_read_raw(e, cg, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 33);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* v1 rss_huge of 5.10: local THPs x HPAGE_PMD_NR x PAGE_SIZE
+ * (memcg_stat_show()); the lruvec-less memcg-wide local is the published
+ * batch sum, so 33 THPs read 33 x 2 MiB. */
+START_TEST(test_5_10_rss_huge_v1)
+{
+	struct mcg_engine *e = ENGINE(.layout = MCG_LAYOUT_5_10, .hierarchy = MCG_HIERARCHY_V1);
+	struct mcg_cgroup *cg = test_cgroup_make(e, mcg_engine_root(e), "a");
+	g_autofree gchar *text = NULL;
+
+	for (int i = 0; i < 33; i++)
+		test_stat_mod(e, 0, cg, 0, MCG_ANON_THPS, MCG_HPAGE_PMD_NR);
+	text = render(e, cg, FILE_MEMORY_STAT);
+	ck_assert_uint_eq(stat_value(text, "rss_huge"), 33ULL * 2 * 1024 * 1024);
+	ck_assert_uint_eq(stat_value(text, "total_rss_huge"), 33ULL * 2 * 1024 * 1024);
+	mcg_engine_free(e);
 }
 END_TEST
 
@@ -1807,6 +2107,12 @@ Suite *make_format_suite(void)
 	tcase_add_test(items, test_layout_lookup);
 	tcase_add_test(items, test_layout_rows);
 	tcase_add_test(items, test_layout_get_threads);
+	tcase_add_test(items, test_layout_full_enum_slots);
+	tcase_add_test(items, test_layout_7_3_no_v1);
+	tcase_add_test(items, test_seed001_kernel);
+	tcase_add_test(items, test_v2_stat_no_v1_same);
+	tcase_add_test(items, test_5_10_anon_thp_batch);
+	tcase_add_test(items, test_5_10_rss_huge_v1);
 	suite_add_tcase(s, items);
 
 	tcase_add_test(v2, test_v2_keys_7_3);

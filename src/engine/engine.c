@@ -131,7 +131,8 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	pthread_condattr_t cattr;
 
 	if (!cfg || !cfg->kernel.version || cfg->nr_cpus < 1 || cfg->nr_cpus > MCG_MAX_CPUS ||
-	    cfg->nr_nodes < 1 || cfg->nr_nodes > MCG_MAX_NODES) {
+	    cfg->nr_nodes < 1 || cfg->nr_nodes > MCG_MAX_NODES ||
+	    (cfg->hierarchy == MCG_HIERARCHY_V1 && !cfg->kernel.memcg_v1)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -143,8 +144,9 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	e->charge_batch = cfg->kernel.charge_batch;
 	e->update_path = engine_update_path(&cfg->kernel);
 	e->flush_threshold = e->charge_batch * cfg->nr_cpus;
-	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not on
-	 * v2 with seed 001's patch (CONFIG_MEMCG_V1=n). */
+	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not
+	 * with seed 001's patch unless on v1 (which its CONFIG_MEMCG_V1=n
+	 * kernel does not have: see mcg_kernel_check_hierarchy()). */
 	e->maintain_local = cfg->kernel.local == MCG_LOCAL_FLUSHED ||
 			    (cfg->kernel.local == MCG_LOCAL_FLUSHED_V1_ONLY &&
 			     cfg->hierarchy == MCG_HIERARCHY_V1);

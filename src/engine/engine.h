@@ -66,7 +66,8 @@ void mcg_engine_config_init(struct mcg_engine_config *cfg);
 
 /* Creates an engine with its root cgroup and, if the period is non-zero, the
  * periodic flusher thread.  Returns NULL and sets errno (EINVAL for a bad
- * config, ENOMEM) on failure. */
+ * config, a v1 hierarchy on a CONFIG_MEMCG_V1=n kernel included; ENOMEM) on
+ * failure. */
 struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg);
 /* Stops the flusher and frees the engine and every online cgroup, whatever
  * its reference count.  No other thread may be using the engine, and every

@@ -245,7 +245,9 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 	{
 		const char *why;
 
-		if (mcg_kernel_resolve(o->kernel_version, o->seed, &o->engine.kernel, &why) != 0) {
+		if (mcg_kernel_resolve(o->kernel_version, o->seed, &o->engine.kernel, &why) != 0 ||
+		    mcg_kernel_check_hierarchy(&o->engine.kernel,
+					       o->engine.hierarchy == MCG_HIERARCHY_V1, &why) != 0) {
 			fprintf(stderr, "memcgfs: kernel %s, seed %s: %s\n",
 				o->kernel_version ? o->kernel_version : "(default)",
 				o->seed ? o->seed : "(none)", why);

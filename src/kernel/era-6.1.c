@@ -32,6 +32,7 @@
 const struct mcg_kernel mcg_era_6_1 = {
 	.version = "6.1",
 	.layout = MCG_LAYOUT_6_1,
+	.memcg_v1 = true,
 	.stats = MCG_STATS_RSTAT,
 	.updater = MCG_UPDATER_LOCKED,
 	.walk = MCG_WALK_POP_LOCKED,

@@ -21,6 +21,7 @@
 const struct mcg_kernel mcg_era_6_12 = {
 	.version = "6.12",
 	.layout = MCG_LAYOUT_6_12,
+	.memcg_v1 = true,
 	.stats = MCG_STATS_RSTAT,
 	.updater = MCG_UPDATER_LOCKED,
 	.walk = MCG_WALK_DETACH_LIST,

@@ -16,6 +16,7 @@
 const struct mcg_kernel mcg_era_7_3 = {
 	.version = "7.3",
 	.layout = MCG_LAYOUT_7_3,
+	.memcg_v1 = true,
 	.stats = MCG_STATS_RSTAT,
 	.updater = MCG_UPDATER_LLIST,
 	.walk = MCG_WALK_DETACH_LIST,

@@ -125,6 +125,13 @@ static const char *const item_names[MCG_NR_ITEMS] = {
 	[MCG_NUMA_HINT_FAULTS] = "numa_hint_faults",
 };
 
+/* A slot of a kernel array that the emulation never updates or prints: the
+ * kernels that index their memcg arrays by the full enums (6.1, 5.10) have
+ * slots for node_stat_item entries no memcg counts (NR_ISOLATED_ANON ...),
+ * and their flush and free loops walk them all the same.  Lists name such a
+ * slot UNUSED_SLOT; it holds no item, and reads as 0 forever. */
+#define UNUSED_SLOT MCG_NR_ITEMS
+
 /* ---- Units (identical in both layouts) ------------------------------------ */
 
 /* memcg_page_state_unit(): bytes for the byte-accounted items, KiB for the
@@ -248,6 +255,20 @@ static const enum mcg_item events_7_3[] = {
 	MCG_NUMA_PAGE_MIGRATE,		/* CONFIG_NUMA_BALANCING */
 	MCG_NUMA_PTE_UPDATES,
 	MCG_NUMA_HINT_FAULTS,
+};
+
+/* The entries of the lists above that 7.3 compiles only with
+ * CONFIG_MEMCG_V1 (mm/memcontrol.c, memcg_vm_event_stat[]: "#ifdef
+ * CONFIG_MEMCG_V1 PGPGIN, PGPGOUT #endif"; they are counted only by
+ * memcg1_charge_statistics() and memcg1_uncharge_batch() of
+ * mm/memcontrol-v1.c, which such a kernel does not build).  memory_stats[],
+ * memcg_node_stat_items[] and memcg_stat_items[] have no CONFIG_MEMCG_V1
+ * entry, and v2's memcg_stat_format() skips PGPGIN/PGPGOUT anyway, so a
+ * CONFIG_MEMCG_V1=n kernel prints the same v2 memory.stat with two event
+ * slots fewer: 57 state + 20 events, as seed 001 counts them. */
+static const enum mcg_item memcg_v1_only_7_3[] = {
+	MCG_PGPGIN,
+	MCG_PGPGOUT,
 };
 
 /* memcg_page_state_output_unit() cases that print raw counts. */
@@ -494,58 +515,94 @@ static const struct mcg_stat_row v1_stats_6_12[] = {
 
 /* ---- Linux 6.1 LTS (mm/memcontrol.c of 6.1.y) ------------------------------
  *
- * 6.1 has no memcg_node_stat_items[]: struct lruvec_stats and struct
- * memcg_vmstats are indexed by the kernel enums themselves, every
- * node_stat_item a per-node (lruvec) slot, then enum memcg_stat_item.  So the
- * node list below is enum node_stat_item (include/linux/mmzone.h) in its own
- * order, less the entries no emulated workload touches (NR_ISOLATED_*,
- * WORKINGSET_NODES, NR_WRITEBACK_TEMP, NR_*_PMDMAPPED, NR_VMSCAN_IMMEDIATE,
- * NR_DIRTIED, NR_WRITTEN, NR_THROTTLED_WRITTEN, NR_KERNEL_MISC_RECLAIMABLE,
- * NR_FOLL_PIN_*, PGPROMOTE_CANDIDATE) and less two items that have a memcg
- * slot but are only ever updated at node level, so a memcg reads 0 forever:
- * NR_VMSCAN_WRITE (node_stat_add_folio() in pageout(), mm/vmscan.c) and
- * PGPROMOTE_SUCCESS (mod_node_page_state() in migrate_misplaced_page(),
- * mm/migrate.c).  Absent here has the same effect: the update is dropped.
+ * 6.1 has no memcg_node_stat_items[]: its memcg arrays are indexed by the
+ * kernel enums themselves.  struct memcg_vmstats_percpu and struct
+ * memcg_vmstats hold state[MEMCG_NR_STAT] (mm/memcontrol.c), struct
+ * lruvec_stats_percpu and struct lruvec_stats hold
+ * state[NR_VM_NODE_STAT_ITEMS] (include/linux/memcontrol.h), and
+ * mem_cgroup_css_rstat_flush() loops over every one of them ("for (i = 0;
+ * i < MEMCG_NR_STAT; i++)", then "for (i = 0; i < NR_VM_NODE_STAT_ITEMS;
+ * i++)" per node); only the events are compact (NR_MEMCG_EVENTS =
+ * ARRAY_SIZE(memcg_vm_event_stat)).  So the slot of an item is its enum
+ * value, and the node list below is enum node_stat_item of
+ * include/linux/mmzone.h in full, with Debian's amd64 config:
+ *
+ *   NR_KERNEL_SCS_KB     #if IS_ENABLED(CONFIG_SHADOW_CALL_STACK): absent,
+ *                        only arm64 selects ARCH_SUPPORTS_SHADOW_CALL_STACK
+ *   NR_SWAPCACHE         #ifdef CONFIG_SWAP: present
+ *   PGPROMOTE_SUCCESS,   #ifdef CONFIG_NUMA_BALANCING: present
+ *   PGPROMOTE_CANDIDATE
+ *
+ * (6.1 has no LRU_GEN or demotion entries in node_stat_item), which makes
+ * NR_VM_NODE_STAT_ITEMS = 43, and enum memcg_stat_item starts at it
+ * (MEMCG_SWAP = NR_VM_NODE_STAT_ITEMS ... MEMCG_ZSWAPPED = 49), so
+ * MEMCG_NR_STAT = 50.
+ *
+ * Entries no emulated workload touches keep their slots as UNUSED_SLOT:
+ * NR_ISOLATED_*, WORKINGSET_NODES, NR_WRITEBACK_TEMP, NR_*_PMDMAPPED,
+ * NR_VMSCAN_IMMEDIATE, NR_DIRTIED, NR_WRITTEN, NR_THROTTLED_WRITTEN,
+ * NR_KERNEL_MISC_RECLAIMABLE, NR_FOLL_PIN_*, PGPROMOTE_CANDIDATE; and so do
+ * two items that have a memcg slot but are only ever updated at node level,
+ * so a memcg reads 0 forever: NR_VMSCAN_WRITE (node_stat_add_folio() in
+ * pageout(), mm/vmscan.c) and PGPROMOTE_SUCCESS (mod_node_page_state() in
+ * migrate_misplaced_page(), mm/migrate.c).  The emulation drops updates of
+ * those two, as the kernel never makes them.
  */
 static const enum mcg_item node_items_6_1[] = {
-	MCG_INACTIVE_ANON,
-	MCG_ACTIVE_ANON,
-	MCG_INACTIVE_FILE,
-	MCG_ACTIVE_FILE,
-	MCG_UNEVICTABLE,
-	MCG_SLAB_RECLAIMABLE_B,
-	MCG_SLAB_UNRECLAIMABLE_B,
-	MCG_WORKINGSET_REFAULT_ANON,
-	MCG_WORKINGSET_REFAULT_FILE,
-	MCG_WORKINGSET_ACTIVATE_ANON,
-	MCG_WORKINGSET_ACTIVATE_FILE,
-	MCG_WORKINGSET_RESTORE_ANON,
-	MCG_WORKINGSET_RESTORE_FILE,
-	MCG_WORKINGSET_NODERECLAIM,
-	MCG_ANON_MAPPED,
-	MCG_FILE_MAPPED,
-	MCG_FILE_PAGES,
-	MCG_FILE_DIRTY,
-	MCG_WRITEBACK,
-	MCG_SHMEM,
-	MCG_SHMEM_THPS,
-	MCG_FILE_THPS,
-	MCG_ANON_THPS,
-	MCG_KERNEL_STACK_KB,
-	MCG_PAGETABLE,
-	MCG_SECONDARY_PAGETABLE,
-	MCG_SWAPCACHE,			/* CONFIG_SWAP */
+	MCG_INACTIVE_ANON,		/*  0 NR_INACTIVE_ANON = NR_LRU_BASE */
+	MCG_ACTIVE_ANON,		/*  1 */
+	MCG_INACTIVE_FILE,		/*  2 */
+	MCG_ACTIVE_FILE,		/*  3 */
+	MCG_UNEVICTABLE,		/*  4 */
+	MCG_SLAB_RECLAIMABLE_B,		/*  5 */
+	MCG_SLAB_UNRECLAIMABLE_B,	/*  6 */
+	UNUSED_SLOT,			/*  7 NR_ISOLATED_ANON */
+	UNUSED_SLOT,			/*  8 NR_ISOLATED_FILE */
+	UNUSED_SLOT,			/*  9 WORKINGSET_NODES */
+	MCG_WORKINGSET_REFAULT_ANON,	/* 10 = WORKINGSET_REFAULT_BASE */
+	MCG_WORKINGSET_REFAULT_FILE,	/* 11 */
+	MCG_WORKINGSET_ACTIVATE_ANON,	/* 12 = WORKINGSET_ACTIVATE_BASE */
+	MCG_WORKINGSET_ACTIVATE_FILE,	/* 13 */
+	MCG_WORKINGSET_RESTORE_ANON,	/* 14 = WORKINGSET_RESTORE_BASE */
+	MCG_WORKINGSET_RESTORE_FILE,	/* 15 */
+	MCG_WORKINGSET_NODERECLAIM,	/* 16 */
+	MCG_ANON_MAPPED,		/* 17 */
+	MCG_FILE_MAPPED,		/* 18 */
+	MCG_FILE_PAGES,			/* 19 */
+	MCG_FILE_DIRTY,			/* 20 */
+	MCG_WRITEBACK,			/* 21 */
+	UNUSED_SLOT,			/* 22 NR_WRITEBACK_TEMP */
+	MCG_SHMEM,			/* 23 */
+	MCG_SHMEM_THPS,			/* 24 */
+	UNUSED_SLOT,			/* 25 NR_SHMEM_PMDMAPPED */
+	MCG_FILE_THPS,			/* 26 */
+	UNUSED_SLOT,			/* 27 NR_FILE_PMDMAPPED */
+	MCG_ANON_THPS,			/* 28 */
+	UNUSED_SLOT,			/* 29 NR_VMSCAN_WRITE: node level only */
+	UNUSED_SLOT,			/* 30 NR_VMSCAN_IMMEDIATE */
+	UNUSED_SLOT,			/* 31 NR_DIRTIED */
+	UNUSED_SLOT,			/* 32 NR_WRITTEN */
+	UNUSED_SLOT,			/* 33 NR_THROTTLED_WRITTEN */
+	UNUSED_SLOT,			/* 34 NR_KERNEL_MISC_RECLAIMABLE */
+	UNUSED_SLOT,			/* 35 NR_FOLL_PIN_ACQUIRED */
+	UNUSED_SLOT,			/* 36 NR_FOLL_PIN_RELEASED */
+	MCG_KERNEL_STACK_KB,		/* 37 */
+	MCG_PAGETABLE,			/* 38 */
+	MCG_SECONDARY_PAGETABLE,	/* 39 */
+	MCG_SWAPCACHE,			/* 40 CONFIG_SWAP */
+	UNUSED_SLOT,			/* 41 PGPROMOTE_SUCCESS (CONFIG_NUMA_BALANCING): node level only */
+	UNUSED_SLOT,			/* 42 PGPROMOTE_CANDIDATE */
 };
 
 /* enum memcg_stat_item (include/linux/memcontrol.h); vmalloc memcg-wide. */
 static const enum mcg_item memcg_items_6_1[] = {
-	MCG_MEMCG_SWAP,
-	MCG_MEMCG_SOCK,
-	MCG_MEMCG_PERCPU_B,
-	MCG_VMALLOC,			/* MEMCG_VMALLOC */
-	MCG_MEMCG_KMEM,
-	MCG_MEMCG_ZSWAP_B,
-	MCG_MEMCG_ZSWAPPED,
+	MCG_MEMCG_SWAP,			/* 43 = NR_VM_NODE_STAT_ITEMS */
+	MCG_MEMCG_SOCK,			/* 44 */
+	MCG_MEMCG_PERCPU_B,		/* 45 */
+	MCG_VMALLOC,			/* 46 MEMCG_VMALLOC */
+	MCG_MEMCG_KMEM,			/* 47 */
+	MCG_MEMCG_ZSWAP_B,		/* 48 */
+	MCG_MEMCG_ZSWAPPED,		/* 49; MEMCG_NR_STAT = 50 */
 };
 
 /* memcg_vm_event_stat[]: no PGSCAN/PGSTEAL_KHUGEPAGED, no swpin/swpout_zero,
@@ -646,57 +703,96 @@ static const struct mcg_stat_row v1_stats_6_1[] = {
  *
  * 5.10 keeps memcg->vmstats[MEMCG_NR_STAT] and per-node lruvec_stat[] indexed
  * by the enums, and events[NR_VM_EVENT_ITEMS] indexed by enum vm_event_item,
- * with no slot maps.  The lists below are therefore the items 5.10 actually
- * accounts to a memcg, in enum order:
+ * with no slot maps (struct mem_cgroup, struct memcg_vmstats_percpu,
+ * struct lruvec_stat and struct mem_cgroup_per_node in
+ * include/linux/memcontrol.h of 5.10).  The state slots below are therefore
+ * enum node_stat_item (include/linux/mmzone.h) in full, then enum
+ * memcg_stat_item, at their enum values; with Debian's amd64 config
+ * (CONFIG_SHADOW_CALL_STACK=n: no NR_KERNEL_SCS_KB) that is
+ * NR_VM_NODE_STAT_ITEMS = 37 node slots and MEMCG_NR_STAT = 40.  5.10 has
+ * no flush; the slot count matters to memcg_flush_percpu_vmstats() at free,
+ * which loops over all of them, and keeps the arrays the kernel's size.
+ * The items placed are those 5.10 actually accounts to a memcg:
  *
  *   node items: those updated through the lruvec (__mod_lruvec_state() and
  *     friends).  Not NR_SHMEM_THPS or NR_FILE_THPS, which 5.10 counts per
  *     node only (__inc_node_page_state() in shmem_add_to_page_cache(),
  *     mm/shmem.c, and collapse_file(), mm/khugepaged.c), nor NR_VMSCAN_WRITE
- *     (inc_node_page_state() in pageout()).  NR_PAGETABLE is still a zone
- *     item (inc_zone_page_state() in pgtable_pte_page_ctor()), and there is no
- *     vmalloc, kmem, swapcache, secondary pagetable or zswap item at all.
+ *     (inc_node_page_state() in pageout()): their slots stay unused.
+ *     NR_PAGETABLE is still a zone item (inc_zone_page_state() in
+ *     pgtable_pte_page_ctor()), and there is no vmalloc, kmem, swapcache,
+ *     secondary pagetable or zswap item at all.
  *   memcg items: enum memcg_stat_item is MEMCG_SWAP, MEMCG_SOCK and
  *     MEMCG_PERCPU_B.
  *   events: the vm events 5.10 counts per memcg (count_memcg_events(),
  *     __count_memcg_events() and count_memcg_event_mm() callers), i.e.
  *     PGPGIN/PGPGOUT (mem_cgroup_charge_statistics()), the reclaim events of
  *     mm/vmscan.c, the fault events, the LRU and lazyfree events of
- *     mm/swap.c, and the THP allocation events.
+ *     mm/swap.c, and the THP allocation events.  These stay compact: 5.10's
+ *     events[] has NR_VM_EVENT_ITEMS slots, most of them never counted per
+ *     memcg, and only memcg_flush_percpu_vmevents() at free walks them.
  *
- * NR_ANON_THPS counts huge pages in 5.10 (the v2 ratio is HPAGE_PMD_SIZE and
- * v1 multiplies by HPAGE_PMD_NR); the emulation stores it in pages, as
- * 5.11+ do, which prints the same bytes.
+ * NR_ANON_THPS counts huge pages in 5.10: one per THP
+ * (__inc_lruvec_page_state(page, NR_ANON_THPS) in page_add_anon_rmap() and
+ * page_add_new_anon_rmap(), mm/rmap.c), printed x HPAGE_PMD_SIZE (v2 ratio,
+ * memory_stats_init()) or x HPAGE_PMD_NR x PAGE_SIZE (v1 rss_huge).  The
+ * layout marks its update unit MCG_UPDATE_HPAGES (hpage_items_5_10 below)
+ * so that the per-CPU batch, which compares huge pages with
+ * MEMCG_CHARGE_BATCH, publishes at the same THP as 5.10's; the emulation
+ * stores pages, which prints the same bytes.
  */
 static const enum mcg_item node_items_5_10[] = {
-	MCG_INACTIVE_ANON,
-	MCG_ACTIVE_ANON,
-	MCG_INACTIVE_FILE,
-	MCG_ACTIVE_FILE,
-	MCG_UNEVICTABLE,
-	MCG_SLAB_RECLAIMABLE_B,
-	MCG_SLAB_UNRECLAIMABLE_B,
-	MCG_WORKINGSET_REFAULT_ANON,
-	MCG_WORKINGSET_REFAULT_FILE,
-	MCG_WORKINGSET_ACTIVATE_ANON,
-	MCG_WORKINGSET_ACTIVATE_FILE,
-	MCG_WORKINGSET_RESTORE_ANON,
-	MCG_WORKINGSET_RESTORE_FILE,
-	MCG_WORKINGSET_NODERECLAIM,
-	MCG_ANON_MAPPED,
-	MCG_FILE_MAPPED,
-	MCG_FILE_PAGES,
-	MCG_FILE_DIRTY,
-	MCG_WRITEBACK,
-	MCG_SHMEM,
-	MCG_ANON_THPS,			/* CONFIG_TRANSPARENT_HUGEPAGE */
-	MCG_KERNEL_STACK_KB,
+	MCG_INACTIVE_ANON,		/*  0 NR_INACTIVE_ANON = NR_LRU_BASE */
+	MCG_ACTIVE_ANON,		/*  1 */
+	MCG_INACTIVE_FILE,		/*  2 */
+	MCG_ACTIVE_FILE,		/*  3 */
+	MCG_UNEVICTABLE,		/*  4 */
+	MCG_SLAB_RECLAIMABLE_B,		/*  5 */
+	MCG_SLAB_UNRECLAIMABLE_B,	/*  6 */
+	UNUSED_SLOT,			/*  7 NR_ISOLATED_ANON */
+	UNUSED_SLOT,			/*  8 NR_ISOLATED_FILE */
+	UNUSED_SLOT,			/*  9 WORKINGSET_NODES */
+	MCG_WORKINGSET_REFAULT_ANON,	/* 10 = WORKINGSET_REFAULT_BASE */
+	MCG_WORKINGSET_REFAULT_FILE,	/* 11 */
+	MCG_WORKINGSET_ACTIVATE_ANON,	/* 12 = WORKINGSET_ACTIVATE_BASE */
+	MCG_WORKINGSET_ACTIVATE_FILE,	/* 13 */
+	MCG_WORKINGSET_RESTORE_ANON,	/* 14 = WORKINGSET_RESTORE_BASE */
+	MCG_WORKINGSET_RESTORE_FILE,	/* 15 */
+	MCG_WORKINGSET_NODERECLAIM,	/* 16 */
+	MCG_ANON_MAPPED,		/* 17 */
+	MCG_FILE_MAPPED,		/* 18 */
+	MCG_FILE_PAGES,			/* 19 */
+	MCG_FILE_DIRTY,			/* 20 */
+	MCG_WRITEBACK,			/* 21 */
+	UNUSED_SLOT,			/* 22 NR_WRITEBACK_TEMP */
+	MCG_SHMEM,			/* 23 */
+	UNUSED_SLOT,			/* 24 NR_SHMEM_THPS: node level only */
+	UNUSED_SLOT,			/* 25 NR_SHMEM_PMDMAPPED */
+	UNUSED_SLOT,			/* 26 NR_FILE_THPS: node level only */
+	UNUSED_SLOT,			/* 27 NR_FILE_PMDMAPPED */
+	MCG_ANON_THPS,			/* 28 CONFIG_TRANSPARENT_HUGEPAGE; in THPs */
+	UNUSED_SLOT,			/* 29 NR_VMSCAN_WRITE: node level only */
+	UNUSED_SLOT,			/* 30 NR_VMSCAN_IMMEDIATE */
+	UNUSED_SLOT,			/* 31 NR_DIRTIED */
+	UNUSED_SLOT,			/* 32 NR_WRITTEN */
+	UNUSED_SLOT,			/* 33 NR_KERNEL_MISC_RECLAIMABLE */
+	UNUSED_SLOT,			/* 34 NR_FOLL_PIN_ACQUIRED */
+	UNUSED_SLOT,			/* 35 NR_FOLL_PIN_RELEASED */
+	MCG_KERNEL_STACK_KB,		/* 36 */
+};
+
+/* Items 5.10 counts per memcg in huge pages.  Only NR_ANON_THPS: the
+ * other THP items are node-level only here (see above), and every other
+ * lruvec update in 5.10 passes base pages (thp_nr_pages() /
+ * hpage_nr_pages() for a THP). */
+static const enum mcg_item hpage_items_5_10[] = {
+	MCG_ANON_THPS,
 };
 
 static const enum mcg_item memcg_items_5_10[] = {
-	MCG_MEMCG_SWAP,
-	MCG_MEMCG_SOCK,
-	MCG_MEMCG_PERCPU_B,
+	MCG_MEMCG_SWAP,			/* 37 = NR_VM_NODE_STAT_ITEMS */
+	MCG_MEMCG_SOCK,			/* 38 */
+	MCG_MEMCG_PERCPU_B,		/* 39; MEMCG_NR_STAT = 40 */
 };
 
 /* enum vm_event_item order (include/linux/vm_event_item.h of 5.10). */
@@ -732,7 +828,8 @@ static const enum mcg_item count_items_5_10[] = {
 /* memory_stats[] of 5.10, each row with its ratio: the ratio is exactly what
  * the storage and output units give (PAGE_SIZE for pages, 1024 for the KiB
  * stack, 1 for bytes and for the workingset counts, HPAGE_PMD_SIZE for
- * anon_thp counted in huge pages), so no ratio column is needed here. */
+ * anon_thp counted in huge pages, which is PAGE_SIZE per page stored here),
+ * so no ratio column is needed here. */
 static const struct mcg_stat_row v2_stats_5_10[] = {
 	{ "anon",			MCG_ANON_MAPPED },		/* PAGE_SIZE */
 	{ "file",			MCG_FILE_PAGES },		/* PAGE_SIZE */
@@ -808,14 +905,16 @@ G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_6_12) == 37);
 G_STATIC_ASSERT(G_N_ELEMENTS(v1_stats_6_12) == 11);
 /* Counted from the 6.1 and 5.10 sources: memory_stats[] with Debian's
  * config, memcg_vm_event_stat[] (6.1), the hand-written event lines (5.10),
- * memcg1_stats[]; the node and memcg lists are the subsets explained above. */
-G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_1) == 27);
-G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_1) + G_N_ELEMENTS(memcg_items_6_1) == 34);
+ * memcg1_stats[]. */
+/* 6.1 and 5.10 list the full enums: NR_VM_NODE_STAT_ITEMS and
+ * MEMCG_NR_STAT as counted in their comments. */
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_1) == 43);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_1) + G_N_ELEMENTS(memcg_items_6_1) == 50);
 G_STATIC_ASSERT(G_N_ELEMENTS(events_6_1) == 17);
 G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_6_1) == 33);
 G_STATIC_ASSERT(G_N_ELEMENTS(v1_stats_6_1) == 10);
-G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_10) == 22);
-G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_10) + G_N_ELEMENTS(memcg_items_5_10) == 25);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_10) == 37);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_10) + G_N_ELEMENTS(memcg_items_5_10) == 40);
 G_STATIC_ASSERT(G_N_ELEMENTS(events_5_10) == 15);
 G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_5_10) == 24);
 G_STATIC_ASSERT(G_N_ELEMENTS(v2_events_5_10) == 9);
@@ -843,6 +942,15 @@ struct layout_desc {
 	unsigned nr_v2_events, nr_v2_events_first;
 	const struct mcg_stat_row *v1_stats;
 	unsigned nr_v1_stats;
+	/* A CONFIG_MEMCG_V1=n build of the same lists: the entries of
+	 * memcg_v1_only are left out (no slot, updates dropped) and there
+	 * are no v1 rows. */
+	bool no_memcg_v1;
+	const enum mcg_item *memcg_v1_only;
+	unsigned nr_memcg_v1_only;
+	/* State items whose updates the kernel counts in huge pages. */
+	const enum mcg_item *hpage_items;
+	unsigned nr_hpage_items;
 };
 
 #define LIST(field, array) .field = (array), .nr_##field = G_N_ELEMENTS(array)
@@ -898,6 +1006,24 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_events, v2_events_5_10),
 		.nr_v2_events_first = V2_EVENTS_FIRST_5_10,
 		LIST(v1_stats, v1_stats_5_10),
+		LIST(hpage_items, hpage_items_5_10),
+	},
+	/* Seed 001's kernel: 7.3's lists built as CONFIG_MEMCG_V1=n builds
+	 * them.  Same version, so the same v2 files (7.3's memory_files[]
+	 * has no CONFIG_MEMCG_V1 entry; only legacy_cftypes and memsw_files
+	 * are v1-only). */
+	[MCG_LAYOUT_7_3_NO_V1] = {
+		.name = "7.3-no-v1",
+		.version = MCG_KVER(7, 3),
+		LIST(node_items, node_items_7_3),
+		LIST(memcg_items, memcg_items_7_3),
+		LIST(events, events_7_3),
+		LIST(count_items, count_items_7_3),
+		LIST(v2_stats, v2_stats_7_3),
+		LIST(pgscan_items, pgscan_7_3),
+		LIST(pgsteal_items, pgsteal_7_3),
+		.no_memcg_v1 = true,
+		LIST(memcg_v1_only, memcg_v1_only_7_3),
 	},
 };
 
@@ -908,6 +1034,18 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
  * pthread_once. */
 static struct mcg_layout layouts[MCG_NR_LAYOUTS];
 static struct mcg_stat_row v2_event_rows[MCG_NR_LAYOUTS][64];
+
+/* Is `item` left out of this build: an entry the kernel compiles only with
+ * CONFIG_MEMCG_V1, in a layout built without it? */
+static bool desc_drops(const struct layout_desc *d, enum mcg_item item)
+{
+	if (!d->no_memcg_v1)
+		return false;
+	for (unsigned i = 0; i < d->nr_memcg_v1_only; i++)
+		if (d->memcg_v1_only[i] == item)
+			return true;
+	return false;
+}
 
 /* Gives item `item` the next slot of its kind; an item listed twice would
  * silently steal a slot, so that is a bug in the tables above. */
@@ -938,6 +1076,7 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 		l->slot[i] = MCG_SLOT_NONE;
 		l->storage_unit[i] = item_storage_unit(i);
 		l->output_unit[i] = MCG_OUT_BYTES;
+		l->update_unit[i] = MCG_UPDATE_AS_STORED;
 	}
 	/* Unused slots of the inverse maps name no item. */
 	for (i = 0; i < G_N_ELEMENTS(l->state_item); i++)
@@ -945,20 +1084,47 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 	for (i = 0; i < G_N_ELEMENTS(l->event_item); i++)
 		l->event_item[i] = MCG_NR_ITEMS;
 
-	/* init_memcg_stats(): node items first, then memcg-only items. */
-	for (i = 0; i < d->nr_node_items; i++)
-		layout_place(l, d->node_items[i], MCG_KIND_NODE, slot++);
+	/* init_memcg_stats(): node items first, then memcg-only items.  An
+	 * UNUSED_SLOT entry takes its slot and names no item (the kernels that
+	 * index by the full enums, 6.1 and 5.10); an entry the build drops
+	 * takes none, as the kernel's #ifdef removes it from the list. */
+	for (i = 0; i < d->nr_node_items; i++) {
+		if (d->node_items[i] != UNUSED_SLOT && !desc_drops(d, d->node_items[i]))
+			layout_place(l, d->node_items[i], MCG_KIND_NODE, slot);
+		if (!desc_drops(d, d->node_items[i]))
+			slot++;
+	}
 	l->nr_node_slots = slot;
-	for (i = 0; i < d->nr_memcg_items; i++)
-		layout_place(l, d->memcg_items[i], MCG_KIND_MEMCG, slot++);
+	for (i = 0; i < d->nr_memcg_items; i++) {
+		if (d->memcg_items[i] != UNUSED_SLOT && !desc_drops(d, d->memcg_items[i]))
+			layout_place(l, d->memcg_items[i], MCG_KIND_MEMCG, slot);
+		if (!desc_drops(d, d->memcg_items[i]))
+			slot++;
+	}
 	l->nr_state_slots = slot;
+	g_assert(l->nr_state_slots <= G_N_ELEMENTS(l->state_item));
 
 	/* init_memcg_events(); an event is printed as the count it is. */
+	slot = 0;
 	for (i = 0; i < d->nr_events; i++) {
-		layout_place(l, d->events[i], MCG_KIND_EVENT, i);
+		if (desc_drops(d, d->events[i]))
+			continue;
+		layout_place(l, d->events[i], MCG_KIND_EVENT, slot++);
 		l->output_unit[d->events[i]] = MCG_OUT_COUNT;
 	}
-	l->nr_event_slots = d->nr_events;
+	l->nr_event_slots = slot;
+	g_assert(l->nr_event_slots <= G_N_ELEMENTS(l->event_item));
+
+	/* Counted in huge pages: a page-stored state item printed in bytes,
+	 * so that storing pages prints what the kernel's
+	 * huge pages x HPAGE_PMD_SIZE prints. */
+	for (i = 0; i < d->nr_hpage_items; i++) {
+		enum mcg_item item = d->hpage_items[i];
+
+		g_assert(l->kind[item] == MCG_KIND_NODE || l->kind[item] == MCG_KIND_MEMCG);
+		g_assert(l->storage_unit[item] == MCG_STORE_PAGES);
+		l->update_unit[item] = MCG_UPDATE_HPAGES;
+	}
 
 	/* State items the kernel exports as counts although stored in pages. */
 	for (i = 0; i < d->nr_count_items; i++) {
@@ -980,6 +1146,8 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 		g_assert(mcg_layout_has(l, d->pgsteal_items[i]));
 	for (i = 0; i < d->nr_v1_stats; i++)
 		g_assert(mcg_layout_has(l, d->v1_stats[i].item));
+	/* memcg1_stats[] lives in mm/memcontrol-v1.c: no V1, no rows. */
+	g_assert(!d->no_memcg_v1 || d->nr_v1_stats == 0);
 	l->v1_stats = d->v1_stats;
 	l->nr_v1_stats = d->nr_v1_stats;
 
@@ -1000,7 +1168,7 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 	for (i = 0; i < d->nr_events; i++) {
 		enum mcg_item item = d->events[i];
 
-		if (item == MCG_PGPGIN || item == MCG_PGPGOUT)
+		if (item == MCG_PGPGIN || item == MCG_PGPGOUT || desc_drops(d, item))
 			continue;
 		event_rows[l->nr_v2_events].name = item_names[item];
 		event_rows[l->nr_v2_events].item = item;

@@ -23,6 +23,8 @@
 
 #define MCG_PAGE_SIZE 4096L
 #define MCG_PAGE_SHIFT 12
+/* HPAGE_PMD_NR on amd64: base pages in a PMD-mapped THP. */
+#define MCG_HPAGE_PMD_NR 512L
 
 /* Every statistic item of every supported layout (kernel enum names without
  * the NR_ prefix).  Order here is irrelevant to output: layouts own order. */
@@ -127,6 +129,18 @@ enum mcg_storage_unit {
 	MCG_STORE_KB,
 };
 
+/* Unit the kernel counts an item's updates in, where that is not its storage
+ * unit.  Updaters always pass pages (a THP is MCG_HPAGE_PMD_NR of them) and
+ * the emulation stores pages, which prints the same bytes; what the unit
+ * changes is 5.10's per-CPU batch, which compares the kernel's count with
+ * MEMCG_CHARGE_BATCH (memcg-batched.c). */
+enum mcg_update_unit {
+	MCG_UPDATE_AS_STORED = 0,
+	/* One per huge page: 5.10's NR_ANON_THPS
+	 * (__inc_lruvec_page_state(page, NR_ANON_THPS) in mm/rmap.c). */
+	MCG_UPDATE_HPAGES,
+};
+
 /* Unit a state item is printed in (memcg_page_state_output_unit()). */
 enum mcg_output_unit {
 	MCG_OUT_BYTES = 0,	/* stored value converted to bytes */
@@ -144,6 +158,7 @@ enum mcg_layout_id {
 	MCG_LAYOUT_6_12,	/* Linux 6.12 LTS */
 	MCG_LAYOUT_6_1,		/* Linux 6.1 LTS */
 	MCG_LAYOUT_5_10,	/* Linux 5.10 LTS */
+	MCG_LAYOUT_7_3_NO_V1,	/* Linux 7.3 with CONFIG_MEMCG_V1=n (seed 001) */
 	MCG_NR_LAYOUTS
 };
 
@@ -155,14 +170,15 @@ enum mcg_layout_id {
 /* A kernel layout.  All arrays are built once by mcg_layout_get(). */
 struct mcg_layout {
 	enum mcg_layout_id id;
-	const char *name;		/* "7.3", "6.12" */
-	unsigned version;		/* MCG_KVER() of name: files.c gates files on it */
+	const char *name;		/* "7.3", "6.12", "7.3-no-v1" */
+	unsigned version;		/* MCG_KVER() of the kernel: files.c gates files on it */
 
 	/* Per item: kind, slot in its array, storage and output unit. */
 	uint8_t kind[MCG_NR_ITEMS];
 	uint8_t slot[MCG_NR_ITEMS];	/* MCG_SLOT_NONE when absent */
 	uint8_t storage_unit[MCG_NR_ITEMS];
 	uint8_t output_unit[MCG_NR_ITEMS];
+	uint8_t update_unit[MCG_NR_ITEMS];	/* enum mcg_update_unit */
 
 	/* Array sizes: state = node slots first, then memcg-only slots. */
 	unsigned nr_node_slots;
@@ -190,7 +206,8 @@ struct mcg_layout {
 	unsigned nr_v2_events_first;
 
 	/* v1 memory.stat: memcg1_stats[] with memcg1_stat_names[], in order.
-	 * The memcg1_events[] and LRU lines are the same in every layout. */
+	 * The memcg1_events[] and LRU lines are the same in every layout.
+	 * None in a CONFIG_MEMCG_V1=n layout, which has no v1 memory.stat. */
 	const struct mcg_stat_row *v1_stats;
 	unsigned nr_v1_stats;
 };
@@ -204,6 +221,13 @@ const struct mcg_layout *mcg_layout_by_name(const char *name);
 static inline bool mcg_layout_has(const struct mcg_layout *l, enum mcg_item item)
 {
 	return l->kind[item] != MCG_KIND_ABSENT;
+}
+
+/* Stored units (pages) per unit the kernel counts the item's updates in:
+ * MCG_HPAGE_PMD_NR for an item counted in huge pages, else 1. */
+static inline long mcg_layout_update_scale(const struct mcg_layout *l, enum mcg_item item)
+{
+	return l->update_unit[item] == MCG_UPDATE_HPAGES ? MCG_HPAGE_PMD_NR : 1;
 }
 
 /* Change normalised to pages for the flush threshold

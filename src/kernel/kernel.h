@@ -121,6 +121,13 @@ struct mcg_seed;
 struct mcg_kernel {
 	const char *version;		/* "6.1" */
 	enum mcg_layout_id layout;	/* its file layouts */
+	/* CONFIG_MEMCG_V1: the legacy (v1) memory controller is built in.
+	 * True for every plain era (Debian builds it).  Without it (seed
+	 * 001's kernels) mm/memcontrol-v1.c is not built (mm/Makefile), the
+	 * subsystem has no legacy_cftypes (memory_cgrp_subsys in
+	 * mm/memcontrol.c), so only a v2 hierarchy can mount, and the layout
+	 * loses the v1-only items (MCG_LAYOUT_7_3_NO_V1). */
+	bool memcg_v1;
 	enum mcg_stats_mode stats;
 	enum mcg_rstat_updater updater;
 	enum mcg_rstat_walk walk;
@@ -177,5 +184,11 @@ const struct mcg_seed *mcg_seed_list(unsigned *nr);
  * user who asked for a combination that never existed). */
 int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel *out,
 		       const char **why);
+
+/* Can kernel k mount a v1 (v1 = true) or v2 hierarchy?  0, or -1 with a
+ * one-line reason in *why (static string): a CONFIG_MEMCG_V1=n kernel has
+ * no legacy memory controller, so a v1 mount is refused.  To be called once
+ * the hierarchy is known, after mcg_kernel_resolve(). */
+int mcg_kernel_check_hierarchy(const struct mcg_kernel *k, bool v1, const char **why);
 
 #endif

@@ -7,7 +7,8 @@
  *
  *   seed  base   before                                  after
  *   000   6.1    locals summed per CPU at read           locals kept by the flush (6.6)
- *   001   7.3    memcg-wide locals kept on v2 too        only with a v1 hierarchy (proposed)
+ *   001   7.3    memcg-wide locals kept on v2 too        only with a v1 hierarchy (proposed);
+ *                (both: CONFIG_MEMCG_V1=n, v2 only)
  *   002   6.12   one rstat tree for all subsystems       one tree per subsystem (6.16)
  *   003   5.10   numa_stat walks the subtree, per-CPU    hierarchical counters (5.8)
  *                local sums at every memcg (5.7)
@@ -32,13 +33,25 @@ static void seed000_after(struct mcg_kernel *k)
 	k->local = MCG_LOCAL_FLUSHED;
 }
 
+/* Seed 001 was measured on CONFIG_MEMCG_V1=n kernels on both sides ("57
+ * state + 20 events": memcg_vm_event_stat[] without the PGPGIN and PGPGOUT
+ * that 7.3's mm/memcontrol.c keeps under #ifdef CONFIG_MEMCG_V1), so the
+ * before and the after share that kernel and differ only in the patch. */
+static void seed001_kernel(struct mcg_kernel *k)
+{
+	k->memcg_v1 = false;
+	k->layout = MCG_LAYOUT_7_3_NO_V1;
+}
+
 static void seed001_before(struct mcg_kernel *k)
 {
+	seed001_kernel(k);
 	k->local = MCG_LOCAL_FLUSHED;
 }
 
 static void seed001_after(struct mcg_kernel *k)
 {
+	seed001_kernel(k);
 	k->local = MCG_LOCAL_FLUSHED_V1_ONLY;
 }
 
@@ -78,8 +91,8 @@ static const struct mcg_seed seeds[] = {
 	  "6.1 + patch: local stats kept by the rstat flush",
 	  seed000_before, seed000_after },
 	{ "001", "7.3", "mm/memcontrol: drop non-hierarchical memcg-wide stats in non-v1 kernels",
-	  "7.3: the flush keeps memcg-wide local arrays on v2 too",
-	  "7.3 + patch: memcg-wide local arrays only on a v1 hierarchy",
+	  "7.3, CONFIG_MEMCG_V1=n (v2 only): the flush keeps memcg-wide local arrays",
+	  "7.3, CONFIG_MEMCG_V1=n + patch: no memcg-wide local arrays",
 	  seed001_before, seed001_after },
 	{ "002", "6.12", "cgroup: separate rstat trees",
 	  "6.12: memory, io and cpu stats share one rstat tree",
