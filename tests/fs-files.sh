@@ -84,9 +84,11 @@ cat > "$TMP/want" <<'LIST'
 -rw-r--r-- memory.swap.peak
 -r--r--r-- memory.zswap.current
 -rw-r--r-- memory.zswap.max
+-rw-r--r-- memory.zswap.writeback
 LIST
 listing "$M/x" > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v2 child file set"
+cp "$TMP/want" "$TMP/want-7.3"
 cat > "$TMP/want" <<'LIST'
 -r--r--r-- cgroup.controllers
 -rw-r--r-- cgroup.max.depth
@@ -103,6 +105,7 @@ cat > "$TMP/want" <<'LIST'
 -rw-r--r-- memory.pressure
 --w------- memory.reclaim
 -r--r--r-- memory.stat
+-rw-r--r-- memory.zswap.writeback
 LIST
 listing "$M" > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v2 root file set"
@@ -144,19 +147,28 @@ expect "5.10 memory.events" "$(cat "$TMP/v2-510/x/memory.events" | tr '\n' '|')"
 	"low 0|high 0|max 0|oom 0|oom_kill 0|"
 expect "5.10 swap.events" "$(cat "$TMP/v2-510/x/memory.swap.events" | tr '\n' '|')" \
 	"high 0|max 0|fail 0|"
-# Each kernel's file set (cgroup_base_files[], memory_files[] and
-# swap_files[] of that version): 5.10 has no cgroup.kill, memory.peak,
-# memory.reclaim or memory.zswap.*; 6.1 has those but no memory.swap.peak.
-has() { [ -e "$1" ] && echo yes || echo no; }
-for f in cgroup.kill memory.peak memory.reclaim memory.zswap.max memory.swap.peak; do
-	expect "5.10 $f" "$(has "$TMP/v2-510/x/$f")" no
+# Each kernel's v2 file set: 7.3's less what that version's
+# cgroup_base_files[] (kernel/cgroup/cgroup.c), memory_files[],
+# swap_files[] and zswap_files[] (mm/memcontrol.c) lack.  6.12: the same
+# files; 6.1: no memory.swap.peak, no memory.zswap.writeback; 5.10: no
+# cgroup.kill, memory.peak, memory.reclaim, memory.swap.peak, zswap files.
+mount_fs "$TMP/v2-612" --kernel=6.12
+mkdir "$TMP/v2-612/x" || fail mkdir
+for k in 6.12 6.1 5.10; do
+	case $k in
+	6.12) drop='^$' ;;
+	6.1) drop=' memory\.swap\.peak$| memory\.zswap\.writeback$' ;;
+	5.10) drop=' cgroup\.kill$| memory\.peak$| memory\.reclaim$| memory\.swap\.peak$| memory\.zswap\.' ;;
+	esac
+	grep -Ev "$drop" "$TMP/want-7.3" > "$TMP/want"
+	listing "$TMP/v2-$(echo $k | tr -d .)/x" > "$TMP/got"
+	diff -u "$TMP/want" "$TMP/got" || fail "$k v2 child file set"
 done
-for f in cgroup.kill memory.peak memory.reclaim memory.zswap.max; do
-	expect "6.1 $f" "$(has "$TMP/v2-61/x/$f")" yes
-done
-expect "6.1 memory.swap.peak" "$(has "$TMP/v2-61/x/memory.swap.peak")" no
-expect "7.3 memory.swap.peak" "$(has "$M/x/memory.swap.peak")" yes
+expect "7.3 zswap.writeback" "$(cat "$M/x/memory.zswap.writeback")" 1
+expect "7.3 zswap.writeback 2" "$(err write "$M/x/memory.zswap.writeback" 2)" EINVAL
+expect "7.3 zswap.writeback 0x0" "$(err write "$M/x/memory.zswap.writeback" 0x0)" OK
+expect "7.3 zswap.writeback read" "$(cat "$M/x/memory.zswap.writeback")" 0
+expect "7.3 root zswap.writeback" "$(cat "$M/memory.zswap.writeback")" 1
 expect "6.1 cgroup.stat" "$(cat "$TMP/v2-61/x/cgroup.stat" | tr '\n' '|')" \
 	"nr_descendants 0|nr_dying_descendants 0|"
-expect "5.10 listing" "$(ls "$TMP/v2-510/x" | grep -c -e '^memory.peak$' -e '^cgroup.kill$')" 0
 echo "PASS: fs-files"

@@ -112,25 +112,25 @@ sleep 0.2
 expect "v1 rss" "$(stat_of "$M/m/memory.stat" rss)" "$(stat_of "$M/m/memory.stat" unevictable)"
 expect "v1 pgpg" $(( $(stat_of "$M/m/memory.stat" pgpgin) - $(stat_of "$M/m/memory.stat" pgpgout) )) \
 	$(( usage / 4096 ))
-# A dying memcg before 7.x (6.12, v1): rmdir leaves the pages charged to
+# A dying memcg before 7.x (6.1, v1): rmdir leaves the pages charged to
 # it, so the parent's usage keeps them while its local counts do not; the
 # dead cgroup counts as dying until a reclaim empties it.
-mount_fs "$TMP/v612" --kernel=6.12 --hierarchy=v1 --cpus=2 --flush_period_ms=50
-M=$TMP/v612
+mount_fs "$TMP/v61" --kernel=6.1 --hierarchy=v1 --cpus=2 --flush_period_ms=50
+M=$TMP/v61
 mkdir "$M/p" "$M/p/c" || fail mkdir
 echo "file_read=20000 footprint=4M" > "$M/p/c/memcgfs.workload" || fail "profile"
 sleep 0.5
 echo preset=idle > "$M/p/c/memcgfs.workload"
 sleep 0.3	# reads leave nothing to write back
 usage=$(cat "$M/p/memory.usage_in_bytes")
-[ "$usage" -gt 1048576 ] || fail "6.12 usage $usage"
+[ "$usage" -gt 1048576 ] || fail "6.1 usage $usage"
 rmdir "$M/p/c" || fail "rmdir"
-expect "6.12 usage kept" "$(cat "$M/p/memory.usage_in_bytes")" "$usage"
+expect "6.1 usage kept" "$(cat "$M/p/memory.usage_in_bytes")" "$usage"
 sleep 0.2
-expect "6.12 local cache" "$(stat_of "$M/p/memory.stat" cache)" 0
-expect "6.12 total_cache" "$(stat_of "$M/p/memory.stat" total_cache)" "$usage"
-expect "6.12 force_empty" "$(err write "$M/p/memory.force_empty" 0)" OK
-expect "6.12 emptied" "$(cat "$M/p/memory.usage_in_bytes")" 0
+expect "6.1 local cache" "$(stat_of "$M/p/memory.stat" cache)" 0
+expect "6.1 total_cache" "$(stat_of "$M/p/memory.stat" total_cache)" "$usage"
+expect "6.1 force_empty" "$(err write "$M/p/memory.force_empty" 0)" OK
+expect "6.1 emptied" "$(cat "$M/p/memory.usage_in_bytes")" 0
 
 # The same on v2, where cgroup.stat counts the dying cgroup until
 # memory.reclaim empties it; 7.3 hands the pages to the parent at once.

@@ -239,9 +239,11 @@ int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const cha
 
 /* Folds what is left of a dead cgroup into its parent, as css release does
  * (cgroup_rstat_exit() flushes the cgroup; 5.10's mem_cgroup_free() adds the
- * per-CPU batches up the hierarchy): afterwards it is on no tree and no
- * list.  No update may reach it any more. */
-static void cgroup_fold(struct mcg_engine *e, struct mcg_cgroup *cg)
+ * per-CPU batches up the hierarchy).  At release (final) no update can
+ * reach it any more, so it is left on no tree and no list; at a 7.3
+ * offline an event may still land in it (events are not redirected), to be
+ * folded at release. */
+static void cgroup_fold(struct mcg_engine *e, struct mcg_cgroup *cg, bool final)
 {
 	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS)
 		memcg_batched_release(e, cg);
@@ -250,7 +252,7 @@ static void cgroup_fold(struct mcg_engine *e, struct mcg_cgroup *cg)
 		rstat_flush(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO]);
 		rstat_flush(e->tree_of[MCG_PART_BASE], cg->node_of[MCG_PART_BASE]);
 	}
-	for (int p = 0; p < MCG_NR_PARTS; p++)
+	for (int p = 0; p < MCG_NR_PARTS && final; p++)
 		g_assert(!rstat_node_busy(e->tree_of[p], cg->node_of[p]));
 }
 
@@ -260,7 +262,7 @@ static void cgroup_release(struct mcg_cgroup *cg)
 {
 	struct mcg_engine *e = cg->engine;
 
-	cgroup_fold(e, cg);
+	cgroup_fold(e, cg, true);
 	pthread_rwlock_wrlock(&e->hier_lock);
 	if (cg->prev_sibling)
 		cg->prev_sibling->next_sibling = cg->next_sibling;
@@ -336,7 +338,7 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 	if (reparent) {
 		mcg_engine_sync_cpus(e);
 		memcg_reparent_state_local(e, cg);
-		cgroup_fold(e, cg);
+		cgroup_fold(e, cg, false);
 		/* Only now may the parent go: it has all we had to hand it. */
 		pthread_rwlock_wrlock(&e->hier_lock);
 		parent->nr_dying_children--;

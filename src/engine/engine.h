@@ -254,8 +254,8 @@ void __mcg_memcg_flush_stats(struct mcg_engine *e, struct mcg_cgroup *cg, bool f
  * only if the last root flush is more than two periods old, then
  * thresholded. */
 void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg);
-/* The flushes the kernel's reclaim and refault paths make, by era (5.10:
- * none).  Reclaim: at the start of each pass over a node, 6.12 and 7.3
+/* The flushes the kernel's reclaim and refault paths make, by era (5.10,
+ * and a multi-gen LRU kernel such as Debian's 6.12: none).  Reclaim: at the start of each pass over a node, 6.12 and 7.3
  * prepare_scan_control() call mem_cgroup_flush_stats_ratelimited(target),
  * 6.1 prepare_scan_count() the thresholded global mem_cgroup_flush_stats().
  * Refault: 6.12 and 7.3 workingset_test_recent() call the ratelimited

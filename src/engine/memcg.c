@@ -365,6 +365,8 @@ void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *
 
 void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target)
 {
+	if (e->cfg.kernel.lru_gen_enabled)
+		return;
 	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
 		flush_global(e, false);
 	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
@@ -373,6 +375,8 @@ void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target
 
 void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
+	if (e->cfg.kernel.lru_gen_enabled)
+		return;
 	mcg_memcg_flush_stats_ratelimited(e, memcg);	/* 6.1: the _delayed flush */
 }
 

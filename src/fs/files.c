@@ -727,6 +727,26 @@ static int write_oom_group(struct fs_call *c, char *buf)
 	return 0;
 }
 
+/* memory.zswap.writeback (zswap_writeback_show()/_write(), 6.12 and 7.3
+ * mm/memcontrol.c): 0 or 1, any kstrtoint() base. */
+static int show_zswap_writeback(struct fs_call *c, GString *out)
+{
+	return show_ull(out, atomic_load(&c->node->st.zswap_writeback));
+}
+
+static int write_zswap_writeback(struct fs_call *c, char *buf)
+{
+	int v;
+	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
+
+	if (err)
+		return err;
+	if (v != 0 && v != 1)
+		return -EINVAL;
+	atomic_store(&c->node->st.zswap_writeback, v == 1);
+	return 0;
+}
+
 /* memory.reclaim: "<bytes> [swappiness=<0..200>]".  Input is validated as
  * memory_reclaim() does, then the workload layer reclaims that much from the
  * subtree: EAGAIN when it cannot.  (The swappiness bias is accepted and not
@@ -972,6 +992,9 @@ static const struct fs_file v2_files[] = {
 	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_WATERMARK), SINCE(6, 5) },
 	{ "memory.zswap.current", RO, FS_NOT_ON_ROOT, show_zswap_current, NULL, 0, SINCE(5, 19) },
 	{ "memory.zswap.max", RW, FS_NOT_ON_ROOT, show_zswap_max, write_zswap_max, 0, SINCE(5, 19) },
+	/* In 6.12's zswap_files[], not in 6.1's; on the root too. */
+	{ "memory.zswap.writeback", RW, 0, show_zswap_writeback, write_zswap_writeback, 0,
+	  SINCE(6, 12) },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
@@ -1026,6 +1049,8 @@ void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent)
 	atomic_init(&st->oom_group, false);
 	atomic_init(&st->move_charge, 0);
 	atomic_init(&st->zswap_max, (unsigned long)MCG_PAGE_COUNTER_MAX);
+	/* mem_cgroup_css_alloc(): on in every new memcg, not inherited. */
+	atomic_init(&st->zswap_writeback, true);
 	/* cgroup_create() copies these flags from the parent; the v1 memcg
 	 * inherits swappiness and oom_kill_disable (mem_cgroup_css_alloc()). */
 	atomic_init(&st->clone_children, parent ? atomic_load(&parent->clone_children) : false);

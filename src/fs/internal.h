@@ -100,6 +100,7 @@ struct fs_cgstate {
 	atomic_uint swappiness;		/* v1, non-root */
 	atomic_uint move_charge;	/* v1 */
 	atomic_ulong zswap_max;		/* pages */
+	atomic_bool zswap_writeback;
 };
 
 /* chmod/chown of one entry of a directory. */

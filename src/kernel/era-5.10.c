@@ -27,6 +27,11 @@
  * (memcg_numa_stat_show() with mem_cgroup_node_nr_lru_pages(..., tree)):
  * seed 003's patch went into 5.8, and its before is this era with it
  * reverted.
+ *
+ * Debian's 5.10 build (bullseye) cannot be had here; 5.10 has no
+ * CONFIG_LRU_GEN nor CONFIG_MEMCG_V1 (v1 is always built), and the layout
+ * assumes Debian's usual CONFIG_SWAP, ZSWAP, TRANSPARENT_HUGEPAGE and
+ * NUMA_BALANCING.
  */
 #include "kernel/eras.h"
 
@@ -44,5 +49,6 @@ const struct mcg_kernel mcg_era_5_10 = {
 	.reparent_local = false,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
+	.lru_gen_enabled = false,
 	.charge_batch = 32,
 };

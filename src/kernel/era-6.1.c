@@ -26,6 +26,11 @@
  * Locals are per-CPU sums at read time (memcg_page_state_local() and
  * lruvec_page_state_local() loop for_each_possible_cpu); an offlined memcg's
  * locals stay with it.  This is seed 000's before.
+ *
+ * Built as Debian builds it (the .config of linux-headers-6.1.0-50-amd64,
+ * 6.1.176): CONFIG_LRU_GEN=y but "# CONFIG_LRU_GEN_ENABLED is not set", so
+ * reclaim runs the classic LRU and flushes (prepare_scan_count());
+ * CONFIG_PREEMPT_VOLUNTARY=y; CONFIG_PSI=y; no CONFIG_IRQ_TIME_ACCOUNTING.
  */
 #include "kernel/eras.h"
 
@@ -43,5 +48,6 @@ const struct mcg_kernel mcg_era_6_1 = {
 	.reparent_local = false,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
+	.lru_gen_enabled = false,
 	.charge_batch = 64,
 };

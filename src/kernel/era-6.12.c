@@ -15,13 +15,19 @@
  *
  * Locals are kept by the flush (state_local, events_local; lruvec
  * state_local), and stay with a memcg that goes offline.
+ *
+ * Built as Debian builds it (the .config of linux-headers-6.12.107+deb12-amd64):
+ *   # CONFIG_MEMCG_V1 is not set   - no v1 hierarchy, no pgpgin/pgpgout
+ *   CONFIG_LRU_GEN_ENABLED=y       - reclaim and refault take no memcg flush
+ *   CONFIG_PSI=y, # CONFIG_IRQ_TIME_ACCOUNTING is not set, CONFIG_SWAP=y,
+ *   CONFIG_ZSWAP=y, CONFIG_TRANSPARENT_HUGEPAGE=y, CONFIG_NUMA_BALANCING=y
  */
 #include "kernel/eras.h"
 
 const struct mcg_kernel mcg_era_6_12 = {
 	.version = "6.12",
 	.layout = MCG_LAYOUT_6_12,
-	.memcg_v1 = true,
+	.memcg_v1 = false,
 	.stats = MCG_STATS_RSTAT,
 	.updater = MCG_UPDATER_LOCKED,
 	.walk = MCG_WALK_DETACH_LIST,
@@ -32,5 +38,6 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.reparent_local = false,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
+	.lru_gen_enabled = true,
 	.charge_batch = 64,
 };

@@ -257,7 +257,7 @@ static const enum mcg_item events_7_3[] = {
 	MCG_NUMA_HINT_FAULTS,
 };
 
-/* The entries of the lists above that 7.3 compiles only with
+/* The entries of the lists above that 7.3 (and 6.12) compile only with
  * CONFIG_MEMCG_V1 (mm/memcontrol.c, memcg_vm_event_stat[]: "#ifdef
  * CONFIG_MEMCG_V1 PGPGIN, PGPGOUT #endif"; they are counted only by
  * memcg1_charge_statistics() and memcg1_uncharge_batch() of
@@ -266,7 +266,7 @@ static const enum mcg_item events_7_3[] = {
  * entry, and v2's memcg_stat_format() skips PGPGIN/PGPGOUT anyway, so a
  * CONFIG_MEMCG_V1=n kernel prints the same v2 memory.stat with two event
  * slots fewer: 57 state + 20 events, as seed 001 counts them. */
-static const enum mcg_item memcg_v1_only_7_3[] = {
+static const enum mcg_item memcg_v1_only[] = {
 	MCG_PGPGIN,
 	MCG_PGPGOUT,
 };
@@ -497,9 +497,10 @@ static const enum mcg_item pgsteal_6_12[] = {
 	MCG_PGSTEAL_KSWAPD, MCG_PGSTEAL_DIRECT, MCG_PGSTEAL_KHUGEPAGED,
 };
 
-/* memcg1_stats[] with memcg1_stat_names[] (mm/memcontrol-v1.c of 6.12 and
- * 7.3 alike, memcg1_stat_format()): the swap rows need CONFIG_SWAP. */
-static const struct mcg_stat_row v1_stats_6_12[] = {
+/* memcg1_stats[] with memcg1_stat_names[] (mm/memcontrol-v1.c of 7.3,
+ * memcg1_stat_format(); 6.12's source has the same list, but Debian builds
+ * 6.12 without CONFIG_MEMCG_V1): the swap rows need CONFIG_SWAP. */
+static const struct mcg_stat_row v1_stats_7_3[] = {
 	{ "cache",			MCG_FILE_PAGES },
 	{ "rss",			MCG_ANON_MAPPED },
 	{ "rss_huge",			MCG_ANON_THPS },	/* CONFIG_TRANSPARENT_HUGEPAGE */
@@ -902,7 +903,7 @@ G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_12) == 31);
 G_STATIC_ASSERT(G_N_ELEMENTS(node_items_6_12) + G_N_ELEMENTS(memcg_items_6_12) == 38);
 G_STATIC_ASSERT(G_N_ELEMENTS(events_6_12) == 27);
 G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_6_12) == 37);
-G_STATIC_ASSERT(G_N_ELEMENTS(v1_stats_6_12) == 11);
+G_STATIC_ASSERT(G_N_ELEMENTS(v1_stats_7_3) == 11);
 /* Counted from the 6.1 and 5.10 sources: memory_stats[] with Debian's
  * config, memcg_vm_event_stat[] (6.1), the hand-written event lines (5.10),
  * memcg1_stats[]. */
@@ -966,8 +967,7 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_stats, v2_stats_7_3),
 		LIST(pgscan_items, pgscan_7_3),
 		LIST(pgsteal_items, pgsteal_7_3),
-		/* memcg1_stats[] did not change from 6.12 to 7.3 */
-		LIST(v1_stats, v1_stats_6_12),
+		LIST(v1_stats, v1_stats_7_3),
 	},
 	[MCG_LAYOUT_6_12] = {
 		.name = "6.12",
@@ -979,7 +979,12 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_stats, v2_stats_6_12),
 		LIST(pgscan_items, pgscan_6_12),
 		LIST(pgsteal_items, pgsteal_6_12),
-		LIST(v1_stats, v1_stats_6_12),
+		/* Debian's 6.12 (linux-headers-6.12.107+deb12-amd64 .config):
+		 * "# CONFIG_MEMCG_V1 is not set" - no v1 rows, and no
+		 * PGPGIN/PGPGOUT (6.12 memcg_vm_event_stat[] has them under
+		 * #ifdef CONFIG_MEMCG_V1, like 7.3's). */
+		.no_memcg_v1 = true,
+		LIST(memcg_v1_only, memcg_v1_only),
 	},
 	[MCG_LAYOUT_6_1] = {
 		.name = "6.1",
@@ -1023,7 +1028,7 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(pgscan_items, pgscan_7_3),
 		LIST(pgsteal_items, pgsteal_7_3),
 		.no_memcg_v1 = true,
-		LIST(memcg_v1_only, memcg_v1_only_7_3),
+		LIST(memcg_v1_only, memcg_v1_only),
 	},
 };
 

@@ -90,8 +90,8 @@ int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel 
 int mcg_kernel_check_hierarchy(const struct mcg_kernel *k, bool v1, const char **why)
 {
 	if (v1 && !k->memcg_v1) {
-		*why = "this kernel is built with CONFIG_MEMCG_V1=n (seed 001): "
-		       "there is no v1 memory controller, use --hierarchy=v2";
+		*why = "this kernel is built without CONFIG_MEMCG_V1 (Debian's 6.12, "
+		       "seed 001): there is no v1 memory controller, use --hierarchy=v2";
 		return -1;
 	}
 	return 0;

@@ -145,6 +145,10 @@ struct mcg_kernel {
 	bool reparent_local;
 	enum mcg_numa_stat numa_stat;
 	enum mcg_css_ref css_ref;
+	/* CONFIG_LRU_GEN_ENABLED: multi-gen LRU on by default.  Its reclaim
+	 * and refault paths take no memcg flush (prepare_scan_control() and
+	 * workingset_test_recent() return before it in 6.12). */
+	bool lru_gen_enabled;
 	/* MEMCG_CHARGE_BATCH (include/linux/memcontrol.h): 32 in 5.10, 64
 	 * since.  The per-CPU batch of stat updates and the per-CPU share of
 	 * the flush threshold. */
