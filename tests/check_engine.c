@@ -303,6 +303,10 @@ struct model {
 	bool alive[CONS_MAX_CG];
 	long own[CONS_MAX_CG][MCG_NR_ITEMS];
 	long own_node[CONS_MAX_CG][CONS_NODES][MCG_NR_ITEMS];
+	/* The local (non-hierarchical) values the kernel shows, moved by 7.3's
+	 * reparenting where it moves them. */
+	long local[CONS_MAX_CG][MCG_NR_ITEMS];
+	long local_node[CONS_MAX_CG][CONS_NODES][MCG_NR_ITEMS];
 	int n;
 };
 
@@ -314,8 +318,6 @@ static bool model_is_ancestor_or_self(const struct model *m, int a, int d)
 	return false;
 }
 
-/* Where d's local counters ended up: itself, or (v1) the nearest live
- * ancestor after reparenting. */
 /* Does 7.3's reparent_state_local() move item's local count, memcg-wide or
  * per node?  v1: memcg1_stats[] memcg-wide, the LRU lists both ways; v2:
  * the LRU lists and the slab counts, both ways (a lruvec move is a memcg
@@ -338,13 +340,38 @@ static bool reparent_moves(const struct mcg_layout *l, enum mcg_item item, bool 
 	return false;
 }
 
-static int model_local_home(const struct model *m, int d, bool reparent)
+/* 7.3's reparent_state_local() in the model: a dying d hands its parent
+ * the clamped local value of each count that moves (see reparent_moves()),
+ * the lruvec counts per node, which moves the memcg-wide count too. */
+static void model_reparent(struct model *m, const struct mcg_layout *l, bool v1, int d,
+			   const enum mcg_item *items, unsigned nr_items)
 {
-	if (!reparent)
-		return d;
-	while (!m->alive[d])
-		d = m->parent[d];
-	return d;
+	int p = m->parent[d];
+
+	for (unsigned k = 0; k < nr_items; k++) {
+		enum mcg_item item = items[k];
+
+		if (reparent_moves(l, item, v1, false) && !reparent_moves(l, item, v1, true)) {
+			long v = m->local[d][item] > 0 ? m->local[d][item] : 0;
+
+			m->local[d][item] -= v;
+			m->local[p][item] += v;
+		}
+	}
+	for (unsigned k = 0; k < nr_items; k++) {
+		enum mcg_item item = items[k];
+
+		if (!reparent_moves(l, item, v1, true) || l->kind[item] != MCG_KIND_NODE)
+			continue;
+		for (int nid = 0; nid < CONS_NODES; nid++) {
+			long v = m->local_node[d][nid][item] > 0 ? m->local_node[d][nid][item] : 0;
+
+			m->local_node[d][nid][item] -= v;
+			m->local_node[p][nid][item] += v;
+			m->local[d][item] -= v;
+			m->local[p][item] += v;
+		}
+	}
 }
 
 static void check_conservation(const char *version, const char *seed_patch, enum mcg_hierarchy h,
@@ -392,8 +419,11 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 			val = g_rand_int_range(rnd, -8, 40);
 		test_stat_mod(e, cpu, m.cg[i], nid, item, val);
 		m.own[i][item] += val;
-		if (l->kind[item] == MCG_KIND_NODE)
+		m.local[i][item] += val;
+		if (l->kind[item] == MCG_KIND_NODE) {
 			m.own_node[i][nid][item] += val;
+			m.local_node[i][nid][item] += val;
+		}
 		/* Now and then a thresholded flush somewhere, and a destroy of
 		 * a live leaf with unflushed updates. */
 		if (step % 97 == 0)
@@ -408,6 +438,8 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 			if (leaf) {
 				ck_assert_int_eq(mcg_cgroup_destroy(e, m.cg[victim]), 0);
 				m.alive[victim] = false;
+				if (reparent)
+					model_reparent(&m, l, v1, victim, items, nr_items);
 			}
 		}
 	}
@@ -418,21 +450,18 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 			continue;
 		for (unsigned k = 0; k < nr_items; k++) {
 			enum mcg_item item = items[k];
-			long hier = 0, local = 0;
+			long hier = 0, local = m.local[a][item];
 			/* 5.10's batches not yet in the atomics (0 elsewhere): the
 			 * subtree's for hierarchical values (a dead cgroup keeps
 			 * its batches until its last reference goes), a's own for
 			 * its memcg-wide local. */
 			long unpub = 0;
-			bool moves = reparent && reparent_moves(l, item, v1, false);
 
 			for (int d = 0; d < m.n; d++) {
 				if (model_is_ancestor_or_self(&m, a, d)) {
 					hier += m.own[d][item];
 					unpub += mcg_stat_unpublished(e, m.cg[d], -1, item);
 				}
-				if (model_local_home(&m, d, moves) == a)
-					local += m.own[d][item];
 			}
 			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL) + unpub == hier,
 				      "cg %d item %s: hierarchical %ld + %ld, expected %ld", a,
@@ -446,16 +475,13 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 			if (l->kind[item] != MCG_KIND_NODE)
 				continue;
 			for (int nid = 0; nid < CONS_NODES; nid++) {
-				long nhier = 0, nlocal = 0, nunpub = 0;
+				long nhier = 0, nlocal = m.local_node[a][nid][item], nunpub = 0;
 
 				for (int d = 0; d < m.n; d++) {
 					if (model_is_ancestor_or_self(&m, a, d)) {
 						nhier += m.own_node[d][nid][item];
 						nunpub += mcg_stat_unpublished(e, m.cg[d], nid, item);
 					}
-					if (model_local_home(&m, d,
-							     reparent && reparent_moves(l, item, v1, true)) == a)
-						nlocal += m.own_node[d][nid][item];
 				}
 				ck_assert_int_eq(mcg_stat_read_node_raw(e, m.cg[a], nid, item,
 									MCG_HIERARCHICAL) + nunpub,

@@ -281,7 +281,9 @@ static void reparent_move(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cg
  * (reparent_memcg1_state_local(), reparent_memcg1_lruvec_state_local()), on
  * v2 the LRU lists and the two slab counts per node
  * (reparent_v2_lruvec_state_local()) - then force a flush of the parent.
- * Events and everything else stay with the dying memcg.  The caller has
+ * Events and everything else stay with the dying memcg.  The values moved
+ * are what the readers return, negative ones clamped to 0
+ * (memcg_page_state_local(), lruvec_page_state_local()).  The caller has
  * drained the updaters. */
 void memcg_reparent_state_local(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
@@ -298,18 +300,18 @@ void memcg_reparent_state_local(struct mcg_engine *e, struct mcg_cgroup *cg)
 	if (v1)
 		for (unsigned i = 0; i < l->nr_v1_stats; i++)
 			reparent_move(e, c, cg, -1, l->v1_stats[i].item,
-				      mcg_stat_read_raw(e, cg, l->v1_stats[i].item, MCG_LOCAL));
+				      (long)mcg_stat_read(e, cg, l->v1_stats[i].item, MCG_LOCAL));
 	for (int nid = 0; nid < (int)e->cfg.nr_nodes; nid++) {
 		for (unsigned i = 0; i < G_N_ELEMENTS(lrus); i++)
 			reparent_move(e, c, cg, nid, lrus[i],
-				      mcg_stat_read_node_raw(e, cg, nid, lrus[i], MCG_LOCAL));
+				      (long)mcg_stat_read_node(e, cg, nid, lrus[i], MCG_LOCAL));
 		if (!v1) {
 			reparent_move(e, c, cg, nid, MCG_SLAB_RECLAIMABLE_B,
-				      mcg_stat_read_node_raw(e, cg, nid, MCG_SLAB_RECLAIMABLE_B,
-							     MCG_LOCAL));
+				      (long)mcg_stat_read_node(e, cg, nid, MCG_SLAB_RECLAIMABLE_B,
+							       MCG_LOCAL));
 			reparent_move(e, c, cg, nid, MCG_SLAB_UNRECLAIMABLE_B,
-				      mcg_stat_read_node_raw(e, cg, nid, MCG_SLAB_UNRECLAIMABLE_B,
-							     MCG_LOCAL));
+				      (long)mcg_stat_read_node(e, cg, nid, MCG_SLAB_UNRECLAIMABLE_B,
+							       MCG_LOCAL));
 		}
 	}
 	mcg_cpu_exit(c);
