@@ -30,7 +30,6 @@ static struct rstat_node *rstat_pop_updated(struct rstat_node *pos, struct rstat
 					    unsigned cpu)
 {
 	struct rstat_node_cpu *rc;
-	struct rstat_node *parent;
 
 	if (pos == root)
 		return NULL;
@@ -50,27 +49,7 @@ static struct rstat_node *rstat_pop_updated(struct rstat_node *pos, struct rstat
 	}
 	/* Unlink it; thanks to the descent it is the first child of its
 	 * parent, except for root. */
-	parent = pos->parent;
-	if (parent) {
-		struct rstat_node_cpu *prc = rstat_node_cpu(parent, cpu);
-
-		if (prc->updated_children == pos) {
-			prc->updated_children = rstat_next(rc);
-		} else {
-			struct rstat_node *p = prc->updated_children;
-
-			for (;;) {
-				struct rstat_node_cpu *prev = rstat_node_cpu(p, cpu);
-
-				if (rstat_next(prev) == pos) {
-					rstat_set_next(prev, rstat_next(rc));
-					break;
-				}
-				p = rstat_next(prev);
-			}
-		}
-	}
-	rstat_set_next(rc, NULL);
+	rstat_unlink_from_parent(pos, cpu);
 	return pos;
 }
 

@@ -88,7 +88,7 @@ void rstat_link(struct rstat_node *n, unsigned cpu)
 
 /* Unlinks n from its parent's updated_children list, which is singly
  * linked: walk it to the removal point.  Then n is off the tree. */
-static void rstat_unlink_from_parent(struct rstat_node *n, unsigned cpu)
+void rstat_unlink_from_parent(struct rstat_node *n, unsigned cpu)
 {
 	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 

@@ -206,6 +206,7 @@ bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n);
 
 /* Shared by the walks and updaters (rstat.c). */
 void rstat_link(struct rstat_node *n, unsigned cpu);
+void rstat_unlink_from_parent(struct rstat_node *n, unsigned cpu);
 struct rstat_node *rstat_updated_list(struct rstat_node *n, unsigned cpu);
 void rstat_run_callbacks(struct rstat_tree *t, struct rstat_node *pos, unsigned cpu);
 /* rstat-llist.c: moves cpu's queued records into its tree (tree lock held). */
