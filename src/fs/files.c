@@ -714,7 +714,9 @@ static int show_oom_group(struct fs_call *c, GString *out)
 	return show_ull(out, atomic_load(&c->node->st.oom_group));
 }
 
-static int write_oom_group(struct fs_call *c, char *buf)
+/* A 0-or-1 file read with kstrtoint() in any base, as memory_oom_group_write()
+ * and zswap_writeback_write() take it: anything else is EINVAL. */
+static int write_flag01(char *buf, atomic_bool *flag)
 {
 	int v;
 	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
@@ -723,12 +725,17 @@ static int write_oom_group(struct fs_call *c, char *buf)
 		return err;
 	if (v != 0 && v != 1)
 		return -EINVAL;
-	atomic_store(&c->node->st.oom_group, v == 1);
+	atomic_store(flag, v == 1);
 	return 0;
 }
 
+static int write_oom_group(struct fs_call *c, char *buf)
+{
+	return write_flag01(buf, &c->node->st.oom_group);
+}
+
 /* memory.zswap.writeback (zswap_writeback_show()/_write(), 6.12 and 7.3
- * mm/memcontrol.c): 0 or 1, any kstrtoint() base. */
+ * mm/memcontrol.c). */
 static int show_zswap_writeback(struct fs_call *c, GString *out)
 {
 	return show_ull(out, atomic_load(&c->node->st.zswap_writeback));
@@ -736,15 +743,7 @@ static int show_zswap_writeback(struct fs_call *c, GString *out)
 
 static int write_zswap_writeback(struct fs_call *c, char *buf)
 {
-	int v;
-	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
-
-	if (err)
-		return err;
-	if (v != 0 && v != 1)
-		return -EINVAL;
-	atomic_store(&c->node->st.zswap_writeback, v == 1);
-	return 0;
+	return write_flag01(buf, &c->node->st.zswap_writeback);
 }
 
 /* memory.reclaim: "<bytes> [swappiness=<0..200>]".  Input is validated as
