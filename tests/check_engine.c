@@ -451,16 +451,17 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 		for (unsigned k = 0; k < nr_items; k++) {
 			enum mcg_item item = items[k];
 			long hier = 0, local = m.local[a][item];
-			/* 5.10's batches not yet in the atomics (0 elsewhere): the
-			 * subtree's for hierarchical values (a dead cgroup keeps
-			 * its batches until its last reference goes), a's own for
-			 * its memcg-wide local. */
+			/* What no flush folded yet (5.10's batches; per-CPU
+			 * changes elsewhere): the subtree's for hierarchical
+			 * values (a dead cgroup keeps its own until its last
+			 * reference goes), a's own for its local. */
 			long unpub = 0;
 
 			for (int d = 0; d < m.n; d++) {
 				if (model_is_ancestor_or_self(&m, a, d)) {
 					hier += m.own[d][item];
-					unpub += mcg_stat_unpublished(e, m.cg[d], -1, item);
+					unpub += mcg_stat_unflushed(e, m.cg[d], -1, item,
+								    MCG_HIERARCHICAL);
 				}
 			}
 			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL) + unpub == hier,
@@ -468,7 +469,7 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 				      mcg_item_name(item),
 				      mcg_stat_read_raw(e, m.cg[a], item, MCG_HIERARCHICAL), unpub, hier);
 			ck_assert_msg(mcg_stat_read_raw(e, m.cg[a], item, MCG_LOCAL) +
-						      mcg_stat_unpublished(e, m.cg[a], -1, item) ==
+						      mcg_stat_unflushed(e, m.cg[a], -1, item, MCG_LOCAL) ==
 					      local,
 				      "cg %d item %s: local %ld, expected %ld", a, mcg_item_name(item),
 				      mcg_stat_read_raw(e, m.cg[a], item, MCG_LOCAL), local);
@@ -480,14 +481,18 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 				for (int d = 0; d < m.n; d++) {
 					if (model_is_ancestor_or_self(&m, a, d)) {
 						nhier += m.own_node[d][nid][item];
-						nunpub += mcg_stat_unpublished(e, m.cg[d], nid, item);
+						nunpub += mcg_stat_unflushed(e, m.cg[d], nid, item,
+									     MCG_HIERARCHICAL);
 					}
 				}
 				ck_assert_int_eq(mcg_stat_read_node_raw(e, m.cg[a], nid, item,
 									MCG_HIERARCHICAL) + nunpub,
 						 nhier);
 				ck_assert_int_eq(mcg_stat_read_node_raw(e, m.cg[a], nid, item,
-									MCG_LOCAL), nlocal);
+									MCG_LOCAL) +
+							 mcg_stat_unflushed(e, m.cg[a], nid, item,
+									    MCG_LOCAL),
+						 nlocal);
 			}
 		}
 	}
@@ -968,7 +973,7 @@ START_TEST(test_era_5_10_batch_overflow)
 		ck_assert_int_eq(mcg_stat_read_raw(e, chain[i], MCG_FILE_PAGES, MCG_HIERARCHICAL), 0);
 	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_FILE_PAGES, MCG_LOCAL), 0);
 	ck_assert_int_eq(mcg_stat_read_node_raw(e, c, 0, MCG_FILE_PAGES, MCG_LOCAL), 32);
-	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 32);
+	ck_assert_int_eq(mcg_stat_unflushed(e, c, -1, MCG_FILE_PAGES, MCG_HIERARCHICAL), 32);
 	ck_assert(!mcg_memcg_needs_flush(e, root));
 
 	test_stat_mod(e, 1, c, 0, MCG_FILE_PAGES, 1);
@@ -979,7 +984,7 @@ START_TEST(test_era_5_10_batch_overflow)
 	}
 	ck_assert_int_eq(mcg_stat_read_raw(e, c, MCG_FILE_PAGES, MCG_LOCAL), 33);
 	ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_FILE_PAGES, MCG_LOCAL), 0);
-	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 0);
+	ck_assert_int_eq(mcg_stat_unflushed(e, c, -1, MCG_FILE_PAGES, MCG_HIERARCHICAL), 0);
 
 	/* A batch on another CPU stays there until the memcg is freed
 	 * (mem_cgroup_free(), not offline): a dying memcg still takes
@@ -990,7 +995,7 @@ START_TEST(test_era_5_10_batch_overflow)
 	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, a), 1);
 	test_stat_mod(e, 0, c, 0, MCG_FILE_PAGES, 2);
 	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 33);
-	ck_assert_int_eq(mcg_stat_unpublished(e, c, -1, MCG_FILE_PAGES), 7);
+	ck_assert_int_eq(mcg_stat_unflushed(e, c, -1, MCG_FILE_PAGES, MCG_HIERARCHICAL), 7);
 	mcg_cgroup_put(c);
 	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, a), 0);
 	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_FILE_PAGES, MCG_HIERARCHICAL), 40);
@@ -1500,22 +1505,22 @@ START_TEST(test_stress_threads)
 		/* 5.10: the root's own batches are not in its atomics yet
 		 * (every other cgroup was released, its batches folded). */
 		ck_assert_int_eq(mcg_stat_read_raw(s->e, root, stress_items[which], MCG_HIERARCHICAL) +
-					 mcg_stat_unpublished(s->e, root, -1, stress_items[which]),
+					 mcg_stat_unflushed(s->e, root, -1, stress_items[which],
+							    MCG_HIERARCHICAL),
 				 total);
 		if (which == 0)
 			ck_assert_int_eq(
 				mcg_stat_read_node_raw(s->e, root, 0, stress_items[0], MCG_HIERARCHICAL) +
 					mcg_stat_read_node_raw(s->e, root, 1, stress_items[0],
 							       MCG_HIERARCHICAL) +
-					mcg_stat_unpublished(s->e, root, 0, stress_items[0]) +
-					mcg_stat_unpublished(s->e, root, 1, stress_items[0]),
+					mcg_stat_unflushed(s->e, root, 0, stress_items[0],
+							   MCG_HIERARCHICAL) +
+					mcg_stat_unflushed(s->e, root, 1, stress_items[0],
+							   MCG_HIERARCHICAL),
 				total);
-		/* 7.3's v1 moves the local counts it reparents: those end in the
-		 * root's local. */
-		if (cfg.hierarchy == MCG_HIERARCHY_V1 && cfg.kernel.reparent_local &&
-		    reparent_moves(mcg_engine_layout(s->e), stress_items[which], true, false))
-			ck_assert_int_eq(mcg_stat_read_raw(s->e, root, stress_items[which], MCG_LOCAL),
-					 total);
+		/* Locals are not checked here: 7.3 moves clamped local values
+		 * read at offline, racing with updaters as in the kernel
+		 * (test_conservation checks the moves exactly). */
 	}
 	mcg_engine_free(s->e);
 	pthread_mutex_destroy(&s->lock);

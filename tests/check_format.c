@@ -832,16 +832,18 @@ START_TEST(test_5_10_anon_thp_batch)
 		test_stat_mod(e, 0, cg, 0, MCG_ANON_THPS, thp);
 		ck_assert_msg(mcg_stat_read_raw(e, cg, MCG_ANON_THPS, MCG_HIERARCHICAL) == 0,
 			      "THP %d published", i);
-		ck_assert_int_eq(mcg_stat_unpublished(e, cg, -1, MCG_ANON_THPS), i * thp);
-		ck_assert_int_eq(mcg_stat_unpublished(e, cg, 0, MCG_ANON_THPS), i * thp);
+		ck_assert_int_eq(mcg_stat_unflushed(e, cg, -1, MCG_ANON_THPS, MCG_HIERARCHICAL),
+				 i * thp);
+		ck_assert_int_eq(mcg_stat_unflushed(e, cg, 0, MCG_ANON_THPS, MCG_HIERARCHICAL),
+				 i * thp);
 	}
 	text = render(e, cg, FILE_MEMORY_STAT);
 	ck_assert_uint_eq(stat_value(text, "anon_thp"), 0);
 	g_free(text);
 
 	test_stat_mod(e, 0, cg, 0, MCG_ANON_THPS, thp);
-	ck_assert_int_eq(mcg_stat_unpublished(e, cg, -1, MCG_ANON_THPS), 0);
-	ck_assert_int_eq(mcg_stat_unpublished(e, cg, 0, MCG_ANON_THPS), 0);
+	ck_assert_int_eq(mcg_stat_unflushed(e, cg, -1, MCG_ANON_THPS, MCG_HIERARCHICAL), 0);
+	ck_assert_int_eq(mcg_stat_unflushed(e, cg, 0, MCG_ANON_THPS, MCG_HIERARCHICAL), 0);
 	ck_assert_int_eq(mcg_stat_read_raw(e, cg, MCG_ANON_THPS, MCG_HIERARCHICAL), 33 * thp);
 	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ANON_THPS, MCG_HIERARCHICAL), 33 * thp);
 	ck_assert_int_eq(mcg_stat_read_node_raw(e, cg, 0, MCG_ANON_THPS, MCG_HIERARCHICAL),

@@ -239,18 +239,27 @@ int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const cha
 
 /* Folds what is left of a dead cgroup into its parent, as css release does
  * (cgroup_rstat_exit() flushes the cgroup; 5.10's mem_cgroup_free() adds the
- * per-CPU batches up the hierarchy).  At release (final) no update can
- * reach it any more, so it is left on no tree and no list; at a 7.3
- * offline an event may still land in it (events are not redirected), to be
- * folded at release. */
+ * per-CPU batches up the hierarchy).  At a 7.3 offline (!final) that is a
+ * flush of every tree it is on; an event may still land in it afterwards
+ * (events are not redirected).  At release (final) no update can reach it
+ * any more, so every CPU's remainder is folded, marked or not
+ * (rstat_fold_node()): the kernel would leave a change that raced past a
+ * flush unfolded; memcgfs loses no statistic. */
 static void cgroup_fold(struct mcg_engine *e, struct mcg_cgroup *cg, bool final)
 {
 	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS)
 		memcg_batched_release(e, cg);
-	memcg_flush_tree(e, cg);
-	if (e->cfg.kernel.split_trees) {
-		rstat_flush(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO]);
-		rstat_flush(e->tree_of[MCG_PART_BASE], cg->node_of[MCG_PART_BASE]);
+	for (int p = 0; p < MCG_NR_PARTS; p++) {
+		struct rstat_tree *t = e->tree_of[p];
+
+		if (p != MCG_PART_MEMORY && t == e->tree_of[MCG_PART_MEMORY])
+			continue;	/* one shared tree: once is enough */
+		if (final)
+			rstat_fold_node(t, cg->node_of[p]);
+		else if (p == MCG_PART_MEMORY)
+			memcg_flush_tree(e, cg);
+		else
+			rstat_flush(t, cg->node_of[p]);
 	}
 	for (int p = 0; p < MCG_NR_PARTS && final; p++)
 		g_assert(!rstat_node_busy(e->tree_of[p], cg->node_of[p]));

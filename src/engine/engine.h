@@ -300,12 +300,18 @@ long mcg_stat_read_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg,
 long mcg_stat_read_node_raw(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
 			    enum mcg_item item, enum mcg_scope scope);
 
-/* 5.10 (batched atomics): what cg's per-CPU batches hold for item, on node
- * nid or memcg-wide (nid < 0), not yet added to any atomic.  Hierarchical
- * reads miss it until a batch fills or the cgroup is destroyed.  0 in the
- * rstat eras. */
-long mcg_stat_unpublished(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
-			  enum mcg_item item);
+/* What reads do not show yet of item, on node nid or memcg-wide (nid < 0),
+ * because no flush has folded it: with MCG_LOCAL, what cg's own local read
+ * misses; with MCG_HIERARCHICAL, what sits in cg (its own per-CPU changes
+ * and, in the rstat eras, what its children pushed into its pending
+ * counts) and so is missing from the hierarchical read of cg and every
+ * ancestor.  5.10: its per-CPU batches.  The rstat eras: per-CPU changes a
+ * flush has not visited, as after an update that found its (cgroup, CPU)
+ * already marked while a flush was unmarking it, which the kernel leaves
+ * for the next update to mark again.  For exact accounting in tests; reads
+ * the per-CPU counters of every CPU. */
+long mcg_stat_unflushed(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
+			enum mcg_item item, enum mcg_scope scope);
 
 struct mcg_cputime {
 	uint64_t usage_ns;	/* sum_exec_runtime */

@@ -384,20 +384,45 @@ void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 
 /* ---- readers ---- */
 
-long mcg_stat_unpublished(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
-			  enum mcg_item item)
+/* Sum over CPUs of a per-CPU counter's change since the flusher last folded
+ * it (counter minus prev). */
+static long percpu_unfolded(const struct mcg_engine *e, const struct mcg_cgroup *cg, size_t off,
+			    size_t off_prev, size_t index)
+{
+	return percpu_sum(e, cg, off, index) - percpu_sum(e, cg, off_prev, index);
+}
+
+long mcg_stat_unflushed(const struct mcg_engine *e, const struct mcg_cgroup *cg, int nid,
+			enum mcg_item item, enum mcg_scope scope)
 {
 	const struct mcg_layout *l = e->layout;
 	unsigned kind = l->kind[item], slot = l->slot[item];
+	bool node = nid >= 0, event = kind == MCG_KIND_EVENT;
+	size_t index = node ? (size_t)nid * l->nr_node_slots + slot : slot;
 
-	if (e->cfg.kernel.stats != MCG_STATS_BATCHED_ATOMICS || kind == MCG_KIND_ABSENT)
+	if (kind == MCG_KIND_ABSENT || (node && (kind != MCG_KIND_NODE ||
+						 (unsigned)nid >= e->cfg.nr_nodes)))
 		return 0;
-	if (nid >= 0)
-		return kind == MCG_KIND_NODE && (unsigned)nid < e->cfg.nr_nodes
-			       ? percpu_sum(e, cg, e->off_lstate,
-					    (size_t)nid * l->nr_node_slots + slot)
-			       : 0;
-	return percpu_sum(e, cg, kind == MCG_KIND_EVENT ? e->off_events : e->off_state, slot);
+	if (e->cfg.kernel.stats == MCG_STATS_BATCHED_ATOMICS) {
+		/* 5.10: the batches; the lruvec local takes every change. */
+		if (node && scope == MCG_LOCAL)
+			return 0;
+		return percpu_sum(e, cg, node ? e->off_lstate : event ? e->off_events : e->off_state,
+				  index);
+	}
+	/* Locals summed per CPU at read time miss nothing. */
+	if (scope == MCG_LOCAL &&
+	    (node ? e->cfg.kernel.local == MCG_LOCAL_PERCPU_SUM : !e->maintain_local))
+		return 0;
+	{
+		long own = node ? percpu_unfolded(e, cg, e->off_lstate, e->off_lstate_prev, index)
+			   : event ? percpu_unfolded(e, cg, e->off_events, e->off_events_prev, index)
+				   : percpu_unfolded(e, cg, e->off_state, e->off_state_prev, index);
+		const acount_t *pending = node ? cg->vmstats.lstate_pending
+					: event ? cg->vmstats.events_pending : cg->vmstats.state_pending;
+
+		return scope == MCG_LOCAL ? own : own + acount_read(&pending[index]);
+	}
 }
 
 

@@ -35,7 +35,4 @@ void rstat_llist_process(struct rstat_tree *t, unsigned cpu)
 		rstat_link(rc->owner, cpu);
 		rc = next;
 	}
-	/* The caller's barrier, before the callbacks read counters, pairs
-	 * with the updater's: either it sees its record re-armed and queues
-	 * it again, or the callbacks see its counters. */
 }

@@ -61,9 +61,6 @@ unsigned long rstat_pop_flush_cpu(struct rstat_tree *t, struct rstat_node *n, un
 
 	pthread_mutex_lock(cpu_lock);
 	while ((pos = rstat_pop_updated(pos, n, cpu))) {
-		/* Pairs with the barrier in rstat_updated(), per node, since
-		 * each is unlinked just before its callbacks read it. */
-		rstat_smp_mb();
 		rstat_run_callbacks(t, pos, cpu);
 		visited++;
 	}

@@ -200,10 +200,6 @@ static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_nod
 		pos = rstat_updated_list(n, cpu);
 		pthread_mutex_unlock(&t->lhead[cpu].cpu_lock);
 	}
-	/* Pairs with the barrier in rstat_updated(): either the updater sees
-	 * its node off the tree (or its record re-armed) and marks it again,
-	 * or we see its counters. */
-	rstat_smp_mb();
 	for (; pos; pos = pos->flush_next) {
 		rstat_run_callbacks(t, pos, cpu);
 		visited++;
@@ -233,6 +229,17 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n)
 		pthread_mutex_unlock(&t->lock);
 	}
 	return visited;
+}
+
+void rstat_fold_node(struct rstat_tree *t, struct rstat_node *n)
+{
+	rstat_flush(t, n);
+	pthread_mutex_lock(&t->lock);
+	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
+		rstat_run_callbacks(t, n, cpu);
+	pthread_mutex_unlock(&t->lock);
+	if (n->parent)
+		rstat_updated(t, n->parent, 0);
 }
 
 bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n)

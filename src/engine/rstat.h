@@ -46,12 +46,13 @@
  * The one ordering subtlety: an updater that finds its node already linked
  * (or queued) returns at once, trusting the flusher to fold its counters.
  * If the flusher unlinked it just before and read the counters just before
- * the updater's store became visible, the delta would sit unflushed until
- * the next update on that (node, CPU).  The kernel accepts that (see the
- * comment in its css_process_update_tree()); an emulator whose tests demand
- * exact conservation does not, so the updater issues a full barrier between
- * its counter stores and the check, and the flusher one between unlinking
- * and reading counters (rstat_smp_mb()).
+ * the updater's store became visible, the delta sits unflushed until the
+ * next update on that (node, CPU) marks it again.  The kernel accepts that
+ * and has no barrier on either side (the comments of __css_rstat_updated()
+ * and css_process_update_tree(); 6.1 and 6.12 likewise), so neither has
+ * memcgfs: a barrier per update would cost it what the kernel does not
+ * pay.  mcg_stat_unflushed() tells tests what reads miss, and a cgroup's
+ * release folds what is left on every CPU (rstat_fold_node()).
  *
  * Locking: the tree's `lock` (cgroup_rstat_lock, or a subsystem's
  * rstat_ss_lock) serialises flushers and their callbacks, which is what
@@ -115,22 +116,6 @@ struct rstat_tree {
 	void *callback_args[RSTAT_MAX_CALLBACKS];
 };
 
-/* A full memory barrier, as cheap as the architecture allows.  TSan does
- * not take fences; a seq_cst read-modify-write of a thread's own variable
- * orders the same and stays off shared cache lines. */
-static inline void rstat_smp_mb(void)
-{
-#if defined(__SANITIZE_THREAD__)
-	static _Thread_local _Atomic int rstat_mb_word;
-
-	atomic_fetch_add_explicit(&rstat_mb_word, 0, memory_order_seq_cst);
-#elif defined(__x86_64__)
-	__asm__ __volatile__("lock; addl $0,-4(%%rsp)" ::: "memory", "cc");
-#else
-	atomic_thread_fence(memory_order_seq_cst);
-#endif
-}
-
 static inline struct rstat_node_cpu *rstat_node_cpu(const struct rstat_node *n, unsigned cpu)
 {
 	return (struct rstat_node_cpu *)((char *)n->cpu + (size_t)cpu * n->cpu_stride);
@@ -162,14 +147,12 @@ void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 
 /* Marks n updated on cpu (css_rstat_updated() / cgroup_rstat_updated()),
  * with the tree's updater.  The caller must be the thread acting as `cpu`
- * and must have stored its counter updates before the call (the barrier
- * orders them against the flusher).  The common case (already queued or
- * linked) returns inline. */
+ * (or, for the locked updater, any thread: the CPU's lock serialises).
+ * The common case (already queued or linked) returns inline. */
 static inline void rstat_updated_llist(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 {
 	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 
-	rstat_smp_mb();
 	if (atomic_load_explicit(&rc->lnext, memory_order_relaxed) != rc)
 		return;	/* queued: the next flush of this CPU sees our stores */
 	rstat_llist_push(t, rc, cpu);
@@ -180,7 +163,6 @@ static inline void rstat_updated_locked(struct rstat_tree *t, struct rstat_node 
 {
 	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 
-	rstat_smp_mb();
 	if (rstat_next(rc))
 		return;	/* linked: the kernel's data_race() test */
 	rstat_locked_link(t, n, cpu);
@@ -211,6 +193,10 @@ struct rstat_node *rstat_updated_list(struct rstat_node *n, unsigned cpu);
 void rstat_run_callbacks(struct rstat_tree *t, struct rstat_node *pos, unsigned cpu);
 /* rstat-llist.c: moves cpu's queued records into its tree (tree lock held). */
 void rstat_llist_process(struct rstat_tree *t, unsigned cpu);
+/* Runs the callbacks on n for every CPU, linked or not, then marks n's
+ * parent so that a later flush folds what n pushed up: a released cgroup
+ * leaves nothing behind (emulator guarantee; see the ordering note). */
+void rstat_fold_node(struct rstat_tree *t, struct rstat_node *n);
 /* rstat-locked.c: one CPU pass of the pop walk (tree lock held). */
 unsigned long rstat_pop_flush_cpu(struct rstat_tree *t, struct rstat_node *n, unsigned cpu);
 

@@ -151,19 +151,6 @@ static enum mcg_storage_unit item_storage_unit(enum mcg_item item)
 	}
 }
 
-static unsigned long storage_unit_bytes(enum mcg_storage_unit unit)
-{
-	switch (unit) {
-	case MCG_STORE_BYTES:
-		return 1;
-	case MCG_STORE_KB:
-		return 1024;
-	case MCG_STORE_PAGES:
-	default:
-		return MCG_PAGE_SIZE;
-	}
-}
-
 /* ---- Linux 7.3 (mm/memcontrol.c) ------------------------------------------ */
 
 /* memcg_node_stat_items[] */
@@ -1209,28 +1196,6 @@ const struct mcg_layout *mcg_layout_by_name(const char *name)
 	return NULL;
 }
 
-/* memcg_state_val_in_pages(): the flush threshold counts page-sized changes,
- * so a byte or KiB change is scaled to pages and rounded up to one page,
- * because a change that rounds to 0 would not count at all and a stream of
- * small slab updates would never trigger a flush.  Absent items are dropped
- * by the engine, so they count for nothing. */
-unsigned long mcg_layout_val_in_pages(const struct mcg_layout *l, enum mcg_item item, long val)
-{
-	unsigned long abs_val = val < 0 ? 0UL - (unsigned long)val : (unsigned long)val;
-	unsigned long unit, pages;
-
-	if (l->kind[item] == MCG_KIND_ABSENT)
-		return 0;
-	if (l->kind[item] == MCG_KIND_EVENT || abs_val == 0)
-		return abs_val;
-	unit = storage_unit_bytes(l->storage_unit[item]);
-	if (unit == MCG_PAGE_SIZE)
-		return abs_val;
-	/* mult_frac(): no overflow for any |val| */
-	pages = (abs_val / MCG_PAGE_SIZE) * unit + (abs_val % MCG_PAGE_SIZE) * unit / MCG_PAGE_SIZE;
-	return pages ? pages : 1;
-}
-
 /* memcg_page_state_output(): the reader already clamped negative state to 0
  * (memcg_page_state()); clamp here too so a raw value never wraps. */
 unsigned long long mcg_layout_output_value(const struct mcg_layout *l, enum mcg_item item,
@@ -1240,7 +1205,7 @@ unsigned long long mcg_layout_output_value(const struct mcg_layout *l, enum mcg_
 		return 0;
 	if (l->output_unit[item] == MCG_OUT_COUNT)
 		return (unsigned long long)stored;
-	return (unsigned long long)stored * storage_unit_bytes(l->storage_unit[item]);
+	return (unsigned long long)stored * mcg_storage_unit_bytes(l->storage_unit[item]);
 }
 
 const char *mcg_item_name(enum mcg_item item)

@@ -230,10 +230,43 @@ static inline long mcg_layout_update_scale(const struct mcg_layout *l, enum mcg_
 	return l->update_unit[item] == MCG_UPDATE_HPAGES ? MCG_HPAGE_PMD_NR : 1;
 }
 
-/* Change normalised to pages for the flush threshold
- * (memcg_state_val_in_pages()): |val| x unit / PAGE_SIZE, at least 1 when
- * val != 0.  Events count as themselves. */
-unsigned long mcg_layout_val_in_pages(const struct mcg_layout *l, enum mcg_item item, long val);
+/* Bytes in one unit of storage. */
+static inline unsigned long mcg_storage_unit_bytes(enum mcg_storage_unit unit)
+{
+	switch (unit) {
+	case MCG_STORE_BYTES:
+		return 1;
+	case MCG_STORE_KB:
+		return 1024;
+	case MCG_STORE_PAGES:
+	default:
+		return MCG_PAGE_SIZE;
+	}
+}
+
+/* memcg_state_val_in_pages(): the flush threshold counts page-sized changes,
+ * so a byte or KiB change is scaled to pages and rounded up to one page,
+ * because a change that rounds to 0 would not count at all and a stream of
+ * small slab updates would never trigger a flush.  Events count as
+ * themselves; absent items for nothing.  Inline: every stat update of the
+ * 6.12 and 7.3 eras runs it, as the kernel's is inline. */
+static inline unsigned long mcg_layout_val_in_pages(const struct mcg_layout *l, enum mcg_item item,
+						    long val)
+{
+	unsigned long abs_val = val < 0 ? 0UL - (unsigned long)val : (unsigned long)val;
+	unsigned long unit, pages;
+
+	if (l->kind[item] == MCG_KIND_ABSENT)
+		return 0;
+	if (l->kind[item] == MCG_KIND_EVENT || abs_val == 0)
+		return abs_val;
+	unit = mcg_storage_unit_bytes((enum mcg_storage_unit)l->storage_unit[item]);
+	if (unit == MCG_PAGE_SIZE)
+		return abs_val;
+	/* mult_frac(): no overflow for any |val| */
+	pages = (abs_val / MCG_PAGE_SIZE) * unit + (abs_val % MCG_PAGE_SIZE) * unit / MCG_PAGE_SIZE;
+	return pages ? pages : 1;
+}
 
 /* A stored state value converted for output (memory.stat, numa_stat). */
 unsigned long long mcg_layout_output_value(const struct mcg_layout *l, enum mcg_item item,
