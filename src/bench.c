@@ -547,11 +547,17 @@ static void *fault_thread_fn(void *arg)
 	for (long i = 0; i < t->n; i += 32) {
 		mcg_cpu_enter(c);
 		for (int k = 0; k < 32; k++) {
-			mcg_counter_charge(t->cg, MCG_COUNTER_MEMORY, 1);
+			struct mcg_cgroup *over;
+			enum mcg_counter limited;
+
+			/* A page fault: a charge through the CPU's stock,
+			 * the stats, then the free's direct uncharge. */
+			if (!mcg_memcg_try_charge(c, t->cg, 1, false, &over, &limited))
+				abort();
 			mcg_stat_mod(c, t->cg, 0, MCG_ANON_MAPPED, 1);
 			mcg_stat_mod(c, t->cg, 0, MCG_PGFAULT, 1);
 			mcg_stat_mod(c, t->cg, 0, MCG_ANON_MAPPED, -1);
-			mcg_counter_uncharge(t->cg, MCG_COUNTER_MEMORY, 1);
+			mcg_memcg_uncharge(t->cg, 1, false);
 		}
 		mcg_cpu_exit(c);
 	}

@@ -930,18 +930,24 @@ START_TEST(test_seed002_shared_tree_side_flush)
 }
 END_TEST
 
-/* Seed 004: the shared css reference count follows charges only before. */
+/* Seed 004: the shared css reference count follows page charges only
+ * before, stock or no stock. */
 START_TEST(test_seed004_css_ref)
 {
 	for (int on = 0; on < 2; on++) {
 		struct mcg_engine *e = engine_make(1, 1, NULL, MCG_HIERARCHY_V2,
 						   on ? "004:before" : "004:after");
 		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
+		struct mcg_cgroup *over;
+		enum mcg_counter limited;
 
-		ck_assert(mcg_counter_try_charge(a, MCG_COUNTER_MEMORY, 5, NULL));
-		mcg_counter_charge(a, MCG_COUNTER_MEMORY, 2);
+		mcg_cpu_enter(c);
+		ck_assert(mcg_memcg_try_charge(c, a, 5, false, &over, &limited));
+		ck_assert(mcg_memcg_try_charge(c, a, 2, false, &over, &limited));
+		mcg_cpu_exit(c);
 		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 7 : 0);
-		mcg_counter_uncharge(a, MCG_COUNTER_MEMORY, 3);
+		mcg_memcg_uncharge(a, 3, false);
 		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 4 : 0);
 		/* Only memory charges pin the css. */
 		mcg_counter_charge(a, MCG_COUNTER_SWAP, 2);
@@ -949,6 +955,96 @@ START_TEST(test_seed004_css_ref)
 		mcg_cgroup_put(a);
 		mcg_engine_free(e);
 	}
+}
+END_TEST
+
+/* The charge stock (consume_stock(), refill_stock(), drain_stock()): 5.10
+ * charges a batch of 32 and keeps the rest on the CPU, serves the next
+ * charges from it without touching the counters, uncharges straight to
+ * the counters, gives the stock back when another memcg's charge replaces
+ * it, or when asked; a batch that does not fit under a limit becomes an
+ * exact charge.  7.3 keeps 7 memcgs per CPU. */
+START_TEST(test_charge_stock)
+{
+	struct mcg_engine *e = engine_make(2, 1, "5.10", MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *root = mcg_engine_root(e);
+	struct mcg_cgroup *a = test_cgroup_make(e, root, "a"), *b = test_cgroup_make(e, root, "b");
+	struct mcg_cpu *c0 = mcg_engine_cpu(e, 0), *c1 = mcg_engine_cpu(e, 1);
+	struct mcg_cgroup *over = NULL;
+	enum mcg_counter limited;
+
+	mcg_cpu_enter(c0);
+	ck_assert(mcg_memcg_try_charge(c0, a, 5, false, &over, &limited));
+	mcg_cpu_exit(c0);
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
+	ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
+	ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 27);
+	mcg_cpu_enter(c0);
+	ck_assert(mcg_memcg_try_charge(c0, a, 27, false, &over, &limited));	/* from the stock */
+	mcg_cpu_exit(c0);
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
+	ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 0);
+	mcg_memcg_uncharge(a, 10, false);
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 22);
+
+	/* b's charge on CPU 0 replaces a in the one-memcg stock. */
+	mcg_cpu_enter(c0);
+	ck_assert(mcg_memcg_try_charge(c0, a, 1, false, &over, &limited));
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 54);
+	ck_assert(mcg_memcg_try_charge(c0, b, 1, false, &over, &limited));
+	mcg_cpu_exit(c0);
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 23);
+	ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
+
+	/* Under a limit the batch shrinks to the charge. */
+	ck_assert_int_eq(mcg_counter_set_max(a, MCG_COUNTER_MEMORY, 30), 0);
+	mcg_cpu_enter(c1);
+	ck_assert(mcg_memcg_try_charge(c1, a, 4, false, &over, &limited));
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 27);
+	ck_assert(!mcg_memcg_try_charge(c1, a, 4, false, &over, &limited));
+	ck_assert_ptr_eq(over, a);
+	ck_assert_int_eq(limited, MCG_COUNTER_MEMORY);
+	/* A drain from inside a CPU: its own stock now, the others' later. */
+	mcg_memcg_drain_all_stock(e, c1, root);
+	mcg_cpu_exit(c1);
+	ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
+	ck_assert_uint_eq(mcg_memcg_stocked(e, root, false), 0);	/* CPU 0 drained on enter */
+	ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 1);
+	mcg_cgroup_put(a);
+	mcg_cgroup_put(b);
+	mcg_engine_free(e);
+
+	/* 7.3: seven memcgs share a CPU's stock. */
+	e = engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	{
+		struct mcg_cgroup *cg[8];
+		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
+
+		for (int i = 0; i < 8; i++) {
+			char name[8];
+
+			g_snprintf(name, sizeof(name), "c%d", i);
+			cg[i] = test_cgroup_make(e, mcg_engine_root(e), name);
+		}
+		mcg_cpu_enter(c);
+		for (int i = 0; i < 7; i++)
+			ck_assert(mcg_memcg_try_charge(c, cg[i], 1, false, &over, &limited));
+		mcg_cpu_exit(c);
+		ck_assert_uint_eq(mcg_memcg_stocked(e, mcg_engine_root(e), false), 7 * 63);
+		/* The eighth evicts the first slot, round robin. */
+		mcg_cpu_enter(c);
+		ck_assert(mcg_memcg_try_charge(c, cg[7], 1, false, &over, &limited));
+		mcg_cpu_exit(c);
+		ck_assert_uint_eq(mcg_counter_read(cg[0], MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 1);
+		ck_assert_uint_eq(mcg_counter_read(cg[1], MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 64);
+		mcg_memcg_drain_all_stock(e, NULL, mcg_engine_root(e));
+		ck_assert_uint_eq(mcg_memcg_stocked(e, mcg_engine_root(e), false), 0);
+		ck_assert_uint_eq(mcg_counter_read(mcg_engine_root(e), MCG_COUNTER_MEMORY,
+						   MCG_FIELD_USAGE), 8);
+		for (int i = 0; i < 8; i++)
+			mcg_cgroup_put(cg[i]);
+	}
+	mcg_engine_free(e);
 }
 END_TEST
 
@@ -1609,6 +1705,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_loop_test(tc, test_rstat_walk_cpu_lock, 0, 2);
 	tcase_add_test(tc, test_seed002_shared_tree_side_flush);
 	tcase_add_test(tc, test_seed004_css_ref);
+	tcase_add_test(tc, test_charge_stock);
 	tcase_add_test(tc, test_kernel_resolve);
 	suite_add_tcase(s, tc);
 

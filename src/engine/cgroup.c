@@ -344,6 +344,10 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 	if (err)
 		return err;
 
+	/* mem_cgroup_css_offline(): drain_all_stock() (asynchronous in the
+	 * kernel; done here at once, so nothing pins the dying memcg's
+	 * charges in a stock). */
+	mcg_memcg_drain_all_stock(e, NULL, cg);
 	if (reparent) {
 		mcg_engine_sync_cpus(e);
 		memcg_reparent_state_local(e, cg);

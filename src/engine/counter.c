@@ -3,9 +3,8 @@
  * A page counter is hierarchical by construction: a charge adds to the
  * cgroup's counter and every ancestor's, so each level's usage is its
  * subtree's.  The adds are atomics shared by every CPU charging into the
- * subtree; the kernel hides most of them behind a per-CPU charge stock, which
- * memcgfs does not model, so that memory.current equals the charged pages
- * exactly at any instant.
+ * subtree; memory charges reach them through the per-CPU charge stock
+ * (charge.c), a batch at a time.
  */
 #include "engine/internal.h"
 
@@ -34,13 +33,6 @@ static void counter_propagate_watermark(struct page_counter *pc, long usage)
 	/* Racy by design, like the kernel: a lost race only delays the peak. */
 	if ((unsigned long)usage > old)
 		atomic_store_explicit(&pc->watermark, (unsigned long)usage, memory_order_relaxed);
-}
-
-static void css_ref_charge(struct mcg_cgroup *cg, enum mcg_counter counter, long nr_pages)
-{
-	if (counter == MCG_COUNTER_MEMORY && 
-	    cg->engine->cfg.kernel.css_ref == MCG_CSS_REF_SHARED_ATOMIC)
-		atomic_fetch_add_explicit(&cg->css_refs, nr_pages, memory_order_relaxed);
 }
 
 /* Adds n to the usage unless that would exceed max.  The kernel adds first
@@ -117,7 +109,6 @@ bool mcg_counter_try_charge(struct mcg_cgroup *cg, enum mcg_counter counter,
 
 		counter_propagate_watermark(pc, atomic_load_explicit(&pc->usage, memory_order_relaxed));
 	}
-	css_ref_charge(cg, counter, (long)nr_pages);
 	return true;
 }
 
@@ -130,7 +121,6 @@ void mcg_counter_charge(struct mcg_cgroup *cg, enum mcg_counter counter, unsigne
 
 		counter_propagate_watermark(pc, usage);
 	}
-	css_ref_charge(cg, counter, (long)nr_pages);
 }
 
 void mcg_counter_uncharge(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long nr_pages)
@@ -141,7 +131,6 @@ void mcg_counter_uncharge(struct mcg_cgroup *cg, enum mcg_counter counter, unsig
 
 		g_warn_if_fail(old >= (long)nr_pages);
 	}
-	css_ref_charge(cg, counter, -(long)nr_pages);
 }
 
 static _Atomic unsigned long *counter_field(struct page_counter *pc, enum mcg_counter_field f)

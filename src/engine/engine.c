@@ -130,7 +130,9 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	struct mcg_engine *e;
 	pthread_condattr_t cattr;
 
-	if (!cfg || !cfg->kernel.version || cfg->nr_cpus < 1 || cfg->nr_cpus > MCG_MAX_CPUS ||
+	if (!cfg || !cfg->kernel.version || cfg->kernel.nr_memcg_stock < 1 ||
+	    cfg->kernel.nr_memcg_stock > MCG_MAX_MEMCG_STOCK ||
+	    cfg->nr_cpus < 1 || cfg->nr_cpus > MCG_MAX_CPUS ||
 	    cfg->nr_nodes < 1 || cfg->nr_nodes > MCG_MAX_NODES ||
 	    (cfg->hierarchy == MCG_HIERARCHY_V1 && !cfg->kernel.memcg_v1)) {
 		errno = EINVAL;
@@ -142,6 +144,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	e->cfg = *cfg;
 	e->layout = mcg_layout_get(cfg->kernel.layout);
 	e->charge_batch = cfg->kernel.charge_batch;
+	e->nr_stock = cfg->kernel.nr_memcg_stock;
 	e->update_path = engine_update_path(&cfg->kernel);
 	e->flush_threshold = e->charge_batch * cfg->nr_cpus;
 	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not
@@ -229,8 +232,12 @@ void mcg_engine_free(struct mcg_engine *e)
 		pthread_mutex_destroy(&e->flusher_lock);
 		pthread_cond_destroy(&e->flusher_cond);
 	}
-	/* Online cgroups are freed whatever their count; destroyed ones were
-	 * unlinked and go with their last reference. */
+	/* The stocks' references go first: a destroyed cgroup they pin is
+	 * released now.  Online cgroups are freed whatever their count;
+	 * destroyed ones were unlinked and go with their last reference. */
+	if (e->cpus)
+		for (unsigned c = 0; c < e->cfg.nr_cpus; c++)
+			charge_stock_teardown(&e->cpus[c]);
 	if (e->root)
 		engine_free_subtree(e->root);
 	if (e->cpus) {
@@ -264,6 +271,7 @@ void mcg_cpu_enter(struct mcg_cpu *c)
 	g_assert(current_cpu == NULL);
 	pthread_mutex_lock(&c->lock);
 	current_cpu = c;
+	charge_stock_enter(c);
 }
 
 void mcg_cpu_exit(struct mcg_cpu *c)

@@ -190,8 +190,8 @@ enum mcg_counter {
 /* Charges nr_pages to counter of cg and every ancestor unless that would take
  * one over its max; then nothing changes, that counter's failcnt is raised,
  * *over (if non-NULL) is set to the limiting cgroup and false is returned.
- * With css_ref_per_charge, each memory charge also takes nr_pages references
- * on cg (one shared atomic). */
+ * The raw page counter: memory charges of tasks go through
+ * mcg_memcg_try_charge(). */
 bool mcg_counter_try_charge(struct mcg_cgroup *cg, enum mcg_counter counter,
 			    unsigned long nr_pages, struct mcg_cgroup **over);
 /* Charges ignoring limits (page_counter_charge). */
@@ -218,8 +218,28 @@ int mcg_counter_set_max(struct mcg_cgroup *cg, enum mcg_counter counter, unsigne
 /* Stores a value (no reclaim here: that is the workload layer's job). */
 void mcg_counter_set(struct mcg_cgroup *cg, enum mcg_counter counter,
 		     enum mcg_counter_field field, unsigned long value);
-/* Shared css reference count (only moves with css_ref_per_charge). */
+/* Shared css reference count (moves only with seed 004's before). */
 long mcg_cgroup_css_refs(const struct mcg_cgroup *cg);
+
+/* try_charge_memcg() of the era, as CPU c (inside its window): nr_pages of
+ * memory, and with memsw of v1's memory+swap, charged to cg through c's
+ * per-CPU charge stock (charge.c).  True on success; false when even
+ * nr_pages do not fit, with *over the limiting cgroup and *limited the
+ * counter that refused: the caller reclaims, may drain the stocks, and
+ * retries.  Seed 004's before also takes nr_pages shared css references. */
+bool mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+			  bool memsw, struct mcg_cgroup **over, enum mcg_counter *limited);
+/* uncharge_batch(): straight to the counters, never to the stock. */
+void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw);
+/* drain_all_stock(top): gives back what the stocks hold for top's subtree.
+ * From inside CPU self's window: self's stock at once, every other CPU's
+ * at its next enter.  With self NULL (outside any window): all at once. */
+void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,
+			       const struct mcg_cgroup *top);
+/* Pages the stocks hold charged to top's subtree, with memsw only those
+ * charged to memory+swap too (enters every CPU; for tests and exact
+ * accounting when the workers are paused). */
+unsigned long mcg_memcg_stocked(struct mcg_engine *e, const struct mcg_cgroup *top, bool memsw);
 
 /* memory.events and memory.swap.events. */
 enum mcg_memory_event {

@@ -147,10 +147,20 @@ struct mcg_cgroup {
 	_Atomic unsigned long memory_events_local[MCG_NR_MEMORY_EVENTS];
 };
 
+#define MCG_MAX_MEMCG_STOCK 7
+
 struct mcg_cpu {
 	_Alignas(64) pthread_mutex_t lock;	/* held between enter and exit */
 	struct mcg_engine *engine;		/* immutable */
 	unsigned id;				/* immutable */
+	/* The charge stock (memcg_stock_pcp, charge.c): the thread holding
+	 * `lock` only.  Each cached cgroup holds a reference. */
+	struct mcg_cgroup *stock_cached[MCG_MAX_MEMCG_STOCK];
+	unsigned long stock_pages[MCG_MAX_MEMCG_STOCK];
+	bool stock_memsw[MCG_MAX_MEMCG_STOCK];	/* charged to memsw too (v1) */
+	unsigned stock_drain_idx;
+	/* drain_all_stock() from another CPU: drain at the next enter. */
+	_Atomic bool stock_drain_requested;
 	/* 6.1's per-CPU stats_updates (flush-global.c): written only by the
 	 * thread holding `lock`. */
 	unsigned long stats_updates;
@@ -170,6 +180,7 @@ struct mcg_engine {
 	enum mcg_update_path update_path;	/* immutable */
 	const struct mcg_layout *layout;	/* immutable */
 	unsigned long charge_batch;		/* the era's MEMCG_CHARGE_BATCH */
+	unsigned nr_stock;			/* the era's NR_MEMCG_STOCK */
 	unsigned long flush_threshold;		/* charge_batch x nr_cpus */
 	bool maintain_local;			/* memcg-wide local arrays kept */
 
@@ -251,6 +262,9 @@ unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg);
 void memcg_batched_mod(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu, int nid,
 		       enum mcg_item item, long val);
 void memcg_batched_release(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* charge.c: a CPU entered, and a CPU's stock given back at teardown */
+void charge_stock_enter(struct mcg_cpu *c);
+void charge_stock_teardown(struct mcg_cpu *c);
 /* flush-per-memcg.c (update side in flush.h) */
 bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup *cg);
 void flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force);

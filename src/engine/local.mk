@@ -12,6 +12,7 @@ libmemcgfs_a_SOURCES += \
 	src/engine/flush-per-memcg.c \
 	src/engine/flush-global.c \
 	src/engine/counter.c \
+	src/engine/charge.c \
 	src/engine/basestat.c \
 	src/engine/iostat.c \
 	src/engine/engine.c \

@@ -39,5 +39,6 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = true,
+	.nr_memcg_stock = 1,
 	.charge_batch = 64,
 };

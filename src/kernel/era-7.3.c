@@ -32,5 +32,6 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = false,
+	.nr_memcg_stock = 7,
 	.charge_batch = 64,
 };

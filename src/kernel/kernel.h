@@ -153,6 +153,9 @@ struct mcg_kernel {
 	 * since.  The per-CPU batch of stat updates and the per-CPU share of
 	 * the flush threshold. */
 	unsigned charge_batch;
+	/* memcgs a CPU's charge stock caches (NR_MEMCG_STOCK): 1 before 7.x,
+	 * 7 in 7.3 (struct memcg_stock_pcp). */
+	unsigned nr_memcg_stock;
 	/* The seed patch applied, or NULL for the plain era; and whether
 	 * this is its after (true) or its before. */
 	const struct mcg_seed *seed;

@@ -177,26 +177,29 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
 bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
 {
 	struct mcg_workload *wl = x->wl;
-	bool memsw = is_v1(wl) && (flags & WL_MEMSW);
+	/* v1 charges memory+swap with every charge (do_memsw_account()); a
+	 * swap-in, whose page is in memsw already, then gives the swap
+	 * entry's share back (mem_cgroup_swapin_uncharge_swap()). */
+	bool memsw = is_v1(wl);
 	struct mcg_cgroup *over = NULL;
-	bool killed = false;
+	bool killed = false, drained = false;
 
+	/* try_charge_memcg(): the stock, then the counters, then reclaim,
+	 * then the other CPUs' stocks, then the OOM killer. */
 	for (int retry = 0; retry < MAX_RECLAIM_RETRIES; retry++) {
 		enum mcg_counter limited = MCG_COUNTER_MEMORY;
 		long want = pages > SWAP_CLUSTER_MAX ? pages : SWAP_CLUSTER_MAX;
 
-		if (mcg_counter_try_charge(w->cg, MCG_COUNTER_MEMORY, (unsigned long)pages, &over)) {
-			if (!memsw || mcg_counter_try_charge(w->cg, MCG_COUNTER_MEMSW,
-							     (unsigned long)pages, &over)) {
-				if (is_v1(wl) && (flags & WL_KMEM))
-					mcg_counter_charge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
-				atomic_fetch_add_explicit(&wl->pages_charged, (uint64_t)pages,
-							  memory_order_relaxed);
-				charge_over_high(x, w);
-				return true;
-			}
-			mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMORY, (unsigned long)pages);
-			limited = MCG_COUNTER_MEMSW;
+		if (mcg_memcg_try_charge(x->cpu, w->cg, (unsigned long)pages, memsw, &over,
+					 &limited)) {
+			if (memsw && !(flags & WL_MEMSW))
+				mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMSW, (unsigned long)pages);
+			if (is_v1(wl) && (flags & WL_KMEM))
+				mcg_counter_charge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
+			atomic_fetch_add_explicit(&wl->pages_charged, (uint64_t)pages,
+						  memory_order_relaxed);
+			charge_over_high(x, w);
+			return true;
 		}
 		mcg_memory_event(over, MCG_MEMORY_MAX);
 		/* At the memsw limit swapping does not help: only real frees. */
@@ -204,6 +207,11 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 				    limited == MCG_COUNTER_MEMSW ? &direct_reclaim_noswap
 								 : &direct_reclaim) > 0)
 			continue;
+		if (!drained) {
+			mcg_memcg_drain_all_stock(wl->e, x->cpu, over);
+			drained = true;
+			continue;
+		}
 		if (killed || oom_kill(x, over) == 0)
 			break;
 		killed = true;
@@ -217,9 +225,7 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 
 	if (pages <= 0)
 		return;
-	mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMORY, (unsigned long)pages);
-	if (is_v1(wl) && (flags & WL_MEMSW))
-		mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMSW, (unsigned long)pages);
+	mcg_memcg_uncharge(w->cg, (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
 	if (is_v1(wl) && (flags & WL_KMEM))
 		mcg_counter_uncharge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
 	atomic_fetch_add_explicit(&wl->pages_uncharged, (uint64_t)pages, memory_order_relaxed);
@@ -722,6 +728,7 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 {
 	bool reclaims = (counter == MCG_COUNTER_MEMORY || (v1 && counter == MCG_COUNTER_MEMSW)) &&
 			(field == MCG_FIELD_MAX || (!v1 && field == MCG_FIELD_HIGH));
+	bool drained = false;
 	int err = 0;
 
 	if (!reclaims) {
@@ -745,6 +752,13 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 
 			if (mcg_counter_set_max(cg, counter, pages) == 0)
 				break;
+			/* The stocks' surplus goes back before any reclaim. */
+			if (!drained) {
+				mcg_memcg_drain_all_stock(wl->e, NULL, cg);
+				drained = true;
+				retry--;
+				continue;
+			}
 			excess = usage_over(cg, counter, pages);
 			if (retry >= MAX_RECLAIM_RETRIES ||
 			    !reclaim_or_wait(wl, cg, excess,
@@ -760,6 +774,11 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 
 			if (!excess)
 				break;
+			if (!drained) {
+				mcg_memcg_drain_all_stock(wl->e, NULL, cg);
+				drained = true;
+				continue;
+			}
 			if (retry < MAX_RECLAIM_RETRIES &&
 			    reclaim_or_wait(wl, cg, excess, &direct_reclaim))
 				continue;
@@ -812,6 +831,8 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	pthread_rwlock_rdlock(&wl->list_lock);
 	if (!mcg_cgroup_workload(cg))
 		err = -ENODEV;
+	else	/* mem_cgroup_force_empty(): drain_all_stock() first */
+		mcg_memcg_drain_all_stock(wl->e, NULL, cg);
 	for (int retry = 0; !err; retry++) {
 		long usage = (long)mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 

@@ -1,0 +1,221 @@
+/* Charging memory to a memcg: the per-CPU charge stock and the era's
+ * try_charge (mm/memcontrol.c: consume_stock(), refill_stock(),
+ * drain_stock(), drain_all_stock(), try_charge_memcg(), uncharge_batch()).
+ *
+ * A charge of nr_pages does not go to the shared page counters each time.
+ * Each CPU keeps a stock of pages already charged to a memcg: a charge the
+ * stock can cover takes from it and touches nothing shared.  Otherwise the
+ * charge takes a whole batch, max(MEMCG_CHARGE_BATCH, nr_pages), from the
+ * page counters of the memcg and every ancestor (memsw first on v1), and
+ * leaves what it did not need in the stock; if the batch does not fit
+ * under a limit, it retries with exactly nr_pages.  A stock over
+ * MEMCG_CHARGE_BATCH, or one that a charge of another memcg replaces, is
+ * drained: its pages go back to the counters.  Uncharges go straight to
+ * the counters (uncharge_batch()).  So memory.current runs ahead of the
+ * pages in use by up to a batch per CPU, as the kernel's does.
+ *
+ * Until 7.x a stock caches one memcg; 7.3 caches NR_MEMCG_STOCK (7), each
+ * with its own count, replacing them round robin (drain_idx) and dropping
+ * a slot once it is used up.
+ *
+ * drain_all_stock() drains the local stock at once and asks every other
+ * CPU whose stock holds a memcg of the subtree to drain at its next
+ * chance (a work item in the kernel; here a flag the CPU's owner checks
+ * when it enters the CPU).  Outside any CPU window memcgfs drains every
+ * CPU at once instead: offline, limit changes and reclaim from the file
+ * system then see the counters settle.
+ *
+ * The stock holds a reference on each cached memcg (css_get()), which a
+ * drain puts.  Every field of a CPU's stock is touched only by the thread
+ * in that CPU's window, except the drain request, an atomic.
+ */
+#include "engine/internal.h"
+
+/* drain_stock(): the slot's pages back to the counters. */
+static void stock_drain_slot(struct mcg_cpu *c, unsigned i)
+{
+	struct mcg_cgroup *old = c->stock_cached[i];
+	unsigned long pages = c->stock_pages[i];
+
+	if (!old)
+		return;
+	if (pages) {
+		mcg_counter_uncharge(old, MCG_COUNTER_MEMORY, pages);
+		if (c->stock_memsw[i])
+			mcg_counter_uncharge(old, MCG_COUNTER_MEMSW, pages);
+	}
+	c->stock_pages[i] = 0;
+	c->stock_cached[i] = NULL;
+	mcg_cgroup_put(old);
+}
+
+static bool cg_in_subtree(const struct mcg_cgroup *cg, const struct mcg_cgroup *top)
+{
+	for (; cg; cg = cg->parent)
+		if (cg == top)
+			return true;
+	return false;
+}
+
+/* Drains the slots of c holding top or a descendant (NULL: all).  Inside
+ * c's window. */
+static void stock_drain_subtree(struct mcg_cpu *c, const struct mcg_cgroup *top)
+{
+	for (unsigned i = 0; i < c->engine->nr_stock; i++)
+		if (c->stock_cached[i] && (!top || cg_in_subtree(c->stock_cached[i], top)))
+			stock_drain_slot(c, i);
+}
+
+void charge_stock_enter(struct mcg_cpu *c)
+{
+	if (atomic_load_explicit(&c->stock_drain_requested, memory_order_relaxed) &&
+	    atomic_exchange_explicit(&c->stock_drain_requested, false, memory_order_acquire))
+		stock_drain_subtree(c, NULL);
+}
+
+void charge_stock_teardown(struct mcg_cpu *c)
+{
+	stock_drain_subtree(c, NULL);
+}
+
+/* consume_stock().  A slot serves charges of its memcg with the same memsw
+ * accounting (in practice: all of a v1 hierarchy's, none of v2's). */
+static bool stock_consume(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+			  bool memsw)
+{
+	struct mcg_engine *e = c->engine;
+
+	if (nr_pages > e->charge_batch)
+		return false;
+	for (unsigned i = 0; i < e->nr_stock; i++) {
+		if (c->stock_cached[i] != cg || c->stock_memsw[i] != memsw)
+			continue;
+		if (c->stock_pages[i] < nr_pages)
+			return false;
+		c->stock_pages[i] -= nr_pages;
+		/* 7.3 frees an emptied slot; one-slot stocks keep the memcg. */
+		if (!c->stock_pages[i] && e->nr_stock > 1)
+			stock_drain_slot(c, i);
+		return true;
+	}
+	return false;
+}
+
+/* refill_stock() */
+static void stock_refill(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+			 bool memsw)
+{
+	struct mcg_engine *e = c->engine;
+	int slot = -1, empty = -1;
+
+	for (unsigned i = 0; i < e->nr_stock && slot < 0; i++) {
+		if (c->stock_cached[i] == cg && c->stock_memsw[i] == memsw)
+			slot = (int)i;
+		else if (!c->stock_cached[i] && empty < 0)
+			empty = (int)i;
+	}
+	if (slot < 0) {
+		if (e->nr_stock == 1 || empty < 0) {
+			/* One slot: replace it; 7.3: round robin. */
+			slot = (int)c->stock_drain_idx;
+			c->stock_drain_idx = (c->stock_drain_idx + 1) % e->nr_stock;
+			stock_drain_slot(c, (unsigned)slot);
+		} else {
+			slot = empty;
+		}
+		c->stock_cached[slot] = mcg_cgroup_get(cg);
+		c->stock_memsw[slot] = memsw;
+	}
+	c->stock_pages[slot] += nr_pages;
+	if (c->stock_pages[slot] > e->charge_batch)
+		stock_drain_slot(c, (unsigned)slot);
+}
+
+/* Takes n pages from the memory counter (and memsw) of cg and its
+ * ancestors, or nothing. */
+static bool counters_try(struct mcg_cgroup *cg, unsigned long n, bool memsw,
+			 struct mcg_cgroup **over, enum mcg_counter *limited)
+{
+	if (memsw && !mcg_counter_try_charge(cg, MCG_COUNTER_MEMSW, n, over)) {
+		*limited = MCG_COUNTER_MEMSW;
+		return false;
+	}
+	if (!mcg_counter_try_charge(cg, MCG_COUNTER_MEMORY, n, over)) {
+		if (memsw)
+			mcg_counter_uncharge(cg, MCG_COUNTER_MEMSW, n);
+		*limited = MCG_COUNTER_MEMORY;
+		return false;
+	}
+	return true;
+}
+
+static void css_refs_add(struct mcg_cgroup *cg, long nr_pages)
+{
+	/* 2.6.35 (seed 004 before): css_get()/css_put() per page on one
+	 * atomic_t shared by every CPU charging into the memcg. */
+	if (cg->engine->cfg.kernel.css_ref == MCG_CSS_REF_SHARED_ATOMIC)
+		atomic_fetch_add_explicit(&cg->css_refs, nr_pages, memory_order_relaxed);
+}
+
+bool mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+			  bool memsw, struct mcg_cgroup **over, enum mcg_counter *limited)
+{
+	unsigned long batch = c->engine->charge_batch > nr_pages ? c->engine->charge_batch
+								   : nr_pages;
+
+	if (!stock_consume(c, cg, nr_pages, memsw)) {
+		while (!counters_try(cg, batch, memsw, over, limited)) {
+			if (batch == nr_pages)
+				return false;
+			batch = nr_pages;	/* the batch did not fit: exactly */
+		}
+		if (batch > nr_pages)
+			stock_refill(c, cg, batch - nr_pages, memsw);
+	}
+	css_refs_add(cg, (long)nr_pages);
+	return true;
+}
+
+void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw)
+{
+	mcg_counter_uncharge(cg, MCG_COUNTER_MEMORY, nr_pages);
+	if (memsw)
+		mcg_counter_uncharge(cg, MCG_COUNTER_MEMSW, nr_pages);
+	css_refs_add(cg, -(long)nr_pages);
+}
+
+void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,
+			       const struct mcg_cgroup *top)
+{
+	if (self) {
+		stock_drain_subtree(self, top);
+		for (unsigned c = 0; c < e->cfg.nr_cpus; c++)
+			if (&e->cpus[c] != self)
+				atomic_store_explicit(&e->cpus[c].stock_drain_requested, true,
+						      memory_order_release);
+		return;
+	}
+	g_assert(!engine_thread_in_cpu());
+	for (unsigned c = 0; c < e->cfg.nr_cpus; c++) {
+		mcg_cpu_enter(&e->cpus[c]);
+		stock_drain_subtree(&e->cpus[c], top);
+		mcg_cpu_exit(&e->cpus[c]);
+	}
+}
+
+unsigned long mcg_memcg_stocked(struct mcg_engine *e, const struct mcg_cgroup *top, bool memsw)
+{
+	unsigned long sum = 0;
+
+	for (unsigned c = 0; c < e->cfg.nr_cpus; c++) {
+		struct mcg_cpu *cpu = &e->cpus[c];
+
+		mcg_cpu_enter(cpu);
+		for (unsigned i = 0; i < e->nr_stock; i++)
+			if (cpu->stock_cached[i] && cg_in_subtree(cpu->stock_cached[i], top) &&
+			    (!memsw || cpu->stock_memsw[i]))
+				sum += cpu->stock_pages[i];
+		mcg_cpu_exit(cpu);
+	}
+	return sum;
+}
