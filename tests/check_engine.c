@@ -1178,6 +1178,8 @@ START_TEST(test_era_reclaim_refault_flush)
 		mcg_engine_flush_counters(e, &fc);
 		ck_assert_msg(fc.flushes == reclaim_flushes[v], "%s: %lu reclaim flushes",
 			      versions[v], (unsigned long)fc.flushes);
+		ck_assert_uint_eq(fc.reclaim, reclaim_flushes[v]);
+		ck_assert_uint_eq(fc.refault, 0);
 		mcg_cgroup_put(a);
 		mcg_engine_free(e);
 	}

@@ -39,7 +39,7 @@ sleep 0.2
 periodic=$(awk '$1 == "periodic" { print $2 }' "$M/memcgfs.flush_stats")
 [ "$periodic" -gt 0 ] || fail "no periodic flush counted"
 expect "flush_stats keys" "$(cut -d' ' -f1 "$M/memcgfs.flush_stats" | tr '\n' ' ')" \
-	"flushes forced periodic skipped side_flushes visited flush_usec "
+	"flushes forced periodic skipped side_flushes reclaim refault visited flush_usec "
 expect "default profile" "$(grep '^file_write=' "$M/a/b/memcgfs.workload")" "file_write=2000"
 expect "root idle" "$(grep '^anon=' "$M/memcgfs.workload")" "anon=0"
 expect "bad profile" "$(err write "$M/a/memcgfs.workload" "anon=lots")" EINVAL

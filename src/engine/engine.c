@@ -302,6 +302,8 @@ void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_coun
 	out->periodic = atomic_load(&e->nr_periodic);
 	out->skipped = atomic_load(&e->nr_skipped);
 	out->side_flushes = atomic_load(&e->nr_side_flushes);
+	out->reclaim = atomic_load(&e->nr_reclaim);
+	out->refault = atomic_load(&e->nr_refault);
 	out->visited = atomic_load(&e->nr_visited);
 	out->ns = atomic_load(&e->flush_ns);
 }

@@ -296,6 +296,8 @@ struct mcg_flush_counters {
 	uint64_t periodic;	/* of which by the periodic flusher */
 	uint64_t skipped;	/* thresholded requests that returned early */
 	uint64_t side_flushes;	/* base/io flushes that ran memcg's callback (shared tree) */
+	uint64_t reclaim;	/* memcg flushes by reclaim (of flushes) */
+	uint64_t refault;	/* memcg flushes by refaults (of flushes) */
 	uint64_t visited;	/* memcg callback invocations: (cgroup, cpu) pairs folded */
 	uint64_t ns;		/* time spent in memcg flushes (all kinds) */
 };

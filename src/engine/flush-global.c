@@ -27,15 +27,15 @@ bool flush_global_needed(const struct mcg_engine *e)
 
 /* __mem_cgroup_flush_stats(): force is the periodic worker's or an internal
  * caller's unconditional request; it still yields to a running flush. */
-void flush_global(struct mcg_engine *e, bool force)
+bool flush_global(struct mcg_engine *e, bool force)
 {
 	if (!force && !flush_global_needed(e)) {
 		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
-		return;
+		return false;
 	}
 	if (pthread_mutex_trylock(&e->stats_flush_lock) != 0) {
 		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
-		return;
+		return false;
 	}
 	atomic_store_explicit(&e->flush_last_time_ns, (int64_t)mcg_now_ns(), memory_order_relaxed);
 	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
@@ -44,16 +44,17 @@ void flush_global(struct mcg_engine *e, bool force)
 	memcg_flush_tree(e, e->root);
 	atomic_store_explicit(&e->stats_flush_threshold, 0, memory_order_relaxed);
 	pthread_mutex_unlock(&e->stats_flush_lock);
+	return true;
 }
 
 /* mem_cgroup_flush_stats_delayed(): flush_next_time is the last flush plus
  * 2 x FLUSH_TIME (the period). */
-void flush_global_delayed(struct mcg_engine *e)
+bool flush_global_delayed(struct mcg_engine *e)
 {
 	unsigned period_ms = e->cfg.flush_period_ms ? e->cfg.flush_period_ms
 						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
 	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
 
-	if ((int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000)
-		flush_global(e, false);
+	return (int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000 &&
+	       flush_global(e, false);
 }

@@ -26,11 +26,11 @@ bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup 
 	       e->flush_threshold;
 }
 
-void flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
+bool flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
 {
 	if (!force && !flush_per_memcg_needed(e, cg)) {
 		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
-		return;
+		return false;
 	}
 	if (!cg->parent)
 		atomic_store_explicit(&e->flush_last_time_ns, (int64_t)mcg_now_ns(),
@@ -39,14 +39,15 @@ void flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
 	if (force)
 		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
 	memcg_flush_tree(e, cg);
+	return true;
 }
 
-void flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg)
+bool flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
 	unsigned period_ms = e->cfg.flush_period_ms ? e->cfg.flush_period_ms
 						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
 	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
 
-	if ((int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000)
-		flush_per_memcg(e, cg, false);
+	return (int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000 &&
+	       flush_per_memcg(e, cg, false);
 }

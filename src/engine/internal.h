@@ -209,6 +209,7 @@ struct mcg_engine {
 	_Atomic long stats_flush_threshold;
 	pthread_mutex_t stats_flush_lock;
 	_Atomic uint64_t nr_flushes, nr_forced, nr_periodic, nr_skipped, nr_side_flushes;
+	_Atomic uint64_t nr_reclaim, nr_refault;
 	_Atomic uint64_t nr_visited, flush_ns;
 
 	/* Periodic flusher. */
@@ -267,12 +268,13 @@ void charge_stock_enter(struct mcg_cpu *c);
 void charge_stock_teardown(struct mcg_cpu *c);
 /* flush-per-memcg.c (update side in flush.h) */
 bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup *cg);
-void flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force);
-void flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* These return whether they flushed. */
+bool flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force);
+bool flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg);
 /* flush-global.c (update side in flush.h) */
 bool flush_global_needed(const struct mcg_engine *e);
-void flush_global(struct mcg_engine *e, bool force);
-void flush_global_delayed(struct mcg_engine *e);
+bool flush_global(struct mcg_engine *e, bool force);
+bool flush_global_delayed(struct mcg_engine *e);
 /* basestat.c, iostat.c */
 void base_flush_cpu(void *owner, unsigned cpu, void *arg);
 void io_flush_cpu(void *owner, unsigned cpu, void *arg);

@@ -367,19 +367,30 @@ void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *
 
 void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target)
 {
+	bool flushed = false;
+
 	if (e->cfg.kernel.lru_gen_enabled)
 		return;
 	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
-		flush_global(e, false);
+		flushed = flush_global(e, false);
 	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
-		flush_per_memcg_ratelimited(e, target);
+		flushed = flush_per_memcg_ratelimited(e, target);
+	if (flushed)
+		atomic_fetch_add_explicit(&e->nr_reclaim, 1, memory_order_relaxed);
 }
 
 void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
+	bool flushed = false;
+
 	if (e->cfg.kernel.lru_gen_enabled)
 		return;
-	mcg_memcg_flush_stats_ratelimited(e, memcg);	/* 6.1: the _delayed flush */
+	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
+		flushed = flush_global_delayed(e);
+	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
+		flushed = flush_per_memcg_ratelimited(e, memcg);
+	if (flushed)
+		atomic_fetch_add_explicit(&e->nr_refault, 1, memory_order_relaxed);
 }
 
 /* ---- readers ---- */

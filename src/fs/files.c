@@ -785,10 +785,11 @@ static int show_flush_stats(struct fs_call *c, GString *out)
 	g_string_append_printf(out,
 			       "flushes %" G_GUINT64_FORMAT "\nforced %" G_GUINT64_FORMAT
 			       "\nperiodic %" G_GUINT64_FORMAT "\nskipped %" G_GUINT64_FORMAT
-			       "\nside_flushes %" G_GUINT64_FORMAT "\nvisited %" G_GUINT64_FORMAT
+			       "\nside_flushes %" G_GUINT64_FORMAT "\nreclaim %" G_GUINT64_FORMAT
+			       "\nrefault %" G_GUINT64_FORMAT "\nvisited %" G_GUINT64_FORMAT
 			       "\nflush_usec %" G_GUINT64_FORMAT "\n",
 			       fc.flushes, fc.forced, fc.periodic, fc.skipped, fc.side_flushes,
-			       fc.visited, fc.ns / 1000);
+			       fc.reclaim, fc.refault, fc.visited, fc.ns / 1000);
 	return 0;
 }
 
