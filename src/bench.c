@@ -70,6 +70,27 @@ static void row_pair(const char *what, struct sample *before, struct sample *aft
 	       a > 0 ? b / a : 0);
 }
 
+/* An engine of kernel `version`, periodic flusher off. */
+static struct mcg_engine *engine_of(const char *version, unsigned cpus, unsigned nodes,
+				    enum mcg_hierarchy h)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = cpus;
+	cfg.nr_nodes = nodes;
+	cfg.hierarchy = h;
+	cfg.flush_period_ms = 0;
+	cfg.kernel = *mcg_kernel_get(version);
+	e = mcg_engine_new(&cfg);
+	if (!e) {
+		perror("mcg_engine_new");
+		exit(1);
+	}
+	return e;
+}
+
 /* An engine of the kernel `seed` resolves to ("NNN:before", "NNN:after", or
  * NULL for the default kernel). */
 static struct mcg_engine *engine_new(unsigned cpus, unsigned nodes, enum mcg_hierarchy h,
@@ -232,6 +253,38 @@ static void bench_hot_path(void)
 	mcg_engine_free(e);
 }
 
+/* The update path of each era, one thread, as above. */
+static void bench_eras_hot_path(void)
+{
+	unsigned nr;
+	const struct mcg_kernel *const *eras = mcg_kernel_list(&nr);
+	long n = opt_quick ? 1L << 20 : 1L << 23;
+
+	printf("hot path of each era: ns per update into a depth-3 cgroup, 1 thread\n");
+	for (unsigned k = 0; k < nr; k++) {
+		struct mcg_engine *e = engine_of(eras[k]->version, 2, 1, MCG_HIERARCHY_V2);
+		struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *cg;
+		struct sample s = { 0 };
+		char what[96];
+
+		mcg_cgroup_create(e, root, "a", &a);
+		mcg_cgroup_create(e, a, "b", &b);
+		mcg_cgroup_create(e, b, "c", &cg);
+		hot_loop(e, mcg_engine_cpu(e, 0), cg, n / 8, true);
+		for (unsigned r = 0; r < opt_runs; r++)
+			s.v[s.n++] = hot_loop(e, mcg_engine_cpu(e, 0), cg, n, true);
+		g_snprintf(what, sizeof(what), "%s (%s)", eras[k]->version,
+			   eras[k]->stats == MCG_STATS_BATCHED_ATOMICS ? "batched atomics"
+			   : eras[k]->updater == MCG_UPDATER_LLIST      ? "lockless llist updater"
+									: "per-CPU locked updater");
+		row(what, &s, "ns");
+		mcg_cgroup_put(cg);
+		mcg_cgroup_put(b);
+		mcg_cgroup_put(a);
+		mcg_engine_free(e);
+	}
+}
+
 /* ---- flush ---- */
 
 /* Marks `nupd` cgroups updated on every CPU and times one forced flush of
@@ -359,6 +412,58 @@ static void scatter_updates(struct mcg_engine *e, struct mcg_cgroup **cg, unsign
 			mcg_cpu_exit(c);
 		}
 	}
+}
+
+/* A local read before 6.6 sums a counter over every CPU, each CPU's copy a
+ * percpu unit away.  6.1, v1, 1000 memcgs at 256 CPUs with scattered
+ * updates: the v1 local block's sums (memcg1_stats[], the four events and
+ * the five LRU lists) per memcg, in ns per per-CPU load.  Seed 000's
+ * figures imply about 18 ns: (0.125 - 0.032) s / (1000 x ~20 x 256). */
+static void bench_percpu_sum(void)
+{
+	static const enum mcg_item extra[] = {
+		MCG_PGPGIN, MCG_PGPGOUT, MCG_PGFAULT, MCG_PGMAJFAULT, MCG_INACTIVE_ANON,
+		MCG_ACTIVE_ANON, MCG_INACTIVE_FILE, MCG_ACTIVE_FILE, MCG_UNEVICTABLE,
+	};
+	const unsigned cpus = 256, ncg = opt_quick ? 200 : 1000;
+	struct mcg_engine *e = engine_of("6.1", cpus, 1, MCG_HIERARCHY_V1);
+	const struct mcg_layout *l = mcg_engine_layout(e);
+	struct mcg_cgroup **cg = make_children(e, mcg_engine_root(e), ncg);
+	GRand *rnd = g_rand_new_with_seed(5);
+	struct sample s = { 0 };
+	unsigned loads = 0;
+	size_t memcg_bytes, bytes = mcg_engine_pcpu_bytes(e, &memcg_bytes);
+	volatile long sink = 0;
+
+	scatter_updates(e, cg, ncg, cpus, extra, G_N_ELEMENTS(extra), 32, rnd);
+	for (unsigned r = 0; r < opt_runs; r++) {
+		double start = now_ns();
+
+		loads = 0;
+		for (unsigned i = 0; i < ncg; i++) {
+			for (unsigned k = 0; k < l->nr_v1_stats; k++, loads++)
+				sink += mcg_stat_read_raw(e, cg[i], l->v1_stats[k].item, MCG_LOCAL);
+			for (unsigned k = 0; k < G_N_ELEMENTS(extra); k++, loads++)
+				sink += mcg_stat_read_raw(e, cg[i], extra[k], MCG_LOCAL);
+		}
+		s.v[s.n++] = (now_ns() - start) / ((double)loads * cpus);
+	}
+	printf("per-CPU sums: 6.1 v1 local reads, %u memcgs x %u items x %u CPUs\n", ncg,
+	       loads / ncg, cpus);
+	row("ns per summed per-CPU load (seed 000 implies ~18)", &s, "ns");
+	printf("  bytes per (cgroup, CPU): %zu, of which memcg counters %zu (6.1 kernel:\n"
+	       "    memcg_vmstats_percpu + lruvec_stats_percpu at 1 node, %zu)\n", bytes,
+	       memcg_bytes,
+	       /* 6.1: state[], events[], their prev[] (8 bytes each), the v1
+		* nr_page_events and targets[3]; lruvec state[] per node */
+	       (size_t)(2 * 8 * (l->nr_state_slots + l->nr_event_slots) + 8 * 4 +
+			8 * l->nr_node_slots));
+	for (unsigned i = 0; i < ncg; i++)
+		mcg_cgroup_put(cg[i]);
+	g_free(cg);
+	g_rand_free(rnd);
+	mcg_engine_free(e);
+	(void)sink;
 }
 
 static const enum mcg_item mix001[] = {
@@ -741,6 +846,8 @@ int main(int argc, char **argv)
 		 * the measuring child would inherit and reuse. */
 		bench_memory();
 		bench_hot_path();
+		bench_eras_hot_path();
+		bench_percpu_sum();
 		bench_flush();
 	}
 	if (!strcmp(what, "workload") || !strcmp(what, "all"))

@@ -19,7 +19,6 @@ static int cgroup_name_check(const char *name)
 
 struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *parent)
 {
-	size_t pcpu_bytes = e->pcpu_stride * e->cfg.nr_cpus;
 	struct mcg_cgroup *cg = aligned_alloc(64, align_up_64(sizeof(*cg)));
 
 	if (!cg)
@@ -32,13 +31,12 @@ struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *
 	atomic_init(&cg->refcount, 1);
 	atomic_init(&cg->online, true);
 	/* calloc: large blocks come zeroed straight from the kernel. */
-	cg->pcpu_raw = calloc(1, pcpu_bytes + 64);
+	cg->pcpu = pcpu_alloc(e, &cg->pcpu_chunk, &cg->pcpu_slot);
 	cg->aggregates = calloc(e->nr_aggregates, sizeof(acount_t));
-	if (!cg->pcpu_raw || !cg->aggregates) {
+	if (!cg->pcpu || !cg->aggregates) {
 		engine_cgroup_free(cg);
 		return NULL;
 	}
-	cg->pcpu = (char *)(((uintptr_t)cg->pcpu_raw + 63) & ~(uintptr_t)63);
 
 	for (int p = 0; p < MCG_NR_PARTS; p++) {
 		/* With one shared tree a cgroup is one node in it. */
@@ -49,7 +47,7 @@ struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *
 			continue;
 		rstat_node_init(&cg->rnode[p], parent ? parent->node_of[p] : NULL, cg,
 				(struct rstat_node_cpu *)(cg->pcpu + e->off_rstat[p]),
-				(unsigned)e->pcpu_stride, e->cfg.nr_cpus);
+				(unsigned)e->pcpu_unit_size, e->cfg.nr_cpus);
 	}
 	memcg_init_cgroup(e, cg);
 	counters_init(cg);
@@ -62,7 +60,8 @@ void engine_cgroup_free(struct mcg_cgroup *cg)
 
 	if (cg->children_by_name)
 		g_hash_table_destroy(cg->children_by_name);
-	free(cg->pcpu_raw);
+	if (cg->pcpu)
+		pcpu_free(cg->engine, cg->pcpu_chunk, cg->pcpu_slot);
 	free(cg->aggregates);
 	free(cg);
 	if (parent)

@@ -64,8 +64,15 @@ static void engine_plan_pcpu(struct mcg_engine *e)
 		off += sizeof(struct rstat_node_cpu);
 	}
 	e->pcpu_stride = align_up(off, 64);
+	pcpu_plan(e);
 	/* state, local and pending for state, events, per node */
 	e->nr_aggregates = 3 * (l->nr_state_slots + l->nr_event_slots + nodes * l->nr_node_slots);
+}
+
+size_t mcg_engine_pcpu_bytes(const struct mcg_engine *e, size_t *memcg)
+{
+	*memcg = e->off_base - e->off_memcg;
+	return e->pcpu_stride;
 }
 
 size_t mcg_engine_cgroup_footprint(const struct mcg_engine *e)
@@ -173,6 +180,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 
 	pthread_rwlock_init(&e->hier_lock, NULL);
 	pthread_mutex_init(&e->stats_flush_lock, NULL);
+	pthread_mutex_init(&e->pcpu_lock, NULL);
 	e->cpus = aligned_alloc(64, sizeof(*e->cpus) * cfg->nr_cpus);
 	if (!e->cpus)
 		goto err_free;
@@ -247,6 +255,8 @@ void mcg_engine_free(struct mcg_engine *e)
 	}
 	pthread_rwlock_destroy(&e->hier_lock);
 	pthread_mutex_destroy(&e->stats_flush_lock);
+	g_assert(e->pcpu_chunks == NULL || !e->root);	/* every cgroup gave its block back */
+	pthread_mutex_destroy(&e->pcpu_lock);
 	for (int p = 0; p < MCG_NR_PARTS; p++)
 		rstat_tree_destroy(&e->trees[p]);
 	free(e);

@@ -354,5 +354,9 @@ void mcg_io_read(const struct mcg_cgroup *cg, unsigned dev, struct mcg_iostat *o
 /* Bytes the engine allocated for one cgroup with this config (per-CPU,
  * per-node and rstat data included). */
 size_t mcg_engine_cgroup_footprint(const struct mcg_engine *e);
+/* Bytes of one (cgroup, CPU) block, all of it and, in *memcg, the memcg
+ * counters' share (the kernel's memcg_vmstats_percpu and
+ * lruvec_stats_percpu). */
+size_t mcg_engine_pcpu_bytes(const struct mcg_engine *e, size_t *memcg);
 
 #endif

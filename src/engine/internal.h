@@ -127,10 +127,11 @@ struct mcg_cgroup {
 	struct rstat_node rnode[MCG_NR_PARTS];
 	struct rstat_node *node_of[MCG_NR_PARTS];
 
-	/* One allocation for all per-CPU data, engine->pcpu_stride per CPU,
-	 * 64-byte aligned inside pcpu_raw. */
+	/* The per-CPU block for CPU 0; CPU c's is pcpu_unit_size x c further
+	 * (percpu.c).  Immutable. */
 	char *pcpu;
-	void *pcpu_raw;
+	struct pcpu_chunk *pcpu_chunk;
+	unsigned pcpu_slot;
 
 	struct memcg_vmstats vmstats;
 	acount_t *aggregates;			/* backing store of vmstats arrays */
@@ -185,7 +186,13 @@ struct mcg_engine {
 	bool maintain_local;			/* memcg-wide local arrays kept */
 
 	/* Per-CPU block layout (immutable). */
-	size_t pcpu_stride;
+	size_t pcpu_stride;			/* one CPU's block */
+	/* The percpu allocator (percpu.c): unit size and blocks per chunk are
+	 * immutable; the chunk list is protected by pcpu_lock. */
+	size_t pcpu_unit_size;
+	unsigned pcpu_blocks_per_chunk;
+	pthread_mutex_t pcpu_lock;
+	struct pcpu_chunk *pcpu_chunks;
 	size_t off_memcg, off_state, off_events, off_lstate;
 	size_t off_state_prev, off_events_prev, off_lstate_prev;
 	size_t off_base, off_io, off_rstat[MCG_NR_PARTS];
@@ -228,7 +235,7 @@ static inline size_t align_up_64(size_t v)
 /* Per-CPU block of cg for cpu. */
 static inline char *cg_pcpu(const struct mcg_cgroup *cg, unsigned cpu)
 {
-	return cg->pcpu + (size_t)cpu * cg->engine->pcpu_stride;
+	return cg->pcpu + (size_t)cpu * cg->engine->pcpu_unit_size;
 }
 
 static inline struct memcg_pcpu *cg_memcg_pcpu(const struct mcg_cgroup *cg, unsigned cpu)
@@ -249,6 +256,11 @@ static inline uint64_t mcg_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* percpu.c */
+struct pcpu_chunk;
+void pcpu_plan(struct mcg_engine *e);
+char *pcpu_alloc(struct mcg_engine *e, struct pcpu_chunk **chunk, unsigned *slot);
+void pcpu_free(struct mcg_engine *e, struct pcpu_chunk *chunk, unsigned slot);
 /* cgroup.c */
 struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *parent);
 void engine_cgroup_free(struct mcg_cgroup *cg);

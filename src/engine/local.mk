@@ -13,6 +13,7 @@ libmemcgfs_a_SOURCES += \
 	src/engine/flush-global.c \
 	src/engine/counter.c \
 	src/engine/charge.c \
+	src/engine/percpu.c \
 	src/engine/basestat.c \
 	src/engine/iostat.c \
 	src/engine/engine.c \
