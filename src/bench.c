@@ -806,6 +806,63 @@ static void bench_workload(void)
 	}
 }
 
+/* Flushes per second by trigger, each era, under the seed001 workload (a
+ * reader of memory.stat, the periodic flusher at its 2 s, reclaim under a
+ * limit so that reclaim and refaults flush where the era does). */
+static void bench_flush_triggers(void)
+{
+	unsigned nr;
+	const struct mcg_kernel *const *eras = mcg_kernel_list(&nr);
+	const unsigned ncg = 20, cpus = 4;
+	double secs = opt_quick ? 1.0 : 4.0;
+
+	printf("flushes per second by trigger, seed001 workload, %u cgroups, %u CPUs, %.0f s\n",
+	       ncg, cpus, secs);
+	printf("  %-6s %9s %9s %9s %9s %9s %9s %9s\n", "kernel", "flushes", "forced", "periodic",
+	       "reclaim", "refault", "skipped", "side");
+	for (unsigned k = 0; k < nr; k++) {
+		struct mcg_engine_config cfg;
+		struct mcg_engine *e;
+		struct mcg_workload *wl;
+		struct mcg_cgroup **cg;
+		struct reader rd = { 0 };
+		struct mcg_flush_counters fc;
+		pthread_t tid;
+		int err;
+
+		mcg_engine_config_init(&cfg);
+		cfg.nr_cpus = cpus;
+		cfg.kernel = *eras[k];
+		e = mcg_engine_new(&cfg);
+		wl = mcg_workload_new(e, "preset=seed001", &err);
+		cg = g_new(struct mcg_cgroup *, ncg);
+		for (unsigned i = 0; i < ncg; i++) {
+			char name[16];
+
+			g_snprintf(name, sizeof(name), "cg%u", i);
+			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, &cg[i]);
+			/* a limit below the footprint: reclaim, swap, refaults */
+			mcg_workload_set_limit(wl, cg[i], MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 2048,
+					       false);
+		}
+		mcg_workload_start(wl);
+		rd = (struct reader){ .e = e, .cg = cg, .n = ncg };
+		rd.all = g_array_new(FALSE, FALSE, sizeof(double));
+		pthread_create(&tid, NULL, reader_fn, &rd);
+		g_usleep((gulong)(secs * 1e6));
+		atomic_store(&rd.stop, true);
+		pthread_join(tid, NULL);
+		mcg_engine_flush_counters(e, &fc);
+		printf("  %-6s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", eras[k]->version,
+		       fc.flushes / secs, fc.forced / secs, fc.periodic / secs, fc.reclaim / secs,
+		       fc.refault / secs, fc.skipped / secs, fc.side_flushes / secs);
+		g_array_free(rd.all, TRUE);
+		mcg_workload_free(wl);
+		put_all(cg, ncg);
+		mcg_engine_free(e);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	gchar **rest = NULL;
@@ -850,8 +907,10 @@ int main(int argc, char **argv)
 		bench_percpu_sum();
 		bench_flush();
 	}
-	if (!strcmp(what, "workload") || !strcmp(what, "all"))
+	if (!strcmp(what, "workload") || !strcmp(what, "all")) {
 		bench_workload();
+		bench_flush_triggers();
+	}
 	if (!strcmp(what, "seeds") || !strcmp(what, "all")) {
 		printf("seeds: before and after each patch, side by side\n");
 		seed000();

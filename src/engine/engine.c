@@ -200,7 +200,8 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	pthread_cond_init(&e->flusher_cond, &cattr);
 	pthread_condattr_destroy(&cattr);
 	atomic_store(&e->flush_last_time_ns, (int64_t)mcg_now_ns());
-	if (cfg->flush_period_ms) {
+	/* flush_memcg_stats_dwork(); 5.10 has no memcg flush to run. */
+	if (cfg->flush_period_ms && cfg->kernel.flush != MCG_FLUSH_NONE) {
 		if (pthread_create(&e->flusher, NULL, periodic_flusher, e))
 			goto err_free;
 		e->flusher_running = true;
