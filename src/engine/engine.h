@@ -19,8 +19,9 @@
  * contract says "new reference" must be released with mcg_cgroup_put().  A
  * destroyed cgroup stays readable through held references (reads return its
  * last values; the file system answers ENODEV as the kernel does) and is
- * folded and freed on its last put, which must not happen inside a CPU
- * window.  An updater may keep using a cgroup pointer across
+ * folded and freed on its last put (a CPU's charge stock may hold that
+ * reference, and drop it inside the CPU's window).  An updater may keep
+ * using a cgroup pointer across
  * mcg_cpu_exit()/mcg_cpu_enter() only if it holds a reference.  Updates
  * aimed at a destroyed cgroup land in it, as in kernels before 7.x, or (7.3)
  * state updates go to its nearest online ancestor.
