@@ -448,8 +448,9 @@ static void bench_percpu_sum(void)
 		}
 		s.v[s.n++] = (now_ns() - start) / ((double)loads * cpus);
 	}
-	printf("per-CPU sums: 6.1 v1 local reads, %u memcgs x %u items x %u CPUs\n", ncg,
-	       loads / ncg, cpus);
+	printf("per-CPU sums: 6.1 v1 local reads, %u memcgs x %u items x %u CPUs, copies %zu KiB\n"
+	       "  apart (the kernel's percpu unit at %u CPUs)\n",
+	       ncg, loads / ncg, cpus, mcg_engine_pcpu_unit_size(e) >> 10, cpus);
 	row("ns per summed per-CPU load (seed 000 implies ~18)", &s, "ns");
 	printf("  bytes per (cgroup, CPU): %zu, of which memcg counters %zu (6.1 kernel:\n"
 	       "    memcg_vmstats_percpu + lruvec_stats_percpu at 1 node, %zu)\n", bytes,

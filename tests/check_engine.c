@@ -883,6 +883,33 @@ START_TEST(test_era_6_1_local_percpu_sum)
 }
 END_TEST
 
+/* Per-CPU copies sit one percpu unit apart, the unit pcpu_build_alloc_info()
+ * (mm/percpu.c) picks: 59 pages of first chunk rounded to the 2 MiB atom,
+ * cut into the most units that waste at most a third of the CPUs per node
+ * group.  This machine's kernel (2 CPUs) prints u1048576. */
+START_TEST(test_percpu_unit_size)
+{
+	static const struct {
+		unsigned cpus, nodes;
+		size_t unit;
+	} cases[] = {
+		{ 1, 1, 2u << 20 },   { 2, 1, 1u << 20 },    { 3, 1, 512u << 10 },
+		{ 8, 1, 256u << 10 }, { 256, 1, 256u << 10 }, { 6, 2, 512u << 10 },
+		{ 64, 4, 256u << 10 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct mcg_engine *e = engine_make(cases[i].cpus, cases[i].nodes, NULL,
+						   MCG_HIERARCHY_V2, NULL);
+
+		ck_assert_msg(mcg_engine_pcpu_unit_size(e) == cases[i].unit,
+			      "%u CPUs, %u nodes: unit %zu, want %zu", cases[i].cpus,
+			      cases[i].nodes, mcg_engine_pcpu_unit_size(e), cases[i].unit);
+		mcg_engine_free(e);
+	}
+}
+END_TEST
+
 /* Seed 002 on 6.12: with one shared tree a cpu.stat or io.stat flush runs
  * memcg's callback as well, regardless of memcg's threshold. */
 START_TEST(test_seed002_shared_tree_side_flush)
@@ -1699,6 +1726,7 @@ static Suite *make_engine_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_seed_equivalence, 0, 2);
 	tcase_add_test(tc, test_era_6_1_local_percpu_sum);
+	tcase_add_test(tc, test_percpu_unit_size);
 	tcase_add_test(tc, test_era_5_10_batch_overflow);
 	tcase_add_test(tc, test_era_6_1_global_flush);
 	tcase_add_test(tc, test_era_reclaim_refault_flush);

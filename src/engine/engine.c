@@ -69,6 +69,11 @@ static void engine_plan_pcpu(struct mcg_engine *e)
 	e->nr_aggregates = 3 * (l->nr_state_slots + l->nr_event_slots + nodes * l->nr_node_slots);
 }
 
+size_t mcg_engine_pcpu_unit_size(const struct mcg_engine *e)
+{
+	return e->pcpu_unit_size;
+}
+
 size_t mcg_engine_pcpu_bytes(const struct mcg_engine *e, size_t *memcg)
 {
 	*memcg = e->off_base - e->off_memcg;

@@ -359,5 +359,9 @@ size_t mcg_engine_cgroup_footprint(const struct mcg_engine *e);
  * counters' share (the kernel's memcg_vmstats_percpu and
  * lruvec_stats_percpu). */
 size_t mcg_engine_pcpu_bytes(const struct mcg_engine *e, size_t *memcg);
+/* Bytes between one CPU's copy of a per-CPU block and the next CPU's: the
+ * percpu unit the kernel would pick for this CPU and node count
+ * (pcpu_build_alloc_info(), see percpu.c). */
+size_t mcg_engine_pcpu_unit_size(const struct mcg_engine *e);
 
 #endif
