@@ -807,6 +807,71 @@ static void bench_workload(void)
 	}
 }
 
+/* Can the workers keep up with the profiles?  Each preset at the scale its
+ * experiment runs, per page event: the pages the profiles ask for per
+ * second once at their footprint (the turnover, or the sum of the fault
+ * rates if less), against the pages charged per second, and the stat
+ * updates that took. */
+static void bench_profile_rates(void)
+{
+	static const struct {
+		const char *preset;
+		unsigned ncg, cpus;
+		double asked_per_cg;	/* pages/s at the footprint */
+	} runs[] = {
+		/* 64M x 50% of 4 KiB pages; the fault rates sum to 8,500 */
+		{ "seed001", 500, 80, 16384 * 0.5 },
+		/* 16M x 2000% */
+		{ "multi-fault", 1, 8, 4096 * 20.0 },
+		/* 512M x 20% */
+		{ "file-reader", 26, 8, 131072 * 0.2 },
+	};
+	double secs = opt_quick ? 1.0 : 3.0;
+
+	printf("profile rates: pages per second asked at the footprint and done, per page event\n");
+	printf("  %-12s %8s %5s %12s %12s %7s %14s\n", "preset", "cgroups", "CPUs", "asked/s",
+	       "charged/s", "done", "stat updates/s");
+	for (unsigned k = 0; k < G_N_ELEMENTS(runs); k++) {
+		struct mcg_engine_config cfg;
+		struct mcg_engine *e;
+		struct mcg_workload *wl;
+		struct mcg_workload_counters before, after;
+		struct mcg_cgroup **cg = g_new(struct mcg_cgroup *, runs[k].ncg);
+		char profile[64];
+		double start, asked, done;
+		int err;
+
+		/* As the daemon runs it: the default kernel and flush period. */
+		mcg_engine_config_init(&cfg);
+		cfg.nr_cpus = runs[k].cpus;
+		e = mcg_engine_new(&cfg);
+		g_snprintf(profile, sizeof(profile), "preset=%s", runs[k].preset);
+		wl = mcg_workload_new(e, profile, &err);
+		for (unsigned i = 0; i < runs[k].ncg; i++) {
+			char name[16];
+
+			g_snprintf(name, sizeof(name), "cg%u", i);
+			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, &cg[i]);
+		}
+		mcg_workload_start(wl);
+		/* Up to the footprint first (seed001: 64M at 8,500 pages/s). */
+		g_usleep(opt_quick ? 1000 * 1000 : 2500 * 1000);
+		mcg_workload_counters(wl, &before);
+		start = now_ns();
+		g_usleep((gulong)(secs * 1e6));
+		mcg_workload_counters(wl, &after);
+		secs = (now_ns() - start) / 1e9;
+		asked = runs[k].asked_per_cg * runs[k].ncg;
+		done = (double)(after.pages_charged - before.pages_charged) / secs;
+		printf("  %-12s %8u %5u %12.0f %12.0f %6.0f%% %14.0f\n", runs[k].preset, runs[k].ncg,
+		       runs[k].cpus, asked, done, 100.0 * done / asked,
+		       (double)(after.stat_updates - before.stat_updates) / secs);
+		mcg_workload_free(wl);
+		put_all(cg, runs[k].ncg);
+		mcg_engine_free(e);
+	}
+}
+
 /* Flushes per second by trigger, each era, under the seed001 workload (a
  * reader of memory.stat, the periodic flusher at its 2 s, reclaim under a
  * limit so that reclaim and refaults flush where the era does). */
@@ -910,6 +975,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(what, "workload") || !strcmp(what, "all")) {
 		bench_workload();
+		bench_profile_rates();
 		bench_flush_triggers();
 	}
 	if (!strcmp(what, "seeds") || !strcmp(what, "all")) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "kernel/kernel.h"
 #include "workload/workload.h"
 
 /* ---- profiles ---- */
@@ -172,6 +173,92 @@ static void check_relations(struct rig *r, struct mcg_cgroup *cg, unsigned nodes
 				  (unsigned long)hs(r, cg, MCG_MEMCG_SWAP));
 }
 
+/* ---- page events ---- */
+
+/* Workers act per page event, as the kernel's fault path does: every
+ * fault charges and makes its own stat updates (anon: NR_ANON_MAPPED, the
+ * LRU, PGFAULT, PGPGIN), so the updates number at least four per fault,
+ * where a step's batch would make four per step. */
+START_TEST(test_per_page_events)
+{
+	struct rig r;
+	struct mcg_workload_counters wc;
+	long faults;
+
+	rig_up(&r, MCG_HIERARCHY_V2, 2, 1, "anon=20000", 1);
+	g_usleep(300 * 1000);
+	mcg_workload_pause(r.wl);
+	__mcg_memcg_flush_stats(r.e, mcg_engine_root(r.e), true);
+	mcg_workload_counters(r.wl, &wc);
+	faults = hs(&r, r.cg[0], MCG_PGFAULT);
+	ck_assert_int_gt(faults, 1000);
+	ck_assert_int_eq(faults, hs(&r, r.cg[0], MCG_ANON_MAPPED));
+	ck_assert_uint_ge(wc.stat_updates, 4 * (uint64_t)faults);
+	/* About 100 faults a step: a batch per step would make ~4 updates. */
+	ck_assert_uint_ge(wc.steps, 2);
+	ck_assert_uint_gt(wc.stat_updates, 50 * wc.steps);
+	mcg_workload_resume(r.wl);
+	rig_down(&r);
+}
+END_TEST
+
+/* A flush under a running workload visits at least every (cgroup, CPU)
+ * pair the workload updated since the previous flush, in every era that
+ * flushes (5.10 has no rstat flush).  Nothing else flushes here: no
+ * periodic flusher, no reclaim, no refaults. */
+START_TEST(test_flush_visits_touched_pairs)
+{
+	static const char *const eras[] = { "6.1", "6.12", "7.3" };
+	struct mcg_engine_config cfg;
+	struct mcg_flush_counters before, after;
+	struct mcg_cgroup *cg[8], *root;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	const char *why = NULL;
+	unsigned long touched;
+	uint64_t window;
+	int err = 0;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 4;
+	cfg.flush_period_ms = 0;
+	ck_assert_int_eq(mcg_kernel_resolve(eras[_i], NULL, &cfg.kernel, &why), 0);
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	root = mcg_engine_root(e);
+	wl = mcg_workload_new(e, "anon=20000 file_write=4000", &err);
+	ck_assert_ptr_nonnull(wl);
+	for (unsigned i = 0; i < G_N_ELEMENTS(cg); i++) {
+		char name[16];
+
+		g_snprintf(name, sizeof(name), "w%u", i);
+		ck_assert_int_eq(mcg_workload_cgroup_create(wl, i < 4 ? root : cg[i - 4], name,
+							    &cg[i]), 0);
+	}
+	ck_assert_int_eq(mcg_workload_start(wl), 0);
+	g_usleep(100 * 1000);
+	__mcg_memcg_flush_stats(e, root, true);
+	window = mcg_workload_touch_window(wl) + 1;
+	g_usleep(200 * 1000);
+	ck_assert_uint_eq(mcg_workload_touch_window(wl), window);
+	mcg_engine_flush_counters(e, &before);
+	__mcg_memcg_flush_stats(e, root, true);
+	mcg_engine_flush_counters(e, &after);
+	mcg_workload_pause(wl);
+	touched = mcg_workload_pairs_touched(wl, window);
+	mcg_workload_resume(wl);
+	/* Every busy cgroup on every CPU, in 200 ms of 10 ms steps. */
+	ck_assert_uint_ge(touched, G_N_ELEMENTS(cg));
+	ck_assert_msg(after.visited - before.visited >= touched,
+		      "%s: the flush visited %llu pairs, the workload touched %lu", eras[_i],
+		      (unsigned long long)(after.visited - before.visited), touched);
+	mcg_workload_free(wl);
+	for (unsigned i = G_N_ELEMENTS(cg); i-- > 0;)
+		mcg_cgroup_put(cg[i]);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* ---- conservation and relations ---- */
 
 START_TEST(test_conservation_under_load)
@@ -294,7 +381,10 @@ START_TEST(test_high_and_reclaim)
 	ck_assert_int_le(hs(&r, cg, MCG_PGSTEAL_PROACTIVE), hs(&r, cg, MCG_PGSCAN_PROACTIVE));
 	/* More than there is: what could be done is done, then EAGAIN. */
 	ck_assert_int_eq(mcg_workload_reclaim(r.wl, cg, 1UL << 30), -EAGAIN);
-	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 0);
+	/* memory_reclaim() drains no charge stock: what the CPUs hold in
+	 * stock stays charged. */
+	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+			  mcg_memcg_stocked(r.e, cg, false));
 	mcg_workload_resume(r.wl);
 	rig_down(&r);
 }
@@ -449,6 +539,8 @@ static Suite *make_workload_suite(void)
 	tcase_add_loop_test(tc, test_conservation_under_load, 0, 2);
 	tcase_add_test(tc, test_limit_holds_under_load);
 	tcase_add_test(tc, test_high_and_reclaim);
+	tcase_add_test(tc, test_per_page_events);
+	tcase_add_loop_test(tc, test_flush_visits_touched_pairs, 0, 3);
 	tcase_add_test(tc, test_v1_limits);
 	tcase_add_test(tc, test_profile_files);
 	tcase_add_test(tc, test_profile_nodes);

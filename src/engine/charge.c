@@ -157,23 +157,26 @@ static void css_refs_add(struct mcg_cgroup *cg, long nr_pages)
 		atomic_fetch_add_explicit(&cg->css_refs, nr_pages, memory_order_relaxed);
 }
 
-bool mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
-			  bool memsw, struct mcg_cgroup **over, enum mcg_counter *limited)
+enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg,
+					    unsigned long nr_pages, bool memsw,
+					    struct mcg_cgroup **over, enum mcg_counter *limited)
 {
 	unsigned long batch = c->engine->charge_batch > nr_pages ? c->engine->charge_batch
 								   : nr_pages;
 
-	if (!stock_consume(c, cg, nr_pages, memsw)) {
-		while (!counters_try(cg, batch, memsw, over, limited)) {
-			if (batch == nr_pages)
-				return false;
-			batch = nr_pages;	/* the batch did not fit: exactly */
-		}
-		if (batch > nr_pages)
-			stock_refill(c, cg, batch - nr_pages, memsw);
+	if (stock_consume(c, cg, nr_pages, memsw)) {
+		css_refs_add(cg, (long)nr_pages);
+		return MCG_CHARGE_FROM_STOCK;
 	}
+	while (!counters_try(cg, batch, memsw, over, limited)) {
+		if (batch == nr_pages)
+			return MCG_CHARGE_FAILED;
+		batch = nr_pages;	/* the batch did not fit: exactly */
+	}
+	if (batch > nr_pages)
+		stock_refill(c, cg, batch - nr_pages, memsw);
 	css_refs_add(cg, (long)nr_pages);
-	return true;
+	return MCG_CHARGE_FROM_COUNTERS;
 }
 
 void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw)

@@ -224,11 +224,18 @@ long mcg_cgroup_css_refs(const struct mcg_cgroup *cg);
 
 /* try_charge_memcg() of the era, as CPU c (inside its window): nr_pages of
  * memory, and with memsw of v1's memory+swap, charged to cg through c's
- * per-CPU charge stock (charge.c).  True on success; false when even
+ * per-CPU charge stock (charge.c).  Says where the pages came from: the
+ * stock (the kernel then returns at once), or the page counters (the kernel
+ * then checks memory.high up the hierarchy); or MCG_CHARGE_FAILED when even
  * nr_pages do not fit, with *over the limiting cgroup and *limited the
  * counter that refused: the caller reclaims, may drain the stocks, and
  * retries.  Seed 004's before also takes nr_pages shared css references. */
-bool mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+enum mcg_charge_result {
+	MCG_CHARGE_FAILED = 0,
+	MCG_CHARGE_FROM_STOCK,
+	MCG_CHARGE_FROM_COUNTERS,
+};
+enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
 			  bool memsw, struct mcg_cgroup **over, enum mcg_counter *limited);
 /* uncharge_batch(): straight to the counters, never to the stock. */
 void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw);

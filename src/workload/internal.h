@@ -39,11 +39,14 @@ enum wl_rate {
 	WL_NR_RATES
 };
 
-/* Fractions carried over: the rates, the shares of a fault batch that have
- * a property (THP, mlocked, mapped, reclaimable slab, kernel stack), the
- * aging of the LRU lists. */
+/* Fractions carried over: the rates, the shares of pages or faults that
+ * have a property (THP, mlocked, mapped, reclaimable slab, kernel stack,
+ * swap-in, file refault, workingset restore), the aging of the LRU lists. */
 enum wl_carry {
 	WL_CARRY_THP = WL_NR_RATES,
+	WL_CARRY_SWAPIN,
+	WL_CARRY_REFAULT_FILE,
+	WL_CARRY_RESTORE_FILE,
 	WL_CARRY_MLOCK,
 	WL_CARRY_MAPPED,
 	WL_CARRY_SLAB_RECLAIMABLE,
@@ -67,6 +70,12 @@ struct wl_ledger {
 	 * would alias with the periodic shares above and pile, say, every
 	 * mlocked page on one node. */
 	uint64_t rng;
+	/* Pages read since the last read request went to the disk. */
+	long reads_unsubmitted;
+	/* The last two touch windows (mcg_workload_touch_window()) in which
+	 * this ledger's pair was updated: written by its CPU, read while the
+	 * pool is paused. */
+	uint64_t touch_window, touch_prev_window;
 	/* Dirty plus writeback pages of all nodes: changed only as this
 	 * ledger's CPU, read by anyone (the worker's idle check, reclaim
 	 * waiting for writeback) without entering the CPU. */
@@ -93,6 +102,9 @@ struct wl_worker {
 	pthread_t thread;
 	uint64_t last_ns;
 	_Atomic uint64_t stat_updates, steps;	/* written by the worker */
+	/* Pages charged and uncharged as this CPU: written by whoever is in
+	 * the CPU's window (a load and a store), read by anyone. */
+	_Atomic uint64_t pages_charged, pages_uncharged;
 };
 
 struct mcg_workload {
@@ -118,7 +130,8 @@ struct mcg_workload {
 	bool stop;				/* park_lock */
 	_Atomic bool pausing;			/* fast check for workers */
 
-	_Atomic uint64_t pages_charged, pages_uncharged;
+	/* The open touch window; bumped by mcg_workload_touch_window(). */
+	_Atomic uint64_t touch_window;
 };
 
 static inline struct wl_ledger *wl_ledger(const struct wl_cgroup *w, unsigned cpu)
@@ -136,7 +149,8 @@ struct wl_ctx {
 };
 
 /* ledger.c: page life cycle, as CPU ctx->cpu (entered). */
-void wl_stat(struct wl_ctx *x, struct mcg_cgroup *cg, int nid, enum mcg_item item, long val);
+/* One stat update of w's memcg, which marks the (cgroup, CPU) pair. */
+void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long val);
 /* Does one step of w's profile for dt seconds; true if the profile asks
  * for more than one step may do (the CPU is behind: no sleeping). */
 bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt);

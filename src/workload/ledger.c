@@ -21,13 +21,30 @@
 #define KB_PER_PAGE (MCG_PAGE_SIZE / 1024)
 /* Pages per emulated block I/O request (128 KiB). */
 #define IO_CHUNK 32
+/* The kernel's LRU paths move pages in batches, not one by one: reclaim
+ * isolates SWAP_CLUSTER_MAX (32, include/linux/swap.h) folios at a time
+ * (shrink_lruvec() -> shrink_list()), and frees and activations drain a
+ * per-CPU folio_batch of 15 (pagevec, 6.1) to 31 folios.  memcgfs moves
+ * LRU_BATCH pages per update there. */
+#define LRU_BATCH 32
 
-void wl_stat(struct wl_ctx *x, struct mcg_cgroup *cg, int nid, enum mcg_item item, long val)
+void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long val)
 {
+	struct wl_ledger *l;
+	uint64_t window;
+
 	if (!val)
 		return;
-	mcg_stat_mod(x->cpu, cg, nid, item, val);
+	mcg_stat_mod(x->cpu, w->cg, nid, item, val);
 	x->stat_updates++;
+	/* After the update, so that a pair counted in a window was marked
+	 * before the window closed (mcg_workload_touch_window()). */
+	l = wl_ledger(w, x->cpu_id);
+	window = atomic_load_explicit(&x->wl->touch_window, memory_order_seq_cst);
+	if (l->touch_window != window) {
+		l->touch_prev_window = l->touch_window;
+		l->touch_window = window;
+	}
 }
 
 static long lmin(long a, long b)
@@ -100,6 +117,8 @@ static int pick_node(const struct wl_ctx *x, const struct mcg_profile *p, struct
 {
 	unsigned nodes = x->wl->nr_nodes, allowed = 0, k;
 
+	if (nodes == 1)
+		return 0;
 	if (!l->rng)
 		l->rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)x->cpu_id << 32) ^ (uintptr_t)l;
 	l->rng ^= l->rng >> 12;
@@ -139,83 +158,98 @@ static long share_of(struct wl_ledger *l, enum wl_carry c, long n, double pct)
 
 /* ---- faults ---- */
 
-/* Swap-ins: faults on anonymous pages that reclaim pushed out. */
-static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+/* Is this fault of a kind that `pct` percent of faults are?  An exact share
+ * over time (the carry), held at one pending hit while `possible` is false,
+ * so that a share cannot pile up while there is nothing to take it from. */
+static bool fault_is(struct wl_ledger *l, enum wl_carry c, double pct, bool possible)
 {
-	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
-	struct mcg_cgroup *cg = w->cg;
-	long k = lmin(node->swapped, n / 4);
-	long refault;
-
-	if (k <= 0 || !wl_charge(x, w, k, 0))
-		return 0;
-	/* The charge may have OOM-killed this very ledger, swap and all:
-	 * only what is still swapped comes back in. */
-	if (node->swapped < k) {
-		wl_uncharge(x, w, k - lmin(node->swapped, k), 0);
-		k = lmin(node->swapped, k);
-		if (k <= 0)
-			return 0;
+	l->carry[c] += pct / 100.0;
+	if (l->carry[c] < 1.0)
+		return false;
+	if (!possible) {
+		l->carry[c] = 1.0;
+		return false;
 	}
-	wl_uncharge_swap(x, w, k, false);
-	node->swapped -= k;
-	refault = lmin(node->shadow_anon, k);
-	node->shadow_anon -= refault;
-	/* Shadow entries found: workingset_test_recent() flushes first. */
-	if (refault)
-		mcg_memcg_flush_for_refault(x->e, cg);
-	node->anon_active += refault;
-	node->anon_inactive += k - refault;
-	wl_stat(x, cg, nid, MCG_MEMCG_SWAP, -k);
-	wl_stat(x, cg, nid, MCG_ANON_MAPPED, k);
-	wl_stat(x, cg, nid, MCG_INACTIVE_ANON, k - refault);
-	wl_stat(x, cg, nid, MCG_ACTIVE_ANON, refault);
-	wl_stat(x, cg, nid, MCG_WORKINGSET_REFAULT_ANON, refault);
-	wl_stat(x, cg, nid, MCG_WORKINGSET_ACTIVATE_ANON, refault);
-	wl_stat(x, cg, nid, MCG_PSWPIN, k);
-	wl_stat(x, cg, nid, MCG_PGFAULT, k);
-	wl_stat(x, cg, nid, MCG_PGMAJFAULT, k);
-	wl_stat(x, cg, nid, MCG_PGPGIN, k);
-	return k;
+	l->carry[c] -= 1.0;
+	return true;
 }
 
-static void anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
-		       long n)
+/* A swap-in: a fault on an anonymous page that reclaim pushed out.  Returns
+ * the pages brought in (0 or 1). */
+static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	long refault;
+
+	if (!wl_charge(x, w, 1, 0))
+		return 0;
+	/* The charge may have OOM-killed this very ledger, swap and all. */
+	if (node->swapped <= 0) {
+		wl_uncharge(x, w, 1, 0);
+		return 0;
+	}
+	wl_uncharge_swap(x, w, 1, false);
+	node->swapped--;
+	refault = node->shadow_anon > 0;
+	node->shadow_anon -= refault;
+	/* A shadow entry found: workingset_refault() flushes first. */
+	if (refault)
+		mcg_memcg_flush_for_refault(x->e, w->cg);
+	node->anon_active += refault;
+	node->anon_inactive += 1 - refault;
+	wl_stat(x, w, nid, MCG_MEMCG_SWAP, -1);
+	wl_stat(x, w, nid, MCG_ANON_MAPPED, 1);
+	wl_stat(x, w, nid, MCG_INACTIVE_ANON, 1 - refault);
+	wl_stat(x, w, nid, MCG_ACTIVE_ANON, refault);
+	wl_stat(x, w, nid, MCG_WORKINGSET_REFAULT_ANON, refault);
+	wl_stat(x, w, nid, MCG_WORKINGSET_ACTIVATE_ANON, refault);
+	wl_stat(x, w, nid, MCG_PSWPIN, 1);
+	wl_stat(x, w, nid, MCG_PGFAULT, 1);
+	wl_stat(x, w, nid, MCG_PGMAJFAULT, 1);
+	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+	return 1;
+}
+
+/* One anonymous fault (do_anonymous_page() or a THP fault): a quarter of
+ * faults find a swapped page while there are any; otherwise the fault
+ * brings a new folio, a THP whenever the THP share of pages is due.
+ * Returns the pages of the fault rate it used up (a THP's 512 may go
+ * beyond this step's share: the caller carries the debt). */
+static long anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	struct mcg_cgroup *cg = w->cg;
-	int nid;
-	struct wl_node *node;
-	long thp_folios, small, mlocked;
+	int nid = pick_node(x, p, l);
+	struct wl_node *node = &l->node[nid];
+	long pages = 1, mlocked;
+	bool thp;
 
-	if (n <= 0)
-		return;
-	nid = pick_node(x, p, l);
-	node = &l->node[nid];
-	n -= anon_swapin(x, w, nid, n);
-	/* THPs come whole: the carry gathers THP-bound pages until a folio
-	 * is due, and keeps what does not fill one (or does not fit now). */
-	{
-		long thp_pages = carried(&l->carry[WL_CARRY_THP], (double)n * p->thp / 100.0);
-
-		thp_folios = lmin(thp_pages, n) / THP_PAGES;
-		l->carry[WL_CARRY_THP] += (double)(thp_pages - thp_folios * THP_PAGES);
+	if (fault_is(l, WL_CARRY_SWAPIN, 25, node->swapped > 0)) {
+		anon_swapin(x, w, nid);
+		return 1;
 	}
-	small = n - thp_folios * THP_PAGES;
-	if (!wl_charge(x, w, n, WL_MEMSW))
-		return;
-	mlocked = share_of(l, WL_CARRY_MLOCK, small, p->mlock);
+	/* The carry gains the THP share of every page faulted; a THP is due
+	 * once it holds a whole folio. */
+	thp = l->carry[WL_CARRY_THP] >= THP_PAGES;
+	if (thp) {
+		l->carry[WL_CARRY_THP] -= THP_PAGES;
+		pages = THP_PAGES;
+	}
+	l->carry[WL_CARRY_THP] += (double)pages * p->thp / 100.0;
+	if (!wl_charge(x, w, pages, WL_MEMSW))
+		return pages;
+	mlocked = thp ? 0 : share_of(l, WL_CARRY_MLOCK, 1, p->mlock);
 	node->mlocked += mlocked;
-	node->anon_inactive += n - mlocked;
-	node->thp += thp_folios * THP_PAGES;
-	wl_stat(x, cg, nid, MCG_ANON_MAPPED, n);
-	wl_stat(x, cg, nid, MCG_INACTIVE_ANON, n - mlocked);
-	wl_stat(x, cg, nid, MCG_UNEVICTABLE, mlocked);
-	wl_stat(x, cg, nid, MCG_ANON_THPS, thp_folios * THP_PAGES);
-	wl_stat(x, cg, nid, MCG_THP_FAULT_ALLOC, thp_folios);
+	node->anon_inactive += pages - mlocked;
+	node->thp += thp ? THP_PAGES : 0;
+	wl_stat(x, w, nid, MCG_ANON_MAPPED, pages);
+	wl_stat(x, w, nid, MCG_INACTIVE_ANON, pages - mlocked);
+	wl_stat(x, w, nid, MCG_UNEVICTABLE, mlocked);
+	wl_stat(x, w, nid, MCG_ANON_THPS, thp ? THP_PAGES : 0);
+	wl_stat(x, w, nid, MCG_THP_FAULT_ALLOC, thp);
 	/* One fault and one pgpgin per folio. */
-	wl_stat(x, cg, nid, MCG_PGFAULT, small + thp_folios);
-	wl_stat(x, cg, nid, MCG_PGPGIN, small + thp_folios);
+	wl_stat(x, w, nid, MCG_PGFAULT, 1);
+	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+	return pages;
 }
 
 static void io_account(struct wl_ctx *x, struct mcg_cgroup *cg, enum mcg_io_op op, long pages)
@@ -224,39 +258,45 @@ static void io_account(struct wl_ctx *x, struct mcg_cgroup *cg, enum mcg_io_op o
 		mcg_io_account(x->cpu, cg, 0, op, (uint64_t)lmin(IO_CHUNK, pages - done) * MCG_PAGE_SIZE);
 }
 
-static void file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, long n)
+/* One page read into the page cache (filemap_add_folio() from readahead):
+ * half of them find a shadow entry while there are any, refault and are
+ * activated at once.  The reads go to the disk a request of IO_CHUNK pages
+ * at a time. */
+static void file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	struct mcg_cgroup *cg = w->cg;
 	int nid;
 	struct wl_node *node;
 	long refault, mapped;
 
-	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW))
+	if (!wl_charge(x, w, 1, WL_MEMSW))
 		return;
 	nid = pick_node(x, p, l);
 	node = &l->node[nid];
-	/* Pages evicted earlier come back: refaults, activated at once. */
-	refault = lmin(node->shadow_file, n / 2);
+	refault = fault_is(l, WL_CARRY_REFAULT_FILE, 50, node->shadow_file > 0);
 	node->shadow_file -= refault;
 	if (refault)
-		mcg_memcg_flush_for_refault(x->e, cg);
-	mapped = share_of(l, WL_CARRY_MAPPED, n, p->mapped);
-	node->file_inactive += n - refault;
+		mcg_memcg_flush_for_refault(x->e, w->cg);
+	mapped = share_of(l, WL_CARRY_MAPPED, 1, p->mapped);
+	node->file_inactive += 1 - refault;
 	node->file_active += refault;
 	node->mapped += mapped;
-	wl_stat(x, cg, nid, MCG_FILE_PAGES, n);
-	wl_stat(x, cg, nid, MCG_INACTIVE_FILE, n - refault);
-	wl_stat(x, cg, nid, MCG_ACTIVE_FILE, refault);
-	wl_stat(x, cg, nid, MCG_WORKINGSET_REFAULT_FILE, refault);
-	wl_stat(x, cg, nid, MCG_WORKINGSET_ACTIVATE_FILE, refault);
-	wl_stat(x, cg, nid, MCG_WORKINGSET_RESTORE_FILE, refault / 4);
-	wl_stat(x, cg, nid, MCG_FILE_MAPPED, mapped);
+	wl_stat(x, w, nid, MCG_FILE_PAGES, 1);
+	wl_stat(x, w, nid, MCG_INACTIVE_FILE, 1 - refault);
+	wl_stat(x, w, nid, MCG_ACTIVE_FILE, refault);
+	wl_stat(x, w, nid, MCG_WORKINGSET_REFAULT_FILE, refault);
+	wl_stat(x, w, nid, MCG_WORKINGSET_ACTIVATE_FILE, refault);
+	wl_stat(x, w, nid, MCG_WORKINGSET_RESTORE_FILE,
+		share_of(l, WL_CARRY_RESTORE_FILE, refault, 25));
+	wl_stat(x, w, nid, MCG_FILE_MAPPED, mapped);
 	/* Mapped pages are read through a fault that waits for the disk. */
-	wl_stat(x, cg, nid, MCG_PGFAULT, mapped);
-	wl_stat(x, cg, nid, MCG_PGMAJFAULT, mapped);
-	wl_stat(x, cg, nid, MCG_PGPGIN, n);
-	io_account(x, cg, MCG_IO_READ, n);
+	wl_stat(x, w, nid, MCG_PGFAULT, mapped);
+	wl_stat(x, w, nid, MCG_PGMAJFAULT, mapped);
+	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+	if (++l->reads_unsubmitted == IO_CHUNK) {
+		io_account(x, w->cg, MCG_IO_READ, IO_CHUNK);
+		l->reads_unsubmitted = 0;
+	}
 }
 
 static void file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, long n)
@@ -272,10 +312,10 @@ static void file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 	node->file_inactive += n;
 	node->dirty += n;
 	ledger_in_flight_add(l, n);
-	wl_stat(x, w->cg, nid, MCG_FILE_PAGES, n);
-	wl_stat(x, w->cg, nid, MCG_INACTIVE_FILE, n);
-	wl_stat(x, w->cg, nid, MCG_FILE_DIRTY, n);
-	wl_stat(x, w->cg, nid, MCG_PGPGIN, n);
+	wl_stat(x, w, nid, MCG_FILE_PAGES, n);
+	wl_stat(x, w, nid, MCG_INACTIVE_FILE, n);
+	wl_stat(x, w, nid, MCG_FILE_DIRTY, n);
+	wl_stat(x, w, nid, MCG_PGPGIN, n);
 }
 
 static void shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
@@ -289,11 +329,11 @@ static void shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_
 	nid = pick_node(x, p, l);
 	l->node[nid].shmem += n;
 	/* Swap-backed: counted as file, kept on the anon LRU. */
-	wl_stat(x, w->cg, nid, MCG_SHMEM, n);
-	wl_stat(x, w->cg, nid, MCG_FILE_PAGES, n);
-	wl_stat(x, w->cg, nid, MCG_INACTIVE_ANON, n);
-	wl_stat(x, w->cg, nid, MCG_PGFAULT, n);
-	wl_stat(x, w->cg, nid, MCG_PGPGIN, n);
+	wl_stat(x, w, nid, MCG_SHMEM, n);
+	wl_stat(x, w, nid, MCG_FILE_PAGES, n);
+	wl_stat(x, w, nid, MCG_INACTIVE_ANON, n);
+	wl_stat(x, w, nid, MCG_PGFAULT, n);
+	wl_stat(x, w, nid, MCG_PGPGIN, n);
 }
 
 /* Kernel memory in one cgroup: slab (half of it reclaimable), kernel stacks
@@ -313,22 +353,22 @@ static void kernel_part(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_
 	switch (item) {
 	case MCG_SLAB_RECLAIMABLE_B:
 		node->slab_reclaimable += n;
-		wl_stat(x, w->cg, nid, MCG_SLAB_RECLAIMABLE_B, n * MCG_PAGE_SIZE);
+		wl_stat(x, w, nid, MCG_SLAB_RECLAIMABLE_B, n * MCG_PAGE_SIZE);
 		break;
 	case MCG_SLAB_UNRECLAIMABLE_B:
 		node->slab_unreclaimable += n;
-		wl_stat(x, w->cg, nid, MCG_SLAB_UNRECLAIMABLE_B, n * MCG_PAGE_SIZE);
+		wl_stat(x, w, nid, MCG_SLAB_UNRECLAIMABLE_B, n * MCG_PAGE_SIZE);
 		break;
 	case MCG_KERNEL_STACK_KB:
 		node->kernel_stack += n;
-		wl_stat(x, w->cg, nid, MCG_KERNEL_STACK_KB, n * KB_PER_PAGE);
+		wl_stat(x, w, nid, MCG_KERNEL_STACK_KB, n * KB_PER_PAGE);
 		break;
 	default:
 		node->pagetables += n;
-		wl_stat(x, w->cg, nid, MCG_PAGETABLE, n);
+		wl_stat(x, w, nid, MCG_PAGETABLE, n);
 		break;
 	}
-	wl_stat(x, w->cg, nid, MCG_MEMCG_KMEM, n);
+	wl_stat(x, w, nid, MCG_MEMCG_KMEM, n);
 }
 
 static void slab_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, long n)
@@ -356,6 +396,23 @@ static void kernel_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg
 
 /* ---- aging and writeback ---- */
 
+/* Moves n pages from an inactive list to its active list (folio_activate(),
+ * drained a batch at a time). */
+static void activate(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, bool file)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+
+	for (long done = 0; done < n; done += LRU_BATCH) {
+		long k = lmin(LRU_BATCH, n - done);
+
+		*(file ? &node->file_inactive : &node->anon_inactive) -= k;
+		*(file ? &node->file_active : &node->anon_active) += k;
+		wl_stat(x, w, nid, file ? MCG_INACTIVE_FILE : MCG_INACTIVE_ANON, -k);
+		wl_stat(x, w, nid, file ? MCG_ACTIVE_FILE : MCG_ACTIVE_ANON, k);
+		wl_stat(x, w, nid, MCG_PGACTIVATE, k);
+	}
+}
+
 static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
@@ -363,36 +420,31 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 	struct mcg_cgroup *cg = w->cg;
 	long cleaned, started, activated;
 
-	/* Writeback completes within ~0.2 s, dirty pages expire within ~0.5 s. */
+	/* Writeback completes within ~0.2 s, dirty pages expire within ~0.5 s.
+	 * Both move one page at a time, as folio_start_writeback() and
+	 * folio_end_writeback() account each folio; the completions reach
+	 * the disk's statistics a request of IO_CHUNK pages at a time. */
 	cleaned = part_of(node->writeback, dt / 0.2);
 	node->writeback -= cleaned;
 	ledger_in_flight_add(l, -cleaned);
-	wl_stat(x, cg, nid, MCG_WRITEBACK, -cleaned);
+	for (long i = 0; i < cleaned; i++)
+		wl_stat(x, w, nid, MCG_WRITEBACK, -1);
 	io_account(x, cg, MCG_IO_WRITE, cleaned);
 	started = part_of(node->dirty, dt / 0.5);
 	node->dirty -= started;
 	node->writeback += started;
-	wl_stat(x, cg, nid, MCG_FILE_DIRTY, -started);
-	wl_stat(x, cg, nid, MCG_WRITEBACK, started);
+	for (long i = 0; i < started; i++) {
+		wl_stat(x, w, nid, MCG_FILE_DIRTY, -1);
+		wl_stat(x, w, nid, MCG_WRITEBACK, 1);
+	}
 
-	/* A tenth of clean inactive pages get touched again each second. */
+	/* A tenth of clean inactive pages get touched again each second, a
+	 * twentieth of inactive anonymous ones. */
 	activated = carried(&l->carry[WL_CARRY_ACTIVATE_FILE],
 			    (double)(node->file_inactive - node->dirty - node->writeback) * dt * 0.1);
-	if (activated > 0) {
-		node->file_inactive -= activated;
-		node->file_active += activated;
-		wl_stat(x, cg, nid, MCG_INACTIVE_FILE, -activated);
-		wl_stat(x, cg, nid, MCG_ACTIVE_FILE, activated);
-		wl_stat(x, cg, nid, MCG_PGACTIVATE, activated);
-	}
+	activate(x, w, nid, activated, true);
 	activated = carried(&l->carry[WL_CARRY_ACTIVATE_ANON], (double)node->anon_inactive * dt * 0.05);
-	if (activated > 0) {
-		node->anon_inactive -= activated;
-		node->anon_active += activated;
-		wl_stat(x, cg, nid, MCG_INACTIVE_ANON, -activated);
-		wl_stat(x, cg, nid, MCG_ACTIVE_ANON, activated);
-		wl_stat(x, cg, nid, MCG_PGACTIVATE, activated);
-	}
+	activate(x, w, nid, activated, false);
 }
 
 /* ---- frees ---- */
@@ -414,11 +466,11 @@ static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	node->anon_inactive -= from_inactive;
 	node->anon_active -= k - from_inactive;
 	node->thp -= thp_folios * THP_PAGES;
-	wl_stat(x, w->cg, nid, MCG_ANON_MAPPED, -k);
-	wl_stat(x, w->cg, nid, MCG_INACTIVE_ANON, -from_inactive);
-	wl_stat(x, w->cg, nid, MCG_ACTIVE_ANON, -(k - from_inactive));
-	wl_stat(x, w->cg, nid, MCG_ANON_THPS, -thp_folios * THP_PAGES);
-	wl_stat(x, w->cg, nid, MCG_PGPGOUT, k_small + thp_folios);
+	wl_stat(x, w, nid, MCG_ANON_MAPPED, -k);
+	wl_stat(x, w, nid, MCG_INACTIVE_ANON, -from_inactive);
+	wl_stat(x, w, nid, MCG_ACTIVE_ANON, -(k - from_inactive));
+	wl_stat(x, w, nid, MCG_ANON_THPS, -thp_folios * THP_PAGES);
+	wl_stat(x, w, nid, MCG_PGPGOUT, k_small + thp_folios);
 	wl_uncharge(x, w, k, WL_MEMSW);
 	return k;
 }
@@ -444,11 +496,11 @@ static long drop_file(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, bo
 	node->file_active -= from_active;
 	if (evict)
 		node->shadow_file += k;
-	wl_stat(x, w->cg, nid, MCG_FILE_PAGES, -k);
-	wl_stat(x, w->cg, nid, MCG_INACTIVE_FILE, -from_inactive);
-	wl_stat(x, w->cg, nid, MCG_ACTIVE_FILE, -from_active);
-	wl_stat(x, w->cg, nid, MCG_FILE_MAPPED, -unmapped);
-	wl_stat(x, w->cg, nid, MCG_PGPGOUT, k);
+	wl_stat(x, w, nid, MCG_FILE_PAGES, -k);
+	wl_stat(x, w, nid, MCG_INACTIVE_FILE, -from_inactive);
+	wl_stat(x, w, nid, MCG_ACTIVE_FILE, -from_active);
+	wl_stat(x, w, nid, MCG_FILE_MAPPED, -unmapped);
+	wl_stat(x, w, nid, MCG_PGPGOUT, k);
 	wl_uncharge(x, w, k, WL_MEMSW);
 	return k;
 }
@@ -461,10 +513,10 @@ static long free_shmem(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	if (k <= 0)
 		return 0;
 	node->shmem -= k;
-	wl_stat(x, w->cg, nid, MCG_SHMEM, -k);
-	wl_stat(x, w->cg, nid, MCG_FILE_PAGES, -k);
-	wl_stat(x, w->cg, nid, MCG_INACTIVE_ANON, -k);
-	wl_stat(x, w->cg, nid, MCG_PGPGOUT, k);
+	wl_stat(x, w, nid, MCG_SHMEM, -k);
+	wl_stat(x, w, nid, MCG_FILE_PAGES, -k);
+	wl_stat(x, w, nid, MCG_INACTIVE_ANON, -k);
+	wl_stat(x, w, nid, MCG_PGPGOUT, k);
 	wl_uncharge(x, w, k, WL_MEMSW);
 	return k;
 }
@@ -485,11 +537,11 @@ static long free_kernel(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n,
 	node->slab_unreclaimable -= unrec;
 	node->kernel_stack -= stack;
 	node->pagetables -= pt;
-	wl_stat(x, w->cg, nid, MCG_SLAB_RECLAIMABLE_B, -rec * MCG_PAGE_SIZE);
-	wl_stat(x, w->cg, nid, MCG_SLAB_UNRECLAIMABLE_B, -unrec * MCG_PAGE_SIZE);
-	wl_stat(x, w->cg, nid, MCG_KERNEL_STACK_KB, -stack * KB_PER_PAGE);
-	wl_stat(x, w->cg, nid, MCG_PAGETABLE, -pt);
-	wl_stat(x, w->cg, nid, MCG_MEMCG_KMEM, -k);
+	wl_stat(x, w, nid, MCG_SLAB_RECLAIMABLE_B, -rec * MCG_PAGE_SIZE);
+	wl_stat(x, w, nid, MCG_SLAB_UNRECLAIMABLE_B, -unrec * MCG_PAGE_SIZE);
+	wl_stat(x, w, nid, MCG_KERNEL_STACK_KB, -stack * KB_PER_PAGE);
+	wl_stat(x, w, nid, MCG_PAGETABLE, -pt);
+	wl_stat(x, w, nid, MCG_MEMCG_KMEM, -k);
 	wl_uncharge(x, w, k, WL_MEMSW | WL_KMEM);
 	return k;
 }
@@ -502,9 +554,9 @@ static long free_mlocked(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	if (k <= 0)
 		return 0;
 	node->mlocked -= k;
-	wl_stat(x, w->cg, nid, MCG_ANON_MAPPED, -k);
-	wl_stat(x, w->cg, nid, MCG_UNEVICTABLE, -k);
-	wl_stat(x, w->cg, nid, MCG_PGPGOUT, k);
+	wl_stat(x, w, nid, MCG_ANON_MAPPED, -k);
+	wl_stat(x, w, nid, MCG_UNEVICTABLE, -k);
+	wl_stat(x, w, nid, MCG_PGPGOUT, k);
 	wl_uncharge(x, w, k, WL_MEMSW);
 	return k;
 }
@@ -526,12 +578,21 @@ static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
 			/* An even share of what is left, per node still to visit. */
 			long part = (excess + (long)(nodes - i) - 1) / (long)(nodes - i);
 
-			switch (kind) {
-			case 0: excess -= drop_file(x, w, nid, part, false); break;
-			case 1: excess -= free_anon(x, w, nid, part); break;
-			case 2: excess -= free_shmem(x, w, nid, part); break;
-			case 3: excess -= free_kernel(x, w, nid, part, false); break;
-			default: excess -= free_mlocked(x, w, nid, part); break;
+			/* A batch at a time, until the kind runs out here. */
+			while (part > 0) {
+				long k, batch = lmin(part, LRU_BATCH);
+
+				switch (kind) {
+				case 0: k = drop_file(x, w, nid, batch, false); break;
+				case 1: k = free_anon(x, w, nid, batch); break;
+				case 2: k = free_shmem(x, w, nid, batch); break;
+				case 3: k = free_kernel(x, w, nid, batch, false); break;
+				default: k = free_mlocked(x, w, nid, batch); break;
+				}
+				if (k <= 0)
+					break;
+				part -= k;
+				excess -= k;
 			}
 		}
 	}
@@ -552,10 +613,10 @@ static void refill(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, bool 
 		return;
 	*active -= k;
 	*inactive += k;
-	wl_stat(x, w->cg, nid, file ? MCG_ACTIVE_FILE : MCG_ACTIVE_ANON, -k);
-	wl_stat(x, w->cg, nid, file ? MCG_INACTIVE_FILE : MCG_INACTIVE_ANON, k);
-	wl_stat(x, w->cg, nid, MCG_PGREFILL, k);
-	wl_stat(x, w->cg, nid, MCG_PGDEACTIVATE, k);
+	wl_stat(x, w, nid, file ? MCG_ACTIVE_FILE : MCG_ACTIVE_ANON, -k);
+	wl_stat(x, w, nid, file ? MCG_INACTIVE_FILE : MCG_INACTIVE_ANON, k);
+	wl_stat(x, w, nid, MCG_PGREFILL, k);
+	wl_stat(x, w, nid, MCG_PGDEACTIVATE, k);
 }
 
 /* Swaps out up to n inactive anonymous pages (small pages first). */
@@ -576,16 +637,53 @@ static long swap_out(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	node->thp -= thp_folios * THP_PAGES;
 	node->swapped += k;
 	node->shadow_anon += k;
-	wl_stat(x, w->cg, nid, MCG_ANON_MAPPED, -k);
-	wl_stat(x, w->cg, nid, MCG_INACTIVE_ANON, -k);
-	wl_stat(x, w->cg, nid, MCG_ANON_THPS, -thp_folios * THP_PAGES);
-	wl_stat(x, w->cg, nid, MCG_THP_SWPOUT, thp_folios);
-	wl_stat(x, w->cg, nid, MCG_MEMCG_SWAP, k);
-	wl_stat(x, w->cg, nid, MCG_PSWPOUT, k);
-	wl_stat(x, w->cg, nid, MCG_PGPGOUT, k_small + thp_folios);
+	wl_stat(x, w, nid, MCG_ANON_MAPPED, -k);
+	wl_stat(x, w, nid, MCG_INACTIVE_ANON, -k);
+	wl_stat(x, w, nid, MCG_ANON_THPS, -thp_folios * THP_PAGES);
+	wl_stat(x, w, nid, MCG_THP_SWPOUT, thp_folios);
+	wl_stat(x, w, nid, MCG_MEMCG_SWAP, k);
+	wl_stat(x, w, nid, MCG_PSWPOUT, k);
+	wl_stat(x, w, nid, MCG_PGPGOUT, k_small + thp_folios);
 	/* v1: the page stays in memsw, now as swap. */
 	wl_uncharge(x, w, k, 0);
 	return k;
+}
+
+/* One shrink_list() pass over a node: up to `want` pages (a batch). */
+static long reclaim_batch(struct wl_ctx *x, struct wl_cgroup *w, int nid, long want, bool swap,
+			  enum mcg_item scan_item, enum mcg_item steal_item)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	long clean, evicted, swapped = 0, written, slab;
+
+	/* File first: clean inactive pages go, refilled from active. */
+	clean = node->file_inactive - node->dirty - node->writeback;
+	if (clean < want)
+		refill(x, w, nid, want - clean, true);
+	evicted = drop_file(x, w, nid, want, true);
+	/* Dirty pages met on the way get their writeback started. */
+	written = lmin(node->dirty, want - evicted);
+	if (written > 0) {
+		node->dirty -= written;
+		node->writeback += written;
+		wl_stat(x, w, nid, MCG_FILE_DIRTY, -written);
+		wl_stat(x, w, nid, MCG_WRITEBACK, written);
+		wl_stat(x, w, nid, MCG_VMSCAN_WRITE, written);
+	}
+	if (swap && want - evicted > 0) {
+		if (node->anon_inactive < want - evicted)
+			refill(x, w, nid, want - evicted - node->anon_inactive, false);
+		swapped = swap_out(x, w, nid, want - evicted);
+	}
+	wl_stat(x, w, nid, scan_item, evicted + swapped + (written > 0 ? written : 0));
+	wl_stat(x, w, nid, steal_item, evicted + swapped);
+	wl_stat(x, w, nid, MCG_PGSCAN_FILE, evicted + (written > 0 ? written : 0));
+	wl_stat(x, w, nid, MCG_PGSTEAL_FILE, evicted);
+	wl_stat(x, w, nid, MCG_PGSCAN_ANON, swapped);
+	wl_stat(x, w, nid, MCG_PGSTEAL_ANON, swapped);
+	/* Shrinkers free reclaimable slab alongside. */
+	slab = free_kernel(x, w, nid, want - evicted - swapped, true);
+	return evicted + swapped + slab;
 }
 
 long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool swap,
@@ -599,38 +697,16 @@ long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool sw
 
 	for (unsigned i = 0; i < x->wl->nr_nodes && want > 0; i++) {
 		int nid = (int)((first + i) % x->wl->nr_nodes);
-		struct wl_node *node = &l->node[nid];
-		long clean, evicted, swapped = 0, written, slab;
 
-		/* File first: clean inactive pages go, refilled from active. */
-		clean = node->file_inactive - node->dirty - node->writeback;
-		if (clean < want)
-			refill(x, w, nid, want - clean, true);
-		evicted = drop_file(x, w, nid, want, true);
-		/* Dirty pages met on the way get their writeback started. */
-		written = lmin(node->dirty, want - evicted);
-		if (written > 0) {
-			node->dirty -= written;
-			node->writeback += written;
-			wl_stat(x, w->cg, nid, MCG_FILE_DIRTY, -written);
-			wl_stat(x, w->cg, nid, MCG_WRITEBACK, written);
-			wl_stat(x, w->cg, nid, MCG_VMSCAN_WRITE, written);
+		while (want > 0) {
+			long got = reclaim_batch(x, w, nid, lmin(want, LRU_BATCH), swap, scan_item,
+						 steal_item);
+
+			if (got <= 0)
+				break;
+			want -= got;
+			total += got;
 		}
-		if (swap && want - evicted > 0) {
-			if (node->anon_inactive < want - evicted)
-				refill(x, w, nid, want - evicted - node->anon_inactive, false);
-			swapped = swap_out(x, w, nid, want - evicted);
-		}
-		wl_stat(x, w->cg, nid, scan_item, evicted + swapped + (written > 0 ? written : 0));
-		wl_stat(x, w->cg, nid, steal_item, evicted + swapped);
-		wl_stat(x, w->cg, nid, MCG_PGSCAN_FILE, evicted + (written > 0 ? written : 0));
-		wl_stat(x, w->cg, nid, MCG_PGSTEAL_FILE, evicted);
-		wl_stat(x, w->cg, nid, MCG_PGSCAN_ANON, swapped);
-		wl_stat(x, w->cg, nid, MCG_PGSTEAL_ANON, swapped);
-		/* Shrinkers free reclaimable slab alongside. */
-		slab = free_kernel(x, w, nid, want - evicted - swapped, true);
-		want -= evicted + swapped + slab;
-		total += evicted + swapped + slab;
 	}
 	return total;
 }
@@ -651,7 +727,7 @@ long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 		freed += free_kernel(x, w, nid, node->slab_reclaimable + node->slab_unreclaimable +
 						       node->kernel_stack + node->pagetables, false);
 		if (node->swapped) {
-			wl_stat(x, w->cg, nid, MCG_MEMCG_SWAP, -node->swapped);
+			wl_stat(x, w, nid, MCG_MEMCG_SWAP, -node->swapped);
 			wl_uncharge_swap(x, w, node->swapped, true);
 			node->swapped = 0;
 		}
@@ -663,7 +739,7 @@ long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 
 bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt)
 {
-	bool behind = false;
+	bool behind = false, more;
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	const double share = 1.0 / x->wl->nr_cpus;
 	const unsigned long rates[WL_NR_RATES] = {
@@ -693,12 +769,48 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 		n[r] = (long)want;
 		l->carry[r] = want - (double)n[r];
 	}
-	anon_fault(x, w, p, n[WL_ANON]);
-	file_read(x, w, p, n[WL_FILE_READ]);
-	file_write(x, w, p, n[WL_FILE_WRITE]);
-	shmem_fault(x, w, p, n[WL_SHMEM]);
-	slab_alloc(x, w, p, n[WL_SLAB]);
-	kernel_alloc(x, w, p, n[WL_KERNEL]);
+	/*
+	 * The step's page events, one at a time and interleaved, as the
+	 * tasks of the cgroup would fault, read, write and allocate: each
+	 * one charges through the CPU's stock and makes the stat updates of
+	 * its kernel path, so every event marks this (cgroup, CPU) pair
+	 * updated again, and a flush that runs meanwhile finds the pair
+	 * changed since its last visit.  The step is only the pacing clock.
+	 */
+	do {
+		more = false;
+		if (n[WL_ANON] > 0) {
+			n[WL_ANON] -= anon_fault(x, w, p);
+			more = true;
+		}
+		if (n[WL_FILE_READ] > 0) {
+			file_read(x, w, p);
+			n[WL_FILE_READ]--;
+			more = true;
+		}
+		if (n[WL_FILE_WRITE] > 0) {
+			file_write(x, w, p, 1);
+			n[WL_FILE_WRITE]--;
+			more = true;
+		}
+		if (n[WL_SHMEM] > 0) {
+			shmem_fault(x, w, p, 1);
+			n[WL_SHMEM]--;
+			more = true;
+		}
+		if (n[WL_SLAB] > 0) {
+			slab_alloc(x, w, p, 1);
+			n[WL_SLAB]--;
+			more = true;
+		}
+		if (n[WL_KERNEL] > 0) {
+			kernel_alloc(x, w, p, 1);
+			n[WL_KERNEL]--;
+			more = true;
+		}
+	} while (more);
+	/* A THP fault that took more than the step's share is a debt. */
+	l->carry[WL_ANON] += (double)n[WL_ANON];
 	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++)
 		age_node(x, w, (int)nid, dt);
 	if (n[WL_RECLAIM])

@@ -162,6 +162,13 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
 	}
 }
 
+/* A counter only the thread in a CPU's window writes: no locked add. */
+static void per_cpu_count(_Atomic uint64_t *counter, uint64_t n)
+{
+	atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + n,
+			      memory_order_relaxed);
+}
+
 /*
  * try_charge(), reduced to what shows in the files.
  *
@@ -171,8 +178,9 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
  * progress the level is out of memory: an "oom" event, and the OOM killer
  * frees the biggest group of anonymous memory in the subtree ("oom_kill" on
  * its cgroup).  A charge never succeeds over a limit, so usage never exceeds
- * max.  After a successful charge every level over its high mark is
- * reclaimed back down, with a "high" event.
+ * max.  After a charge that went to the page counters (not one the stock
+ * covered), every level over its high mark is reclaimed back down, with a
+ * "high" event (try_charge_memcg()'s done_restock path).
  */
 bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
 {
@@ -190,15 +198,20 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 		enum mcg_counter limited = MCG_COUNTER_MEMORY;
 		long want = pages > SWAP_CLUSTER_MAX ? pages : SWAP_CLUSTER_MAX;
 
-		if (mcg_memcg_try_charge(x->cpu, w->cg, (unsigned long)pages, memsw, &over,
-					 &limited)) {
+		enum mcg_charge_result got = mcg_memcg_try_charge(x->cpu, w->cg,
+								  (unsigned long)pages, memsw,
+								  &over, &limited);
+
+		if (got != MCG_CHARGE_FAILED) {
 			if (memsw && !(flags & WL_MEMSW))
 				mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMSW, (unsigned long)pages);
 			if (is_v1(wl) && (flags & WL_KMEM))
 				mcg_counter_charge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
-			atomic_fetch_add_explicit(&wl->pages_charged, (uint64_t)pages,
-						  memory_order_relaxed);
-			charge_over_high(x, w);
+			per_cpu_count(&wl->workers[x->cpu_id].pages_charged, (uint64_t)pages);
+			/* Only a charge that went to the counters looks at
+			 * memory.high; one from the stock returns at once. */
+			if (got == MCG_CHARGE_FROM_COUNTERS)
+				charge_over_high(x, w);
 			return true;
 		}
 		mcg_memory_event(over, MCG_MEMORY_MAX);
@@ -228,7 +241,7 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 	mcg_memcg_uncharge(w->cg, (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
 	if (is_v1(wl) && (flags & WL_KMEM))
 		mcg_counter_uncharge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
-	atomic_fetch_add_explicit(&wl->pages_uncharged, (uint64_t)pages, memory_order_relaxed);
+	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
 }
 
 bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages)
@@ -361,6 +374,8 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	wl->nr_nodes = cfg->nr_nodes;
 	wl->hierarchy = cfg->hierarchy;
 	wl->default_profile = def;
+	/* Window 0 is the one a fresh ledger records: never opened. */
+	atomic_init(&wl->touch_window, 1);
 	/* Writers (mkdir, rmdir) must not starve behind a stream of workers. */
 	pthread_rwlockattr_init(&attr);
 	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
@@ -459,9 +474,32 @@ void mcg_workload_counters(const struct mcg_workload *wl, struct mcg_workload_co
 	for (unsigned c = 0; c < wl->nr_cpus; c++) {
 		out->stat_updates += atomic_load(&wl->workers[c].stat_updates);
 		out->steps += atomic_load(&wl->workers[c].steps);
+		out->pages_charged += atomic_load(&wl->workers[c].pages_charged);
+		out->pages_uncharged += atomic_load(&wl->workers[c].pages_uncharged);
 	}
-	out->pages_charged = atomic_load(&wl->pages_charged);
-	out->pages_uncharged = atomic_load(&wl->pages_uncharged);
+}
+
+uint64_t mcg_workload_touch_window(struct mcg_workload *wl)
+{
+	return atomic_fetch_add_explicit(&wl->touch_window, 1, memory_order_seq_cst);
+}
+
+unsigned long mcg_workload_pairs_touched(struct mcg_workload *wl, uint64_t window)
+{
+	unsigned long pairs = 0;
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+
+		for (unsigned c = 0; c < wl->nr_cpus; c++) {
+			const struct wl_ledger *l = wl_ledger(w, c);
+
+			pairs += l->touch_window == window || l->touch_prev_window == window;
+		}
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	return pairs;
 }
 
 /* ---- hierarchy ---- */

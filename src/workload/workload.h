@@ -128,4 +128,14 @@ struct mcg_workload_counters {
 };
 void mcg_workload_counters(const struct mcg_workload *wl, struct mcg_workload_counters *out);
 
+/* Touch windows, to compare what the workload updated with what a flush
+ * visits.  mcg_workload_touch_window() closes the open window and opens the
+ * next, returning the one it closed; every stat update a worker makes
+ * records the open window in its (cgroup, CPU) ledger after marking the
+ * pair.  mcg_workload_pairs_touched(), called while the pool is paused and
+ * with no window closed since `window` but the one after it, counts the
+ * (cgroup, CPU) pairs updated in `window`. */
+uint64_t mcg_workload_touch_window(struct mcg_workload *wl);
+unsigned long mcg_workload_pairs_touched(struct mcg_workload *wl, uint64_t window);
+
 #endif
