@@ -2,8 +2,9 @@
 # Installs the Debian 12 packages memcgfs needs to build and test, if any is
 # missing.  Idempotent and quiet; needs root (or sudo) only when installing.
 set -eu
+# gnuplot-nox draws the experiments' plots (memcgfs-bench experiment).
 packages="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libglib2.0-dev libfuse3-dev fuse3 check"
+	libglib2.0-dev libfuse3-dev fuse3 check gnuplot-nox"
 missing=
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -15,7 +16,7 @@ sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 log=$(mktemp)
 if ! { $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing; } >"$log" 2>&1; then
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
 	cat "$log"
 	rm -f "$log"
 	echo "install-deps: apt-get failed" >&2

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "experiment/experiment.h"
 #include "render/format.h"
 #include "workload/workload.h"
 
@@ -929,17 +930,46 @@ static void bench_flush_triggers(void)
 	}
 }
 
+/* The daemon the experiments mount: $MEMCGFS, else the memcgfs next to this
+ * program (the build tree or the install's bindir), else the PATH's. */
+static const char *memcgfs_binary(void)
+{
+	static char path[4096];
+	const char *env = getenv("MEMCGFS");
+	ssize_t len;
+
+	if (env && *env)
+		return env;
+	len = readlink("/proc/self/exe", path, sizeof(path) - 16);
+	if (len > 0) {
+		char *slash;
+
+		path[len] = '\0';
+		slash = strrchr(path, '/');
+		if (slash) {
+			strcpy(slash + 1, "memcgfs");
+			if (access(path, X_OK) == 0)
+				return path;
+		}
+	}
+	return "memcgfs";
+}
+
 int main(int argc, char **argv)
 {
 	gchar **rest = NULL;
 	int runs = 5;
+	gchar *out_dir = NULL;
 	GOptionEntry entries[] = {
 		{ "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "runs per figure (median reported)", "N" },
 		{ "quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick, "smaller sizes, for a smoke run", NULL },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
+		  "experiment: where seedNNN.tsv and .png go (default: .)", "DIR" },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("[engine|seeds|workload|all]");
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("[engine|seeds|workload|all] | experiment seedNNN|all");
 	g_autoptr(GError) err = NULL;
 	const char *what;
 
@@ -956,6 +986,14 @@ int main(int argc, char **argv)
 	}
 	opt_runs = (unsigned)runs;
 	what = rest && rest[0] ? rest[0] : "all";
+	if (!strcmp(what, "experiment")) {
+		struct exp_options eo = { opt_quick, out_dir ? out_dir : ".", memcgfs_binary() };
+		int rc = exp_main(rest[1], &eo);
+
+		g_strfreev(rest);
+		g_free(out_dir);
+		return rc;
+	}
 	if (strcmp(what, "engine") && strcmp(what, "seeds") && strcmp(what, "workload") &&
 	    strcmp(what, "all")) {
 		fprintf(stderr, "memcgfs-bench: unknown benchmark '%s' (engine, seeds, workload, all)\n",
@@ -987,5 +1025,6 @@ int main(int argc, char **argv)
 		seed004();
 	}
 	g_strfreev(rest);
+	g_free(out_dir);
 	return 0;
 }

@@ -1,0 +1,180 @@
+/* Results: the table on the terminal, DIR/seedNNN.tsv and DIR/seedNNN.png.
+ *
+ * A verdict compares the measured ratio with the published one: the same
+ * direction when both are on the same side of 1, the same order of
+ * magnitude when they are within 10x of each other. */
+#include "experiment/experiment.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
+				 const double *b, const double *a, unsigned n)
+{
+	struct exp_result *row = &r->rows[r->nr++];
+	double ratio[256];
+
+	g_assert(r->nr <= G_N_ELEMENTS(r->rows) && n <= G_N_ELEMENTS(ratio));
+	memset(row, 0, sizeof(*row));
+	g_strlcpy(row->measure, measure, sizeof(row->measure));
+	g_strlcpy(row->unit, unit, sizeof(row->unit));
+	for (unsigned i = 0; i < n; i++)
+		ratio[i] = a[i] > 0 ? b[i] / a[i] : (b[i] > 0 ? INFINITY : 1.0);
+	row->before = exp_median(b, n);
+	row->after = exp_median(a, n);
+	row->ratio = exp_median(ratio, n);
+	exp_median_interval(ratio, n, &row->lo, &row->hi);
+	row->n = n;
+	g_strlcpy(row->published, "-", sizeof(row->published));
+	return row;
+}
+
+static void judge(struct exp_result *row)
+{
+	const char *dir, *mag = "";
+
+	if (row->published_ratio <= 0) {
+		if (!row->verdict[0])
+			g_strlcpy(row->verdict, "no published ratio", sizeof(row->verdict));
+		return;
+	}
+	if ((row->ratio > 1) == (row->published_ratio > 1)) {
+		dir = row->lo > 1 || row->hi < 1 ? "same direction"
+						 : "same direction (interval spans 1)";
+		mag = fabs(log10(row->ratio / row->published_ratio)) <= 1
+			      ? ", same order of magnitude"
+			      : ", not the same order of magnitude";
+	} else {
+		dir = "opposite direction";
+	}
+	g_snprintf(row->verdict, sizeof(row->verdict), "%s%s", dir, mag);
+}
+
+static void fmt_num(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		g_strlcpy(buf, "nan", size);
+	else if (fabs(v) >= 100 || v == floor(v))
+		g_snprintf(buf, size, "%.0f", v);
+	else
+		g_snprintf(buf, size, "%.3g", v);
+}
+
+static int write_tsv(const struct exp_report *r, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "experiment: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\tn\tpublished\tverdict\n");
+	for (unsigned i = 0; i < r->nr; i++) {
+		const struct exp_result *row = &r->rows[i];
+
+		fprintf(f, "%s\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%u\t%s\t%s\n", r->seed + 4,
+			row->headline ? "headline" : row->measure, row->unit, row->before,
+			row->after, row->ratio, row->lo, row->hi, row->n, row->published,
+			row->verdict);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/* gnuplot from Debian's archive (gnuplot-nox); without it, a note. */
+static void write_plot(const struct exp_report *r, const char *dir)
+{
+	char *dat = g_strdup_printf("%s/%s.dat", dir, r->seed);
+	char *gp = g_strdup_printf("%s/%s.gp", dir, r->seed);
+	char *png = g_strdup_printf("%s/%s.png", dir, r->seed);
+	char *cmd;
+	FILE *f;
+
+	if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+		printf("  (no plot: gnuplot is not installed; contrib/install-deps.sh installs "
+		       "gnuplot-nox)\n");
+		goto out;
+	}
+	f = fopen(dat, "w");
+	if (!f)
+		goto out;
+	if (r->npoints) {
+		for (unsigned i = 0; i < r->npoints; i++)
+			fprintf(f, "%g %g %g\n", r->x[i], r->yb[i], r->ya[i]);
+	} else {
+		for (unsigned i = 0; i < r->ndeltas; i++)
+			fprintf(f, "%u %g\n", i + 1, r->deltas[i]);
+	}
+	fclose(f);
+	f = fopen(gp, "w");
+	if (!f)
+		goto out;
+	fprintf(f, "set terminal png size 800,500\nset output '%s'\n", png);
+	fprintf(f, "set title \"%s\" noenhanced font \",9\"\nset grid\nset key top left\n",
+		r->title);
+	fprintf(f, "set xlabel \"%s\" noenhanced\nset ylabel \"%s\" noenhanced\n", r->xlabel,
+		r->ylabel);
+	if (r->logx)
+		fprintf(f, "set logscale x 2\n");
+	if (r->logy)
+		fprintf(f, "set logscale y\n");
+	if (r->npoints)
+		fprintf(f,
+			"plot '%s' using 1:2 with linespoints lw 2 title 'before', "
+			"'' using 1:3 with linespoints lw 2 title 'after'\n",
+			dat);
+	else
+		fprintf(f,
+			"set style fill solid 0.5\nplot '%s' using 1:2 with boxes title "
+			"'paired delta (after - before) / before', 0 with lines notitle\n",
+			dat);
+	fclose(f);
+	cmd = g_strdup_printf("gnuplot '%s'", gp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "experiment: gnuplot failed on %s\n", gp);
+	g_free(cmd);
+out:
+	g_free(dat);
+	g_free(gp);
+	g_free(png);
+}
+
+int exp_report_finish(struct exp_report *r, const struct exp_options *o)
+{
+	char *tsv;
+	int rc;
+
+	printf("\n%s: %s\n", r->seed, r->title);
+	printf("  %-52s %-6s %11s %11s %8s %19s %4s\n", "measure", "unit", "before", "after",
+	       "ratio", "95% interval", "n");
+	for (unsigned i = 0; i < r->nr; i++) {
+		struct exp_result *row = &r->rows[i];
+		char b[32], a[32], lo[32], hi[32];
+
+		judge(row);
+		fmt_num(b, sizeof(b), row->before);
+		fmt_num(a, sizeof(a), row->after);
+		fmt_num(lo, sizeof(lo), row->lo);
+		fmt_num(hi, sizeof(hi), row->hi);
+		printf("%s %-52s %-6s %11s %11s %7.3gx [%8s, %8s] %4u\n", row->headline ? "*" : " ",
+		       row->measure, row->unit, b, a, row->ratio, lo, hi, row->n);
+		if (row->published[0] && strcmp(row->published, "-"))
+			printf("    published: %s\n", row->published);
+		printf("    verdict: %s\n", row->verdict);
+	}
+	if (g_mkdir_with_parents(o->out_dir, 0755)) {
+		fprintf(stderr, "experiment: %s: %s\n", o->out_dir, strerror(errno));
+		return -1;
+	}
+	tsv = g_strdup_printf("%s/%s.tsv", o->out_dir, r->seed);
+	rc = write_tsv(r, tsv);
+	if (!rc)
+		printf("  wrote %s\n", tsv);
+	g_free(tsv);
+	write_plot(r, o->out_dir);
+	return rc;
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Every seed experiment in --quick mode, through real mounts: the table,
+# DIR/seedNNN.tsv well formed with exactly one headline row, and the plot
+# where gnuplot is installed.  No timing is asserted: this machine's
+# figures belong to the README, not to a test.
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+BENCH=$top_builddir/memcgfs-bench
+[ -x "$BENCH" ] || fail "no $BENCH"
+export MEMCGFS
+
+out=$TMP/out
+"$BENCH" experiment all --quick --out "$out" >"$TMP/log" 2>&1 ||
+	fail "experiment all --quick: $(tail -n 20 "$TMP/log")"
+for n in 000 001 002 003 004; do
+	tsv=$out/seed$n.tsv
+	[ -s "$tsv" ] || fail "no $tsv"
+	expect "seed$n header" "$(head -n 1 "$tsv")" \
+		"$(printf 'seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\tn\tpublished\tverdict')"
+	awk -F '\t' -v seed="$n" '
+		function num(v) { return v ~ /^-?(inf|nan|[0-9.]+(e[-+]?[0-9]+)?)$/ }
+		NR == 1 { next }
+		NF != 11 { print "line " NR ": " NF " fields"; bad = 1 }
+		$1 != seed { print "line " NR ": seed " $1; bad = 1 }
+		!num($4) || !num($5) || !num($6) || !num($7) || !num($8) {
+			print "line " NR ": not a number"; bad = 1 }
+		$9 !~ /^[1-9][0-9]*$/ { print "line " NR ": n " $9; bad = 1 }
+		$11 == "" { print "line " NR ": no verdict"; bad = 1 }
+		$2 == "headline" { heads++ }
+		END {
+			if (heads != 1) { print heads + 0 " headline rows"; bad = 1 }
+			if (NR < 3) { print "only " NR - 1 " rows"; bad = 1 }
+			exit bad
+		}' "$tsv" || fail "seed$n.tsv is malformed"
+	# The headline has real figures on both sides.
+	awk -F '\t' '$2 == "headline" && ($4 !~ /^[0-9.e+-]+$/ || $5 !~ /^[0-9.e+-]+$/) { exit 1 }' \
+		"$tsv" || fail "seed$n headline is not a number"
+	grep -q "^\* " "$TMP/log" || fail "no headline in the table"
+	if command -v gnuplot >/dev/null 2>&1; then
+		[ -s "$out/seed$n.png" ] || fail "no seed$n.png"
+		expect "seed$n.png is a PNG" "$(head -c 4 "$out/seed$n.png" | tail -c 3)" PNG
+	fi
+done
+grep -q "identical text" "$out/seed003.tsv" || fail "seed003: before and after differ"
+echo "PASS: fs-experiments"
