@@ -1,9 +1,10 @@
-/* memcgfs-bench: figures of the engine's cost, and the before/after of each
- * seed patch, measured with the same library the daemon links.
+/* memcgfs-bench: figures of the engine's and the workloads' cost, measured
+ * with the same library the daemon links, and (`experiment seedNNN`,
+ * src/experiment) each seed patch's experiment rerun through mounted
+ * daemons.
  *
- * Every figure is the median of --runs runs (default 5), printed with the
- * smallest and largest run; before/after pairs run interleaved, side by side,
- * so that machine noise hits both alike.
+ * Every engine figure is the median of --runs runs (default 5), printed
+ * with the smallest and largest run.
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
@@ -62,15 +63,6 @@ static void row(const char *what, struct sample *s, const char *unit)
 	printf("  %-58s %12.2f %-6s [%.2f .. %.2f]\n", what, m, unit, s->v[0], s->v[s->n - 1]);
 }
 
-static void row_pair(const char *what, struct sample *before, struct sample *after,
-		     const char *unit)
-{
-	double b = median(before), a = median(after);
-
-	printf("  %-40s before %12.2f  after %12.2f %-5s  before/after %6.2fx\n", what, b, a, unit,
-	       a > 0 ? b / a : 0);
-}
-
 /* An engine of kernel `version`, periodic flusher off. */
 static struct mcg_engine *engine_of(const char *version, unsigned cpus, unsigned nodes,
 				    enum mcg_hierarchy h)
@@ -92,24 +84,17 @@ static struct mcg_engine *engine_of(const char *version, unsigned cpus, unsigned
 	return e;
 }
 
-/* An engine of the kernel `seed` resolves to ("NNN:before", "NNN:after", or
- * NULL for the default kernel). */
-static struct mcg_engine *engine_new(unsigned cpus, unsigned nodes, enum mcg_hierarchy h,
-				     const char *seed)
+/* An engine of the default kernel, periodic flusher off. */
+static struct mcg_engine *engine_new(unsigned cpus, unsigned nodes, enum mcg_hierarchy h)
 {
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
-	const char *why;
 
 	mcg_engine_config_init(&cfg);
 	cfg.nr_cpus = cpus;
 	cfg.nr_nodes = nodes;
 	cfg.hierarchy = h;
 	cfg.flush_period_ms = 0;	/* measurements flush explicitly */
-	if (mcg_kernel_resolve(NULL, seed, &cfg.kernel, &why) != 0) {
-		fprintf(stderr, "memcgfs-bench: seed %s: %s\n", seed, why);
-		exit(1);
-	}
 	e = mcg_engine_new(&cfg);
 	if (!e) {
 		perror("mcg_engine_new");
@@ -200,7 +185,7 @@ static void *hot_thread_fn(void *arg)
 static void bench_hot_path(void)
 {
 	unsigned nthreads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	struct mcg_engine *e = engine_new(nthreads, 1, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = engine_new(nthreads, 1, MCG_HIERARCHY_V2);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *cg;
 	long n = opt_quick ? 1L << 20 : 1L << 24;
 	struct sample single = { 0 }, all = { 0 }, agg = { 0 };
@@ -312,9 +297,9 @@ static void bench_flush(void)
 {
 	const unsigned cpus = 8;
 	unsigned big = opt_quick ? 10000 : 100000;
-	struct mcg_engine *small_e = engine_new(2, 1, MCG_HIERARCHY_V2, NULL);
-	struct mcg_engine *big_e = engine_new(2, 1, MCG_HIERARCHY_V2, NULL);
-	struct mcg_engine *pair_e = engine_new(cpus, 1, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *small_e = engine_new(2, 1, MCG_HIERARCHY_V2);
+	struct mcg_engine *big_e = engine_new(2, 1, MCG_HIERARCHY_V2);
+	struct mcg_engine *pair_e = engine_new(cpus, 1, MCG_HIERARCHY_V2);
 	struct mcg_cgroup **small_cg = make_children(small_e, mcg_engine_root(small_e), 100);
 	struct mcg_cgroup **big_cg = make_children(big_e, mcg_engine_root(big_e), big);
 	struct mcg_cgroup **pair_cg = make_children(pair_e, mcg_engine_root(pair_e), 1000);
@@ -356,7 +341,7 @@ static double cgroups_resident_kib(unsigned cpus, unsigned n)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		struct mcg_engine *e = engine_new(cpus, 1, MCG_HIERARCHY_V2, NULL);
+		struct mcg_engine *e = engine_new(cpus, 1, MCG_HIERARCHY_V2);
 		long before = rss_kib();
 		struct mcg_cgroup **cg = make_children(e, mcg_engine_root(e), n);
 		double delta = (double)(rss_kib() - before);
@@ -383,7 +368,7 @@ static void bench_memory(void)
 
 	printf("memory per cgroup (allocated by the engine; resident over 1000 cgroups)\n");
 	for (int i = 0; i < 2; i++) {
-		struct mcg_engine *e = engine_new(cpus[i], 1, MCG_HIERARCHY_V2, NULL);
+		struct mcg_engine *e = engine_new(cpus[i], 1, MCG_HIERARCHY_V2);
 
 		printf("  %3u emulated CPUs: %8.1f KiB allocated, %8.1f KiB resident per cgroup\n",
 		       cpus[i], mcg_engine_cgroup_footprint(e) / 1024.0,
@@ -395,7 +380,7 @@ static void bench_memory(void)
 		       cgroups_resident_kib(64, 10000) / 1048576.0);
 }
 
-/* ---- seeds ---- */
+/* ---- per-CPU sums ---- */
 
 /* Spreads a few updates of `items` over `cpus` CPUs of every cgroup, so
  * that each has (cgroup, CPU) pairs to flush and locals to sum. */
@@ -466,249 +451,6 @@ static void bench_percpu_sum(void)
 	g_rand_free(rnd);
 	mcg_engine_free(e);
 	(void)sink;
-}
-
-static const enum mcg_item mix001[] = {
-	MCG_ANON_MAPPED, MCG_ACTIVE_ANON, MCG_FILE_PAGES, MCG_INACTIVE_FILE, MCG_FILE_DIRTY,
-	MCG_WRITEBACK, MCG_SLAB_RECLAIMABLE_B, MCG_SLAB_UNRECLAIMABLE_B, MCG_MEMCG_KMEM,
-	MCG_UNEVICTABLE, MCG_PGSCAN_DIRECT, MCG_PGSTEAL_DIRECT, MCG_PGFAULT, MCG_PGACTIVATE,
-};
-
-/* seed 000: `time cat cg*\/memory.stat` over 1000 v1 memcgs on 256 CPUs. */
-static void seed000(void)
-{
-	struct sample s[2] = { 0 };
-	struct mcg_engine *e[2];
-	struct mcg_cgroup **cg[2];
-	GString *out = g_string_sized_new(2048);
-
-	for (int v = 0; v < 2; v++) {
-		const char *sw = v == 0 ? "000:before" : "000:after";
-		GRand *rnd = g_rand_new_with_seed(0);
-
-		e[v] = engine_new(256, 1, MCG_HIERARCHY_V1, sw);
-		cg[v] = make_children(e[v], mcg_engine_root(e[v]), 1000);
-		scatter_updates(e[v], cg[v], 1000, 256, mix001, G_N_ELEMENTS(mix001), 32, rnd);
-		__mcg_memcg_flush_stats(e[v], mcg_engine_root(e[v]), true);
-		g_rand_free(rnd);
-	}
-	for (unsigned r = 0; r < opt_runs; r++) {
-		for (int v = 0; v < 2; v++) {
-			double start = now_ns();
-
-			for (unsigned i = 0; i < 1000; i++) {
-				g_string_truncate(out, 0);
-				mcg_format_memory_stat(e[v], cg[v][i], out);
-			}
-			s[v].v[s[v].n++] = (now_ns() - start) / 1e6;
-		}
-	}
-	row_pair("000 v1 memory.stat x1000, 256 CPUs", &s[0], &s[1], "ms");
-	g_string_free(out, TRUE);
-	for (int v = 0; v < 2; v++) {
-		put_all(cg[v], 1000);
-		mcg_engine_free(e[v]);
-	}
-}
-
-/* seed 001: flush cost with and without memcg-wide locals, v2, 500 memcgs
- * running the seed's mix, one flush per round of updates. */
-static void seed001(void)
-{
-	const unsigned cpus = 80, ncg = 500;
-	struct sample s[2] = { 0 };
-	struct mcg_engine *e[2];
-	struct mcg_cgroup **cg[2];
-	GRand *rnd[2];
-
-	for (int v = 0; v < 2; v++) {
-		const char *sw = v == 0 ? "001:before" : "001:after";
-
-		e[v] = engine_new(cpus, 1, MCG_HIERARCHY_V2, sw);
-		cg[v] = make_children(e[v], mcg_engine_root(e[v]), ncg);
-		rnd[v] = g_rand_new_with_seed(1);
-	}
-	for (unsigned r = 0; r < opt_runs * 4; r++) {
-		for (int v = 0; v < 2; v++) {
-			struct mcg_flush_counters before, after;
-			double start;
-
-			scatter_updates(e[v], cg[v], ncg, cpus, mix001, G_N_ELEMENTS(mix001), 8, rnd[v]);
-			mcg_engine_flush_counters(e[v], &before);
-			start = now_ns();
-			__mcg_memcg_flush_stats(e[v], mcg_engine_root(e[v]), true);
-			mcg_engine_flush_counters(e[v], &after);
-			s[v].v[s[v].n++] = (now_ns() - start) / (double)(after.visited - before.visited);
-		}
-	}
-	row_pair("001 v2 flush, ns per (memcg, CPU) visit", &s[0], &s[1], "ns");
-	for (int v = 0; v < 2; v++) {
-		g_rand_free(rnd[v]);
-		put_all(cg[v], ncg);
-		mcg_engine_free(e[v]);
-	}
-}
-
-/* seed 002: readers of cpu.stat, io.stat and memory.stat while memory, io
- * and CPU time are updated; how much memcg flushing the reads cause. */
-static void seed002(void)
-{
-	const unsigned cpus = 8, ncg = 200, reads = opt_quick ? 2000 : 20000;
-	struct sample s[2] = { 0 }, visits[2] = { 0 };
-	GString *out = g_string_sized_new(4096);
-
-	for (unsigned r = 0; r < opt_runs; r++) {
-		for (int v = 0; v < 2; v++) {
-			const char *sw = v == 0 ? "002:before" : "002:after";
-			struct mcg_engine *e = engine_new(cpus, 1, MCG_HIERARCHY_V2, sw);
-			struct mcg_cgroup **cg = make_children(e, mcg_engine_root(e), ncg);
-			GRand *rnd = g_rand_new_with_seed(2);
-			struct mcg_flush_counters fc;
-			double start = now_ns();
-
-			for (unsigned k = 0; k < reads; k++) {
-				struct mcg_cgroup *t = cg[g_rand_int_range(rnd, 0, ncg)];
-				struct mcg_cpu *c = mcg_engine_cpu(e, k % cpus);
-
-				mcg_cpu_enter(c);
-				for (int u = 0; u < 8; u++) {
-					mcg_stat_mod(c, t, 0, mix001[u], 1);
-					mcg_cputime_account(c, t, MCG_CPUTIME_USER, 1000);
-				}
-				mcg_io_account(c, t, 0, MCG_IO_READ, 4096);
-				mcg_cpu_exit(c);
-				g_string_truncate(out, 0);
-				switch (k % 3) {
-				case 0: mcg_format_cpu_stat(e, t, out); break;
-				case 1: mcg_format_io_stat(e, t, out); break;
-				default: mcg_format_memory_stat(e, t, out);
-				}
-			}
-			s[v].v[s[v].n++] = (now_ns() - start) / 1e6;
-			mcg_engine_flush_counters(e, &fc);
-			visits[v].v[visits[v].n++] = (double)fc.visited;
-			g_rand_free(rnd);
-			put_all(cg, ncg);
-			mcg_engine_free(e);
-		}
-	}
-	row_pair("002 update+read loop, shared vs split tree", &s[0], &s[1], "ms");
-	row_pair("002 memcg flush callbacks run", &visits[0], &visits[1], "");
-	g_string_free(out, TRUE);
-}
-
-/* seed 003: root memory.numa_stat with 10,000 v1 memcgs. */
-static void seed003(void)
-{
-	unsigned ncg = opt_quick ? 2000 : 10000;
-	struct sample s[2] = { 0 };
-	struct mcg_engine *e[2];
-	struct mcg_cgroup **cg[2];
-	GString *out = g_string_sized_new(1024);
-	char what[80];
-
-	for (int v = 0; v < 2; v++) {
-		const char *sw = v == 0 ? "003:before" : "003:after";
-		GRand *rnd = g_rand_new_with_seed(3);
-
-		e[v] = engine_new(2, 2, MCG_HIERARCHY_V1, sw);
-		cg[v] = make_children(e[v], mcg_engine_root(e[v]), ncg);
-		scatter_updates(e[v], cg[v], ncg, 2, mix001, G_N_ELEMENTS(mix001), 2, rnd);
-		__mcg_memcg_flush_stats(e[v], mcg_engine_root(e[v]), true);
-		g_rand_free(rnd);
-	}
-	for (unsigned r = 0; r < opt_runs; r++) {
-		for (int v = 0; v < 2; v++) {
-			double start = now_ns();
-
-			g_string_truncate(out, 0);
-			mcg_format_numa_stat(e[v], mcg_engine_root(e[v]), out);
-			s[v].v[s[v].n++] = (now_ns() - start) / 1e6;
-		}
-	}
-	g_snprintf(what, sizeof(what), "003 root numa_stat, %u v1 memcgs", ncg);
-	row_pair(what, &s[0], &s[1], "ms");
-	g_string_free(out, TRUE);
-	for (int v = 0; v < 2; v++) {
-		put_all(cg[v], ncg);
-		mcg_engine_free(e[v]);
-	}
-}
-
-/* seed 004: the multi-threaded page-fault program: every thread faults and
- * frees pages of one cgroup, charging and uncharging each. */
-struct fault_thread {
-	struct mcg_engine *e;
-	struct mcg_cgroup *cg;
-	unsigned cpu;
-	long n;
-	pthread_barrier_t *barrier;
-};
-
-static void *fault_thread_fn(void *arg)
-{
-	struct fault_thread *t = arg;
-	struct mcg_cpu *c = mcg_engine_cpu(t->e, t->cpu);
-
-	pthread_barrier_wait(t->barrier);
-	for (long i = 0; i < t->n; i += 32) {
-		mcg_cpu_enter(c);
-		for (int k = 0; k < 32; k++) {
-			struct mcg_cgroup *over;
-			enum mcg_counter limited;
-
-			/* A page fault: a charge through the CPU's stock,
-			 * the stats, then the free's direct uncharge. */
-			if (!mcg_memcg_try_charge(c, t->cg, 1, false, &over, &limited))
-				abort();
-			mcg_stat_mod(c, t->cg, 0, MCG_ANON_MAPPED, 1);
-			mcg_stat_mod(c, t->cg, 0, MCG_PGFAULT, 1);
-			mcg_stat_mod(c, t->cg, 0, MCG_ANON_MAPPED, -1);
-			mcg_memcg_uncharge(t->cg, 1, false);
-		}
-		mcg_cpu_exit(c);
-	}
-	return NULL;
-}
-
-static void seed004(void)
-{
-	unsigned nthreads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	long n = opt_quick ? 1L << 18 : 1L << 21;
-	struct sample s[2] = { 0 };
-
-	for (unsigned r = 0; r < opt_runs; r++) {
-		for (int v = 0; v < 2; v++) {
-			const char *sw = v == 0 ? "004:before" : "004:after";
-			struct mcg_engine *e = engine_new(nthreads, 1, MCG_HIERARCHY_V2, sw);
-			struct mcg_cgroup *cg;
-			pthread_t tid[64];
-			struct fault_thread t[64];
-			pthread_barrier_t barrier;
-			double start;
-
-			mcg_cgroup_create(e, mcg_engine_root(e), "multi-fault", &cg);
-			pthread_barrier_init(&barrier, NULL, nthreads + 1);
-			for (unsigned i = 0; i < nthreads; i++) {
-				t[i] = (struct fault_thread){ e, cg, i, n, &barrier };
-				pthread_create(&tid[i], NULL, fault_thread_fn, &t[i]);
-			}
-			pthread_barrier_wait(&barrier);
-			start = now_ns();
-			for (unsigned i = 0; i < nthreads; i++)
-				pthread_join(tid[i], NULL);
-			s[v].v[s[v].n++] = (now_ns() - start) / n;
-			pthread_barrier_destroy(&barrier);
-			mcg_cgroup_put(cg);
-			mcg_engine_free(e);
-		}
-	}
-	{
-		char what[80];
-
-		g_snprintf(what, sizeof(what), "004 fault+free, %u threads, one memcg", nthreads);
-		row_pair(what, &s[0], &s[1], "ns");
-	}
 }
 
 /* ---- workloads ---- */
@@ -969,7 +711,7 @@ int main(int argc, char **argv)
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx =
-		g_option_context_new("[engine|seeds|workload|all] | experiment seedNNN|all");
+		g_option_context_new("[engine|workload|all] | experiment seedNNN|all");
 	g_autoptr(GError) err = NULL;
 	const char *what;
 
@@ -994,9 +736,9 @@ int main(int argc, char **argv)
 		g_free(out_dir);
 		return rc;
 	}
-	if (strcmp(what, "engine") && strcmp(what, "seeds") && strcmp(what, "workload") &&
+	if (strcmp(what, "engine") && strcmp(what, "workload") &&
 	    strcmp(what, "all")) {
-		fprintf(stderr, "memcgfs-bench: unknown benchmark '%s' (engine, seeds, workload, all)\n",
+		fprintf(stderr, "memcgfs-bench: unknown benchmark '%s' (engine, workload, all, experiment)\n",
 			what);
 		return 2;
 	}
@@ -1015,14 +757,6 @@ int main(int argc, char **argv)
 		bench_workload();
 		bench_profile_rates();
 		bench_flush_triggers();
-	}
-	if (!strcmp(what, "seeds") || !strcmp(what, "all")) {
-		printf("seeds: before and after each patch, side by side\n");
-		seed000();
-		seed001();
-		seed002();
-		seed003();
-		seed004();
 	}
 	g_strfreev(rest);
 	g_free(out_dir);
