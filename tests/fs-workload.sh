@@ -8,6 +8,11 @@ stat_of() {
 	awk -v k="$2" '$1 == k { print $2 }' "$1"
 }
 
+# flush_key KEY: one value of the root's memcgfs.flush_stats
+flush_key() {
+	awk -v k="$1" '$1 == k { print $2 }' "$M/memcgfs.flush_stats"
+}
+
 # settle CGROUP: waits (10 s at most) until an idle cgroup has no page under
 # dirty or writeback state: then its workers leave it alone altogether.
 settle() {
@@ -39,7 +44,26 @@ sleep 0.2
 periodic=$(awk '$1 == "periodic" { print $2 }' "$M/memcgfs.flush_stats")
 [ "$periodic" -gt 0 ] || fail "no periodic flush counted"
 expect "flush_stats keys" "$(cut -d' ' -f1 "$M/memcgfs.flush_stats" | tr '\n' ' ')" \
-	"flushes forced periodic skipped side_flushes reclaim refault visited flush_usec "
+	"flushes forced periodic skipped side_flushes reclaim refault visited flush_usec \
+base_flushes base_visited base_flush_usec io_flushes io_visited io_flush_usec \
+callback_nsec aggregate_nsec "
+# memcg's callbacks are timed, the memcg-wide aggregation within them; a
+# read of memory.stat under a busy workload makes them run
+visited=$(flush_key visited)
+cat "$M/a/memory.stat" > /dev/null
+sleep 0.1
+[ "$(flush_key visited)" -gt "$visited" ] || fail "visited stays at $visited"
+cb=$(flush_key callback_nsec)
+agg=$(flush_key aggregate_nsec)
+[ "$agg" -gt 0 ] && [ "$cb" -ge "$agg" ] || fail "callback_nsec $cb, aggregate_nsec $agg"
+# cpu.stat and io.stat flush their own trees (split in 7.3)
+base=$(flush_key base_flushes)
+cat "$M/cpu.stat" > /dev/null
+expect "cpu.stat flushes the base tree" "$(flush_key base_flushes)" $((base + 1))
+[ "$(flush_key base_visited)" -gt 0 ] || fail "no base callback"
+io=$(flush_key io_flushes)
+cat "$M/a/io.stat" > /dev/null
+expect "io.stat flushes the io tree" "$(flush_key io_flushes)" $((io + 1))
 expect "default profile" "$(grep '^file_write=' "$M/a/b/memcgfs.workload")" "file_write=2000"
 expect "root idle" "$(grep '^anon=' "$M/memcgfs.workload")" "anon=0"
 expect "bad profile" "$(err write "$M/a/memcgfs.workload" "anon=lots")" EINVAL

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -776,20 +777,47 @@ static int write_memory_reclaim(struct fs_call *c, char *buf)
 }
 
 /* memcgfs.flush_stats (root only, emulator only): the engine's flush
- * counters, for measuring what the flush heuristics do under a workload. */
+ * counters, for measuring what the flush heuristics do under a workload.
+ * One `key value` line per row, in this order: scripts parse it, so new
+ * keys go at the end. */
+static const struct {
+	const char *key;
+	size_t offset;		/* of the uint64_t in struct mcg_flush_counters */
+	unsigned divisor;	/* 1000: ns shown in us */
+} flush_stats_keys[] = {
+#define FC(key, field, divisor) { key, offsetof(struct mcg_flush_counters, field), divisor }
+	FC("flushes", flushes, 1),
+	FC("forced", forced, 1),
+	FC("periodic", periodic, 1),
+	FC("skipped", skipped, 1),
+	FC("side_flushes", side_flushes, 1),
+	FC("reclaim", reclaim, 1),
+	FC("refault", refault, 1),
+	FC("visited", visited, 1),
+	FC("flush_usec", ns, 1000),
+	FC("base_flushes", base_flushes, 1),
+	FC("base_visited", base_visited, 1),
+	FC("base_flush_usec", base_ns, 1000),
+	FC("io_flushes", io_flushes, 1),
+	FC("io_visited", io_visited, 1),
+	FC("io_flush_usec", io_ns, 1000),
+	FC("callback_nsec", callback_ns, 1),
+	FC("aggregate_nsec", aggregate_ns, 1),
+#undef FC
+};
+
 static int show_flush_stats(struct fs_call *c, GString *out)
 {
 	struct mcg_flush_counters fc;
 
 	mcg_engine_flush_counters(c->fs->e, &fc);
-	g_string_append_printf(out,
-			       "flushes %" G_GUINT64_FORMAT "\nforced %" G_GUINT64_FORMAT
-			       "\nperiodic %" G_GUINT64_FORMAT "\nskipped %" G_GUINT64_FORMAT
-			       "\nside_flushes %" G_GUINT64_FORMAT "\nreclaim %" G_GUINT64_FORMAT
-			       "\nrefault %" G_GUINT64_FORMAT "\nvisited %" G_GUINT64_FORMAT
-			       "\nflush_usec %" G_GUINT64_FORMAT "\n",
-			       fc.flushes, fc.forced, fc.periodic, fc.skipped, fc.side_flushes,
-			       fc.reclaim, fc.refault, fc.visited, fc.ns / 1000);
+	for (size_t i = 0; i < G_N_ELEMENTS(flush_stats_keys); i++) {
+		uint64_t v;
+
+		memcpy(&v, (const char *)&fc + flush_stats_keys[i].offset, sizeof(v));
+		g_string_append_printf(out, "%s %" G_GUINT64_FORMAT "\n", flush_stats_keys[i].key,
+				       v / flush_stats_keys[i].divisor);
+	}
 	return 0;
 }
 
