@@ -13,6 +13,12 @@ flush_key() {
 	awk -v k="$1" '$1 == k { print $2 }' "$M/memcgfs.flush_stats"
 }
 
+# render_of FILE: "renders nanoseconds" of one file of memcgfs.read_stats
+render_of() {
+	awk -v f="$1" 'BEGIN { r = "0 0" } $1 == f { r = $2 " " $3 } END { print r }' \
+		"$M/memcgfs.read_stats"
+}
+
 # settle CGROUP: waits (10 s at most) until an idle cgroup has no page under
 # dirty or writeback state: then its workers leave it alone altogether.
 settle() {
@@ -56,6 +62,14 @@ sleep 0.1
 cb=$(flush_key callback_nsec)
 agg=$(flush_key aggregate_nsec)
 [ "$agg" -gt 0 ] && [ "$cb" -ge "$agg" ] || fail "callback_nsec $cb, aggregate_nsec $agg"
+# memcgfs.read_stats: each cat of memory.stat is one render (the second
+# read continues the snapshot), timed; reading read_stats counts itself
+read0=$(render_of memory.stat)
+cat "$M/a/memory.stat" > /dev/null
+read1=$(render_of memory.stat)
+expect "memory.stat renders" "${read1% *}" $((${read0% *} + 1))
+[ "${read1#* }" -gt "${read0#* }" ] || fail "memory.stat render time: $read0 -> $read1"
+[ "$(render_of memcgfs.read_stats)" != "0 0" ] || fail "read_stats does not count itself"
 # cpu.stat and io.stat flush their own trees (split in 7.3)
 base=$(flush_key base_flushes)
 cat "$M/cpu.stat" > /dev/null

@@ -821,6 +821,27 @@ static int show_flush_stats(struct fs_call *c, GString *out)
 	return 0;
 }
 
+/* memcgfs.read_stats (root only, emulator only): what rendering costs the
+ * daemon, per file name, for the files rendered at least once, in table
+ * order: "<name> <renders> <nanoseconds>".  A render is one successful
+ * show(), the flush and formatting a kernel read does, timed in fs_read();
+ * one hierarchy per daemon, so a name counts every cgroup's file. */
+static int show_read_stats(struct fs_call *c, GString *out)
+{
+	struct mcgfs *fs = c->fs;
+
+	for (unsigned i = 0; i < fs->nr_files; i++) {
+		uint64_t renders = atomic_load_explicit(&fs->renders[i], memory_order_acquire);
+
+		if (renders)
+			g_string_append_printf(out, "%s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
+					       fs->files[i].name, renders,
+					       atomic_load_explicit(&fs->render_ns[i],
+								    memory_order_relaxed));
+	}
+	return 0;
+}
+
 /* memcgfs.workload: the cgroup's workload profile (emulator only). */
 static int show_workload(struct fs_call *c, GString *out)
 {
@@ -971,6 +992,7 @@ static const struct fs_file v1_files[] = {
 	{ "tasks", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 };
 
@@ -1025,6 +1047,7 @@ static const struct fs_file v2_files[] = {
 	  SINCE(6, 12) },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 };
 
