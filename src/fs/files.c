@@ -776,16 +776,31 @@ static int write_memory_reclaim(struct fs_call *c, char *buf)
 	return mcg_workload_reclaim(c->fs->wl, c->cg, (unsigned long)(bytes / MCG_PAGE_SIZE));
 }
 
+/* A row of an emulator file of `key value` lines drawn from a struct of
+ * uint64_t counters: the field's offset, and 1000 to show ns in us. */
+struct u64_key {
+	const char *key;
+	size_t offset;
+	unsigned divisor;
+};
+
+static void show_u64_keys(GString *out, const void *counters, const struct u64_key *keys,
+			  size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t v;
+
+		memcpy(&v, (const char *)counters + keys[i].offset, sizeof(v));
+		g_string_append_printf(out, "%s %" G_GUINT64_FORMAT "\n", keys[i].key,
+				       v / keys[i].divisor);
+	}
+}
+
 /* memcgfs.flush_stats (root only, emulator only): the engine's flush
  * counters, for measuring what the flush heuristics do under a workload.
- * One `key value` line per row, in this order: scripts parse it, so new
- * keys go at the end. */
-static const struct {
-	const char *key;
-	size_t offset;		/* of the uint64_t in struct mcg_flush_counters */
-	unsigned divisor;	/* 1000: ns shown in us */
-} flush_stats_keys[] = {
+ * Scripts parse it: new keys go at the end. */
 #define FC(key, field, divisor) { key, offsetof(struct mcg_flush_counters, field), divisor }
+static const struct u64_key flush_stats_keys[] = {
 	FC("flushes", flushes, 1),
 	FC("forced", forced, 1),
 	FC("periodic", periodic, 1),
@@ -803,21 +818,15 @@ static const struct {
 	FC("io_flush_usec", io_ns, 1000),
 	FC("callback_nsec", callback_ns, 1),
 	FC("aggregate_nsec", aggregate_ns, 1),
-#undef FC
 };
+#undef FC
 
 static int show_flush_stats(struct fs_call *c, GString *out)
 {
 	struct mcg_flush_counters fc;
 
 	mcg_engine_flush_counters(c->fs->e, &fc);
-	for (size_t i = 0; i < G_N_ELEMENTS(flush_stats_keys); i++) {
-		uint64_t v;
-
-		memcpy(&v, (const char *)&fc + flush_stats_keys[i].offset, sizeof(v));
-		g_string_append_printf(out, "%s %" G_GUINT64_FORMAT "\n", flush_stats_keys[i].key,
-				       v / flush_stats_keys[i].divisor);
-	}
+	show_u64_keys(out, &fc, flush_stats_keys, G_N_ELEMENTS(flush_stats_keys));
 	return 0;
 }
 
