@@ -867,6 +867,33 @@ static int write_workload(struct fs_call *c, char *buf)
 	return mcg_workload_set_profile(c->fs->wl, c->cg, buf);
 }
 
+/* memcgfs.workload_stat (every cgroup, emulator only): the workload's own
+ * progress in this cgroup, not its subtree, summed over CPUs, so that a
+ * script can measure the workload's throughput with and without readers.
+ * Scripts parse it: new keys go at the end. */
+#define WS(key, field, divisor) \
+	{ key, offsetof(struct mcg_workload_cgroup_stat, field), divisor }
+static const struct u64_key workload_stat_keys[] = {
+	WS("page_events", page_events, 1),
+	WS("pages_charged", pages_charged, 1),
+	WS("pages_uncharged", pages_uncharged, 1),
+	WS("stat_updates", stat_updates, 1),
+	WS("reclaim_batches", reclaim_batches, 1),
+	WS("charge_stall_usec", charge_stall_ns, 1000),
+	WS("steps", steps, 1),
+};
+#undef WS
+
+static int show_workload_stat(struct fs_call *c, GString *out)
+{
+	struct mcg_workload_cgroup_stat ws;
+	int err = mcg_workload_cgroup_stat(c->fs->wl, c->cg, &ws);
+
+	if (!err)
+		show_u64_keys(out, &ws, workload_stat_keys, G_N_ELEMENTS(workload_stat_keys));
+	return err;
+}
+
 /* zswap_current_read() flushes first, like the stat files. */
 static int show_zswap_current(struct fs_call *c, GString *out)
 {
@@ -1003,6 +1030,7 @@ static const struct fs_file v1_files[] = {
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
+	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
 };
 
 /* v2: the cgroup core files, cpu.stat and io.stat, the memory controller's
@@ -1058,6 +1086,7 @@ static const struct fs_file v2_files[] = {
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
+	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
 };
 
 _Static_assert(G_N_ELEMENTS(v1_files) < FS_IDX_LIMIT, "v1 table too long for the inode bits");
