@@ -759,6 +759,11 @@ START_TEST(test_flush_visits_only_updated)
 	__mcg_memcg_flush_stats(e, root, true);
 	mcg_engine_flush_counters(e, &after);
 	ck_assert_uint_eq(after.visited - before.visited, 11);
+	/* Each callback was timed, its memcg-wide aggregation within it. */
+	ck_assert_uint_gt(after.callback_ns, before.callback_ns);
+	ck_assert_uint_gt(after.aggregate_ns, before.aggregate_ns);
+	ck_assert_uint_ge(after.callback_ns - before.callback_ns,
+			  after.aggregate_ns - before.aggregate_ns);
 	/* Nothing changed since: the next flush visits nothing. */
 	__mcg_memcg_flush_stats(e, root, true);
 	mcg_engine_flush_counters(e, &before);
@@ -944,6 +949,14 @@ START_TEST(test_seed002_shared_tree_side_flush)
 				 shared ? 3 : 0);
 		mcg_engine_flush_counters(e, &fc);
 		ck_assert_uint_eq(fc.side_flushes, shared ? 1 : 0);
+		/* a and the root on CPU 0: base, memory and io callbacks on
+		 * each when shared, the base one alone otherwise */
+		ck_assert_uint_eq(fc.base_flushes, 1);
+		ck_assert_uint_eq(fc.base_visited, shared ? 6 : 2);
+		ck_assert_uint_eq(fc.visited, shared ? 2 : 0);
+		ck_assert(shared ? fc.callback_ns > 0 : fc.callback_ns == 0);
+		ck_assert_uint_ge(fc.callback_ns, fc.aggregate_ns);
+		ck_assert_uint_eq(fc.io_flushes, 0);
 
 		mcg_io_flush(e, root);
 		mcg_io_read(root, 1, &io);
@@ -951,6 +964,11 @@ START_TEST(test_seed002_shared_tree_side_flush)
 		ck_assert_uint_eq(io.ios[MCG_IO_WRITE], 1);
 		mcg_io_read(root, 0, &io);
 		ck_assert_uint_eq(io.ios[MCG_IO_WRITE], 0);
+		/* the shared tree was flushed by cpu.stat already */
+		mcg_engine_flush_counters(e, &fc);
+		ck_assert_uint_eq(fc.io_flushes, 1);
+		ck_assert_uint_eq(fc.io_visited, shared ? 0 : 2);
+		ck_assert_uint_eq(fc.side_flushes, shared ? 2 : 0);
 		mcg_cgroup_put(a);
 		mcg_engine_free(e);
 	}

@@ -202,6 +202,68 @@ START_TEST(test_per_page_events)
 }
 END_TEST
 
+/* mcg_workload_cgroup_stat(): one cgroup's own progress.  A busy cgroup's
+ * counts grow and agree with the engine's and the pool's, an idle one's
+ * stay 0; a limit makes charges stall in reclaim and OOM kills. */
+START_TEST(test_cgroup_stat)
+{
+	struct rig r;
+	struct mcg_workload_counters wc;
+	struct mcg_workload_cgroup_stat busy, idle, root, later;
+	struct mcg_cgroup *cg;
+
+	rig_up(&r, MCG_HIERARCHY_V2, 2, 1, NULL, 2);
+	cg = r.cg[0];
+	ck_assert_int_eq(mcg_workload_set_profile(r.wl, cg, "anon=20000"), 0);
+	g_usleep(300 * 1000);
+	mcg_workload_pause(r.wl);
+	__mcg_memcg_flush_stats(r.e, mcg_engine_root(r.e), true);
+	ck_assert_int_eq(mcg_workload_cgroup_stat(r.wl, cg, &busy), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_stat(r.wl, r.cg[1], &idle), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_stat(r.wl, mcg_engine_root(r.e), &root), 0);
+	mcg_workload_counters(r.wl, &wc);
+	/* 20000 faults a second for 300 ms, no THP, no limit: one page
+	 * charged per event, each with its own pgfault and three more
+	 * updates at least. */
+	ck_assert_uint_ge(busy.page_events, 1000);
+	ck_assert_uint_eq(busy.pages_charged, busy.page_events);
+	ck_assert_uint_eq(busy.pages_uncharged, 0);
+	ck_assert_int_eq(hs(&r, cg, MCG_PGFAULT), (long)busy.page_events);
+	ck_assert_uint_ge(busy.stat_updates, 4 * busy.page_events);
+	ck_assert_uint_ge(busy.steps, 2);
+	ck_assert_uint_eq(busy.reclaim_batches, 0);
+	ck_assert_uint_eq(busy.charge_stall_ns, 0);
+	/* Nothing else worked: the pool's totals are the busy cgroup's. */
+	ck_assert_uint_eq(wc.stat_updates, busy.stat_updates);
+	ck_assert_uint_eq(wc.pages_charged, busy.pages_charged);
+	ck_assert_uint_eq(wc.steps, busy.steps);
+	ck_assert_uint_eq(idle.page_events + idle.pages_charged + idle.stat_updates + idle.steps, 0);
+	/* The root's own progress, not its subtree's. */
+	ck_assert_uint_eq(root.page_events + root.pages_charged + root.stat_updates + root.steps,
+			  0);
+	mcg_workload_resume(r.wl);
+
+	/* Anonymous memory without swap: at the limit, charges reclaim in
+	 * vain, drain the stocks and OOM-kill. */
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 1024,
+						false), 0);
+	g_usleep(200 * 1000);
+	ck_assert_int_eq(mcg_workload_cgroup_stat(r.wl, cg, &later), 0);
+	ck_assert_uint_gt(later.page_events, busy.page_events);
+	ck_assert_uint_gt(later.pages_charged, busy.pages_charged);
+	ck_assert_uint_gt(later.pages_uncharged, 0);
+	ck_assert_uint_gt(later.steps, busy.steps);
+	ck_assert_uint_gt(later.reclaim_batches, 0);
+	ck_assert_uint_gt(later.charge_stall_ns, 0);
+	ck_assert_uint_gt(mcg_memory_event_read(cg, MCG_MEMORY_OOM_KILL, false), 0);
+
+	/* A removed cgroup has no counts to give. */
+	ck_assert_int_eq(mcg_workload_cgroup_destroy(r.wl, r.cg[1]), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_stat(r.wl, r.cg[1], &idle), -ENODEV);
+	rig_down(&r);
+}
+END_TEST
+
 /* A flush under a running workload visits at least every (cgroup, CPU)
  * pair the workload updated since the previous flush, in every era that
  * flushes (5.10 has no rstat flush).  Nothing else flushes here: no
@@ -540,6 +602,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_limit_holds_under_load);
 	tcase_add_test(tc, test_high_and_reclaim);
 	tcase_add_test(tc, test_per_page_events);
+	tcase_add_test(tc, test_cgroup_stat);
 	tcase_add_loop_test(tc, test_flush_visits_touched_pairs, 0, 3);
 	tcase_add_test(tc, test_v1_limits);
 	tcase_add_test(tc, test_profile_files);

@@ -16,7 +16,7 @@ mkdir "$M/x" || fail mkdir
 if [ -f "$SPEC/v1-memcg-dir-listing.txt" ]; then
 	# the kernel's files, less the vendor one, plus the emulator's own
 	{ grep -v '^memory.shown_ram_in_bytes$' "$SPEC/v1-memcg-dir-listing.txt"
-	  echo memcgfs.workload; } | LC_ALL=C sort > "$TMP/want"
+	  echo memcgfs.workload; echo memcgfs.workload_stat; } | LC_ALL=C sort > "$TMP/want"
 	ls "$M/x" | LC_ALL=C sort > "$TMP/got"
 	diff -u "$TMP/want" "$TMP/got" || fail "v1 child file set"
 fi
@@ -34,10 +34,10 @@ if [ -f "$SPEC/v1-memcg-files.tsv" ]; then
 	done < "$SPEC/v1-memcg-files.tsv"
 fi
 # the root: the same files plus cgroup.sane_behavior and release_agent, and
-# the emulator's memcgfs.flush_stats
+# the emulator's memcgfs.flush_stats and memcgfs.read_stats
 listing "$M/x" > "$TMP/child"
 { cat "$TMP/child"; echo "-r--r--r-- cgroup.sane_behavior"; echo "-rw-r--r-- release_agent"
-  echo "-r--r--r-- memcgfs.flush_stats"; } |
+  echo "-r--r--r-- memcgfs.flush_stats"; echo "-r--r--r-- memcgfs.read_stats"; } |
 	sort -k2 > "$TMP/want"
 listing "$M" | sort -k2 > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v1 root file set"
@@ -64,6 +64,7 @@ cat > "$TMP/want" <<'LIST'
 -r--r--r-- cpu.stat
 -r--r--r-- io.stat
 -rw-r--r-- memcgfs.workload
+-r--r--r-- memcgfs.workload_stat
 -r--r--r-- memory.current
 -r--r--r-- memory.events
 -r--r--r-- memory.events.local
@@ -100,7 +101,9 @@ cat > "$TMP/want" <<'LIST'
 -r--r--r-- cpu.stat
 -r--r--r-- io.stat
 -r--r--r-- memcgfs.flush_stats
+-r--r--r-- memcgfs.read_stats
 -rw-r--r-- memcgfs.workload
+-r--r--r-- memcgfs.workload_stat
 -r--r--r-- memory.numa_stat
 -rw-r--r-- memory.pressure
 --w------- memory.reclaim

@@ -8,6 +8,23 @@ stat_of() {
 	awk -v k="$2" '$1 == k { print $2 }' "$1"
 }
 
+# flush_key KEY: one value of the root's memcgfs.flush_stats
+flush_key() {
+	awk -v k="$1" '$1 == k { print $2 }' "$M/memcgfs.flush_stats"
+}
+
+# render_of FILE: "renders nanoseconds" of one file of memcgfs.read_stats
+render_of() {
+	awk -v f="$1" 'BEGIN { r = "0 0" } $1 == f { r = $2 " " $3 } END { print r }' \
+		"$M/memcgfs.read_stats"
+}
+
+# work_of CGROUP KEY1 KEY2: two values of CGROUP/memcgfs.workload_stat
+work_of() {
+	awk -v a="$2" -v b="$3" '$1 == a { x = $2 } $1 == b { y = $2 } END { print x, y }' \
+		"$M/$1/memcgfs.workload_stat"
+}
+
 # settle CGROUP: waits (10 s at most) until an idle cgroup has no page under
 # dirty or writeback state: then its workers leave it alone altogether.
 settle() {
@@ -39,7 +56,51 @@ sleep 0.2
 periodic=$(awk '$1 == "periodic" { print $2 }' "$M/memcgfs.flush_stats")
 [ "$periodic" -gt 0 ] || fail "no periodic flush counted"
 expect "flush_stats keys" "$(cut -d' ' -f1 "$M/memcgfs.flush_stats" | tr '\n' ' ')" \
-	"flushes forced periodic skipped side_flushes reclaim refault visited flush_usec "
+	"flushes forced periodic skipped side_flushes reclaim refault visited flush_usec \
+base_flushes base_visited base_flush_usec io_flushes io_visited io_flush_usec \
+callback_nsec aggregate_nsec "
+# memcg's callbacks are timed, the memcg-wide aggregation within them; a
+# read of memory.stat under a busy workload makes them run
+visited=$(flush_key visited)
+cat "$M/a/memory.stat" > /dev/null
+sleep 0.1
+[ "$(flush_key visited)" -gt "$visited" ] || fail "visited stays at $visited"
+cb=$(flush_key callback_nsec)
+agg=$(flush_key aggregate_nsec)
+[ "$agg" -gt 0 ] && [ "$cb" -ge "$agg" ] || fail "callback_nsec $cb, aggregate_nsec $agg"
+# memcgfs.read_stats: each cat of memory.stat is one render (the second
+# read continues the snapshot), timed; reading read_stats counts itself
+read0=$(render_of memory.stat)
+cat "$M/a/memory.stat" > /dev/null
+read1=$(render_of memory.stat)
+expect "memory.stat renders" "${read1% *}" $((${read0% *} + 1))
+[ "${read1#* }" -gt "${read0#* }" ] || fail "memory.stat render time: $read0 -> $read1"
+[ "$(render_of memcgfs.read_stats)" != "0 0" ] || fail "read_stats does not count itself"
+# cpu.stat and io.stat flush their own trees (split in 7.3)
+base=$(flush_key base_flushes)
+cat "$M/cpu.stat" > /dev/null
+expect "cpu.stat flushes the base tree" "$(flush_key base_flushes)" $((base + 1))
+[ "$(flush_key base_visited)" -gt 0 ] || fail "no base callback"
+io=$(flush_key io_flushes)
+cat "$M/a/io.stat" > /dev/null
+expect "io.stat flushes the io tree" "$(flush_key io_flushes)" $((io + 1))
+# memcgfs.workload_stat: the workload's own progress in each cgroup; a
+# busy cgroup's page events and charges grow, an idle one's stay put
+# (set_profile returns once no step runs the old profile)
+expect "workload_stat keys" "$(cut -d' ' -f1 "$M/a/memcgfs.workload_stat" | tr '\n' ' ')" \
+	"page_events pages_charged pages_uncharged stat_updates reclaim_batches charge_stall_usec steps "
+mkdir "$M/q" || fail mkdir
+echo preset=idle > "$M/q/memcgfs.workload" || fail "set idle"
+busy0=$(work_of a page_events pages_charged)
+idle0=$(work_of q page_events pages_charged)
+sleep 0.3
+busy1=$(work_of a page_events pages_charged)
+idle1=$(work_of q page_events pages_charged)
+[ "${busy1% *}" -gt "${busy0% *}" ] || fail "busy page_events: $busy0 -> $busy1"
+[ "${busy1#* }" -gt "${busy0#* }" ] || fail "busy pages_charged: $busy0 -> $busy1"
+expect "idle workload_stat" "$idle1" "$idle0"
+expect "root workload_stat" "$(work_of . page_events steps)" "0 0"
+rmdir "$M/q" || fail rmdir
 expect "default profile" "$(grep '^file_write=' "$M/a/b/memcgfs.workload")" "file_write=2000"
 expect "root idle" "$(grep '^anon=' "$M/memcgfs.workload")" "anon=0"
 expect "bad profile" "$(err write "$M/a/memcgfs.workload" "anon=lots")" EINVAL
@@ -111,6 +172,7 @@ mkdir "$M/m" || fail mkdir
 echo "anon=20000 mlock=100 footprint=8M" > "$M/m/memcgfs.workload" || fail "profile"
 sleep 0.5
 echo preset=idle > "$M/m/memcgfs.workload"
+[ "$(work_of m page_events steps | cut -d' ' -f1)" -gt 0 ] || fail "v1 workload_stat"
 usage=$(cat "$M/m/memory.usage_in_bytes")
 [ "$usage" -gt 1048576 ] || fail "v1 usage $usage"
 expect "v1 limit below mlocked" "$(err write "$M/m/memory.limit_in_bytes" $((usage / 2)))" EBUSY

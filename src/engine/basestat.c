@@ -63,15 +63,7 @@ void base_flush_cpu(void *owner, unsigned cpu, void *arg)
 
 void mcg_cputime_flush(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
-	struct rstat_tree *t = e->tree_of[MCG_PART_BASE];
-
-	/* seed 002 before: the shared tree runs memcg's callback too. */
-	if (t == e->tree_of[MCG_PART_MEMORY]) {
-		atomic_fetch_add_explicit(&e->nr_side_flushes, 1, memory_order_relaxed);
-		memcg_flush_tree(e, cg);
-		return;
-	}
-	rstat_flush(t, cg->node_of[MCG_PART_BASE]);
+	engine_flush_part(e, cg, MCG_PART_BASE);
 }
 
 void mcg_cputime_read(const struct mcg_cgroup *cg, struct mcg_cputime *out)

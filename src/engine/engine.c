@@ -311,6 +311,30 @@ bool engine_thread_in_cpu(void)
 	return current_cpu != NULL;
 }
 
+/* cpu.stat's and io.stat's flush (cgroup_rstat_flush(), and the blkcg
+ * flush of io.stat), counted by part.  With one shared tree (before 6.16,
+ * seed 002 before) the walk runs every participant's callback, memcg's
+ * included: it goes through memcg_flush_tree() and is a side flush too,
+ * whose time then also shows in the memcg flush time. */
+void engine_flush_part(struct mcg_engine *e, struct mcg_cgroup *cg, enum mcg_part part)
+{
+	struct rstat_tree *t = e->tree_of[part];
+	struct part_flush_counts *pf = &e->part_flushes[part];
+	uint64_t start = mcg_now_ns();
+	unsigned long visited;
+
+	if (t == e->tree_of[MCG_PART_MEMORY]) {
+		atomic_fetch_add_explicit(&e->nr_side_flushes, 1, memory_order_relaxed);
+		visited = memcg_flush_tree(e, cg);
+	} else {
+		visited = rstat_flush(t, cg->node_of[part]);
+	}
+	atomic_fetch_add_explicit(&pf->flushes, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&pf->visited, (uint64_t)visited * t->nr_callbacks,
+				  memory_order_relaxed);
+	atomic_fetch_add_explicit(&pf->ns, mcg_now_ns() - start, memory_order_relaxed);
+}
+
 void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_counters *out)
 {
 	out->flushes = atomic_load(&e->nr_flushes);
@@ -322,4 +346,12 @@ void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_coun
 	out->refault = atomic_load(&e->nr_refault);
 	out->visited = atomic_load(&e->nr_visited);
 	out->ns = atomic_load(&e->flush_ns);
+	out->base_flushes = atomic_load(&e->part_flushes[MCG_PART_BASE].flushes);
+	out->base_visited = atomic_load(&e->part_flushes[MCG_PART_BASE].visited);
+	out->base_ns = atomic_load(&e->part_flushes[MCG_PART_BASE].ns);
+	out->io_flushes = atomic_load(&e->part_flushes[MCG_PART_IO].flushes);
+	out->io_visited = atomic_load(&e->part_flushes[MCG_PART_IO].visited);
+	out->io_ns = atomic_load(&e->part_flushes[MCG_PART_IO].ns);
+	out->callback_ns = atomic_load(&e->callback_ns);
+	out->aggregate_ns = atomic_load(&e->aggregate_ns);
 }

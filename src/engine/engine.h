@@ -308,6 +308,20 @@ struct mcg_flush_counters {
 	uint64_t refault;	/* memcg flushes by refaults (of flushes) */
 	uint64_t visited;	/* memcg callback invocations: (cgroup, cpu) pairs folded */
 	uint64_t ns;		/* time spent in memcg flushes (all kinds) */
+	/* Readers' flushes of the base (cpu.stat) tree: mcg_cputime_flush()
+	 * calls, the flush callbacks they ran (nodes visited times the
+	 * tree's participants: with a shared tree base, memory (not in 5.10)
+	 * and io, else base alone) and the time in them, memcg's callbacks
+	 * included when the tree is shared. */
+	uint64_t base_flushes, base_visited, base_ns;
+	/* The same for the io (io.stat) tree: mcg_io_flush() calls. */
+	uint64_t io_flushes, io_visited, io_ns;
+	/* Time inside memcg's flush callback (mem_cgroup_css_rstat_flush()),
+	 * whichever flush ran it (memcg, shared base or io, a release's
+	 * fold), and of it in the memcg-wide aggregation (the state and
+	 * event loops, not the per-node one), as seed 001 timed them.  Each
+	 * includes a constant per callback for its own clock reads. */
+	uint64_t callback_ns, aggregate_ns;
 };
 void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_counters *out);
 

@@ -30,6 +30,12 @@ static inline void acount_add_single_writer(acount_t *p, long v)
 	acount_set(p, acount_read(p) + v);
 }
 
+static inline void u64_add_single_writer(_Atomic uint64_t *p, uint64_t v)
+{
+	atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v,
+			      memory_order_relaxed);
+}
+
 /* The participants of the rstat machinery. */
 enum mcg_part {
 	MCG_PART_MEMORY,
@@ -92,6 +98,14 @@ struct io_counts {
 struct io_pcpu {
 	struct io_counts cur;		/* owner CPU */
 	struct io_counts last;		/* io tree lock */
+};
+
+/* What the readers' flushes of one rstat tree cost (memcgfs.flush_stats):
+ * relaxed atomic adds, from any reader's thread. */
+struct part_flush_counts {
+	_Atomic uint64_t flushes;	/* mcg_cputime_flush() or mcg_io_flush() calls */
+	_Atomic uint64_t visited;	/* callbacks run: nodes visited x the tree's callbacks */
+	_Atomic uint64_t ns;		/* time in them, memcg's callback included if shared */
 };
 
 struct page_counter {
@@ -218,6 +232,14 @@ struct mcg_engine {
 	_Atomic uint64_t nr_flushes, nr_forced, nr_periodic, nr_skipped, nr_side_flushes;
 	_Atomic uint64_t nr_reclaim, nr_refault;
 	_Atomic uint64_t nr_visited, flush_ns;
+	/* Readers' flushes of the base and io trees (engine_flush_part()),
+	 * indexed by part (the memory slot stays 0): any thread adds. */
+	struct part_flush_counts part_flushes[MCG_NR_PARTS];
+	/* Time inside memcg's flush callback and, of it, in the memcg-wide
+	 * aggregation (memcg_flush_cpu()): written only by the callback,
+	 * which runs under the lock of the tree holding the memory
+	 * participant, so a load and a store; read by anyone. */
+	_Atomic uint64_t callback_ns, aggregate_ns;
 
 	/* Periodic flusher. */
 	pthread_t flusher;
@@ -290,6 +312,9 @@ bool flush_global_delayed(struct mcg_engine *e);
 /* basestat.c, iostat.c */
 void base_flush_cpu(void *owner, unsigned cpu, void *arg);
 void io_flush_cpu(void *owner, unsigned cpu, void *arg);
+/* engine.c: a reader's flush of the base or io tree of cg's subtree,
+ * counted in e->part_flushes[part]. */
+void engine_flush_part(struct mcg_engine *e, struct mcg_cgroup *cg, enum mcg_part part);
 /* counter.c */
 void counters_init(struct mcg_cgroup *cg);
 

@@ -50,14 +50,7 @@ void io_flush_cpu(void *owner, unsigned cpu, void *arg)
 
 void mcg_io_flush(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
-	struct rstat_tree *t = e->tree_of[MCG_PART_IO];
-
-	if (t == e->tree_of[MCG_PART_MEMORY]) {
-		atomic_fetch_add_explicit(&e->nr_side_flushes, 1, memory_order_relaxed);
-		memcg_flush_tree(e, cg);
-		return;
-	}
-	rstat_flush(t, cg->node_of[MCG_PART_IO]);
+	engine_flush_part(e, cg, MCG_PART_IO);
 }
 
 void mcg_io_read(const struct mcg_cgroup *cg, unsigned dev, struct mcg_iostat *out)

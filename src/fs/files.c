@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -775,21 +776,78 @@ static int write_memory_reclaim(struct fs_call *c, char *buf)
 	return mcg_workload_reclaim(c->fs->wl, c->cg, (unsigned long)(bytes / MCG_PAGE_SIZE));
 }
 
+/* A row of an emulator file of `key value` lines drawn from a struct of
+ * uint64_t counters: the field's offset, and 1000 to show ns in us. */
+struct u64_key {
+	const char *key;
+	size_t offset;
+	unsigned divisor;
+};
+
+static void show_u64_keys(GString *out, const void *counters, const struct u64_key *keys,
+			  size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t v;
+
+		memcpy(&v, (const char *)counters + keys[i].offset, sizeof(v));
+		g_string_append_printf(out, "%s %" G_GUINT64_FORMAT "\n", keys[i].key,
+				       v / keys[i].divisor);
+	}
+}
+
 /* memcgfs.flush_stats (root only, emulator only): the engine's flush
- * counters, for measuring what the flush heuristics do under a workload. */
+ * counters, for measuring what the flush heuristics do under a workload.
+ * Scripts parse it: new keys go at the end. */
+#define FC(key, field, divisor) { key, offsetof(struct mcg_flush_counters, field), divisor }
+static const struct u64_key flush_stats_keys[] = {
+	FC("flushes", flushes, 1),
+	FC("forced", forced, 1),
+	FC("periodic", periodic, 1),
+	FC("skipped", skipped, 1),
+	FC("side_flushes", side_flushes, 1),
+	FC("reclaim", reclaim, 1),
+	FC("refault", refault, 1),
+	FC("visited", visited, 1),
+	FC("flush_usec", ns, 1000),
+	FC("base_flushes", base_flushes, 1),
+	FC("base_visited", base_visited, 1),
+	FC("base_flush_usec", base_ns, 1000),
+	FC("io_flushes", io_flushes, 1),
+	FC("io_visited", io_visited, 1),
+	FC("io_flush_usec", io_ns, 1000),
+	FC("callback_nsec", callback_ns, 1),
+	FC("aggregate_nsec", aggregate_ns, 1),
+};
+#undef FC
+
 static int show_flush_stats(struct fs_call *c, GString *out)
 {
 	struct mcg_flush_counters fc;
 
 	mcg_engine_flush_counters(c->fs->e, &fc);
-	g_string_append_printf(out,
-			       "flushes %" G_GUINT64_FORMAT "\nforced %" G_GUINT64_FORMAT
-			       "\nperiodic %" G_GUINT64_FORMAT "\nskipped %" G_GUINT64_FORMAT
-			       "\nside_flushes %" G_GUINT64_FORMAT "\nreclaim %" G_GUINT64_FORMAT
-			       "\nrefault %" G_GUINT64_FORMAT "\nvisited %" G_GUINT64_FORMAT
-			       "\nflush_usec %" G_GUINT64_FORMAT "\n",
-			       fc.flushes, fc.forced, fc.periodic, fc.skipped, fc.side_flushes,
-			       fc.reclaim, fc.refault, fc.visited, fc.ns / 1000);
+	show_u64_keys(out, &fc, flush_stats_keys, G_N_ELEMENTS(flush_stats_keys));
+	return 0;
+}
+
+/* memcgfs.read_stats (root only, emulator only): what rendering costs the
+ * daemon, per file name, for the files rendered at least once, in table
+ * order: "<name> <renders> <nanoseconds>".  A render is one successful
+ * show(), the flush and formatting a kernel read does, timed in fs_read();
+ * one hierarchy per daemon, so a name counts every cgroup's file. */
+static int show_read_stats(struct fs_call *c, GString *out)
+{
+	struct mcgfs *fs = c->fs;
+
+	for (unsigned i = 0; i < fs->nr_files; i++) {
+		uint64_t renders = atomic_load_explicit(&fs->renders[i], memory_order_acquire);
+
+		if (renders)
+			g_string_append_printf(out, "%s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
+					       fs->files[i].name, renders,
+					       atomic_load_explicit(&fs->render_ns[i],
+								    memory_order_relaxed));
+	}
 	return 0;
 }
 
@@ -807,6 +865,33 @@ static int show_workload(struct fs_call *c, GString *out)
 static int write_workload(struct fs_call *c, char *buf)
 {
 	return mcg_workload_set_profile(c->fs->wl, c->cg, buf);
+}
+
+/* memcgfs.workload_stat (every cgroup, emulator only): the workload's own
+ * progress in this cgroup, not its subtree, summed over CPUs, so that a
+ * script can measure the workload's throughput with and without readers.
+ * Scripts parse it: new keys go at the end. */
+#define WS(key, field, divisor) \
+	{ key, offsetof(struct mcg_workload_cgroup_stat, field), divisor }
+static const struct u64_key workload_stat_keys[] = {
+	WS("page_events", page_events, 1),
+	WS("pages_charged", pages_charged, 1),
+	WS("pages_uncharged", pages_uncharged, 1),
+	WS("stat_updates", stat_updates, 1),
+	WS("reclaim_batches", reclaim_batches, 1),
+	WS("charge_stall_usec", charge_stall_ns, 1000),
+	WS("steps", steps, 1),
+};
+#undef WS
+
+static int show_workload_stat(struct fs_call *c, GString *out)
+{
+	struct mcg_workload_cgroup_stat ws;
+	int err = mcg_workload_cgroup_stat(c->fs->wl, c->cg, &ws);
+
+	if (!err)
+		show_u64_keys(out, &ws, workload_stat_keys, G_N_ELEMENTS(workload_stat_keys));
+	return err;
 }
 
 /* zswap_current_read() flushes first, like the stat files. */
@@ -943,7 +1028,9 @@ static const struct fs_file v1_files[] = {
 	{ "tasks", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
+	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
 };
 
 /* v2: the cgroup core files, cpu.stat and io.stat, the memory controller's
@@ -997,7 +1084,9 @@ static const struct fs_file v2_files[] = {
 	  SINCE(6, 12) },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
+	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
 };
 
 _Static_assert(G_N_ELEMENTS(v1_files) < FS_IDX_LIMIT, "v1 table too long for the inode bits");

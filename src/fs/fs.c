@@ -635,12 +635,33 @@ static struct fs_open *open_of(struct fuse_file_info *fi)
 	return (struct fs_open *)(uintptr_t)fi->fh;
 }
 
+static uint64_t fs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One successful render of f that took ns (memcgfs.read_stats). */
+static void fs_count_render(struct mcgfs *fs, const struct fs_file *f, uint64_t ns)
+{
+	size_t row = (size_t)(f - fs->files);
+
+	g_assert(row < fs->nr_files);
+	/* Time first, count released after: a reader that sees the count
+	 * sees at least the time of every render counted. */
+	atomic_fetch_add_explicit(&fs->render_ns[row], ns, memory_order_relaxed);
+	atomic_fetch_add_explicit(&fs->renders[row], 1, memory_order_release);
+}
+
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct mcgfs *fs = fs_of(req);
 	struct fs_open *of = open_of(fi);
 	struct fs_call call = { fs, of->node, of->node->cg, of };
+	uint64_t start;
 	size_t len;
 
 	if (!mcg_cgroup_online(of->node->cg)) {
@@ -654,6 +675,9 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		if (!of->text)
 			of->text = g_string_sized_new(1024);
 		g_string_truncate(of->text, 0);
+		/* Timed for memcgfs.read_stats: the flush and rendering a
+		 * kernel read would do, nothing of FUSE's. */
+		start = fs_now_ns();
 		err = of->file->show(&call, of->text);
 		if (err) {
 			g_string_truncate(of->text, 0);
@@ -662,6 +686,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			fuse_reply_err(req, -err);
 			return;
 		}
+		fs_count_render(fs, of->file, fs_now_ns() - start);
 	}
 	len = (size_t)off < of->text->len ? MIN(size, of->text->len - (size_t)off) : 0;
 	of->next = off + (off_t)len;
@@ -933,6 +958,10 @@ struct mcgfs *mcgfs_new(const struct mcgfs_options *o)
 	fs->zombies = g_hash_table_new(g_direct_hash, g_direct_equal);
 	atomic_init(&fs->vm_swappiness, 60);
 	atomic_init(&fs->nr_limited, 0);
+	for (unsigned i = 0; i < FS_IDX_LIMIT; i++) {
+		atomic_init(&fs->renders[i], 0);
+		atomic_init(&fs->render_ns[i], 0);
+	}
 
 	/* The kernel checks modes (default_permissions) as it does on cgroupfs;
 	 * everyone may look, as on cgroupfs, when root mounts. */

@@ -166,6 +166,14 @@ struct mcgfs {
 	char *release_agent;		/* v1 root; protected by lock */
 
 	pthread_mutex_t ctl_lock;	/* subtree_control writes, mkdir limit checks */
+
+	/* The daemon's own cost of rendering (memcgfs.read_stats): successful
+	 * show() calls and the nanoseconds they took, per file, indexed by
+	 * row of fs->files (idx - 1).  Atomic adds from any FUSE thread,
+	 * once per render: the time relaxed, then the count with release. */
+	_Atomic uint64_t renders[FS_IDX_LIMIT];
+	_Atomic uint64_t render_ns[FS_IDX_LIMIT];
+
 	atomic_uint vm_swappiness;	/* v1 root's memory.swappiness */
 	atomic_int nr_limited;		/* nodes with a finite max.depth/descendants */
 };

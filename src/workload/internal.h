@@ -80,6 +80,16 @@ struct wl_ledger {
 	 * ledger's CPU, read by anyone (the worker's idle check, reclaim
 	 * waiting for writeback) without entering the CPU. */
 	_Atomic long in_flight;
+	/* The workload's progress on this pair (mcg_workload_cgroup_stat()):
+	 * written only by the thread inside this CPU's window, a load and a
+	 * store (per_cpu_count()), read by anyone summing over CPUs.  Not
+	 * carried over by wl_ledger_merge(). */
+	_Atomic uint64_t page_events;		/* wl_step() events done */
+	_Atomic uint64_t pages_charged, pages_uncharged;
+	_Atomic uint64_t stat_updates;		/* wl_stat() calls that updated */
+	_Atomic uint64_t reclaim_batches;	/* reclaim_batch() passes */
+	_Atomic uint64_t charge_stall_ns;	/* wl_charge() after a failed try */
+	_Atomic uint64_t steps;			/* wl_step() calls */
 	struct wl_node node[];			/* [nr_nodes] */
 };
 
@@ -137,6 +147,13 @@ struct mcg_workload {
 static inline struct wl_ledger *wl_ledger(const struct wl_cgroup *w, unsigned cpu)
 {
 	return (struct wl_ledger *)(w->ledgers + (size_t)cpu * w->ledger_size);
+}
+
+/* A counter only the thread in a CPU's window writes: no locked add. */
+static inline void per_cpu_count(_Atomic uint64_t *counter, uint64_t n)
+{
+	atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + n,
+			      memory_order_relaxed);
 }
 
 /* The per-step context of a CPU acting on the pool. */

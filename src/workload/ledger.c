@@ -37,9 +37,10 @@ void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item,
 		return;
 	mcg_stat_mod(x->cpu, w->cg, nid, item, val);
 	x->stat_updates++;
+	l = wl_ledger(w, x->cpu_id);
+	per_cpu_count(&l->stat_updates, 1);
 	/* After the update, so that a pair counted in a window was marked
 	 * before the window closed (mcg_workload_touch_window()). */
-	l = wl_ledger(w, x->cpu_id);
 	window = atomic_load_explicit(&x->wl->touch_window, memory_order_seq_cst);
 	if (l->touch_window != window) {
 		l->touch_prev_window = l->touch_window;
@@ -653,9 +654,11 @@ static long swap_out(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 static long reclaim_batch(struct wl_ctx *x, struct wl_cgroup *w, int nid, long want, bool swap,
 			  enum mcg_item scan_item, enum mcg_item steal_item)
 {
-	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+	struct wl_node *node = &l->node[nid];
 	long clean, evicted, swapped = 0, written, slab;
 
+	per_cpu_count(&l->reclaim_batches, 1);
 	/* File first: clean inactive pages go, refilled from active. */
 	clean = node->file_inactive - node->dirty - node->writeback;
 	if (clean < want)
@@ -750,6 +753,7 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	double footprint = (double)p->footprint / MCG_PAGE_SIZE * share;
 	double scale = 1.0, total_rate = 0;
 	long n[WL_NR_RATES];
+	uint64_t events = 0;
 
 	for (int r = 0; r < WL_RECLAIM; r++)
 		total_rate += (double)rates[r];
@@ -776,39 +780,50 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	 * its kernel path, so every event marks this (cgroup, CPU) pair
 	 * updated again, and a flush that runs meanwhile finds the pair
 	 * changed since its last visit.  The step is only the pacing clock.
+	 * The events are counted (page_events) whether or not their charge
+	 * went through: what was attempted is the workload's throughput.
 	 */
 	do {
 		more = false;
 		if (n[WL_ANON] > 0) {
 			n[WL_ANON] -= anon_fault(x, w, p);
+			events++;
 			more = true;
 		}
 		if (n[WL_FILE_READ] > 0) {
 			file_read(x, w, p);
 			n[WL_FILE_READ]--;
+			events++;
 			more = true;
 		}
 		if (n[WL_FILE_WRITE] > 0) {
 			file_write(x, w, p, 1);
 			n[WL_FILE_WRITE]--;
+			events++;
 			more = true;
 		}
 		if (n[WL_SHMEM] > 0) {
 			shmem_fault(x, w, p, 1);
 			n[WL_SHMEM]--;
+			events++;
 			more = true;
 		}
 		if (n[WL_SLAB] > 0) {
 			slab_alloc(x, w, p, 1);
 			n[WL_SLAB]--;
+			events++;
 			more = true;
 		}
 		if (n[WL_KERNEL] > 0) {
 			kernel_alloc(x, w, p, 1);
 			n[WL_KERNEL]--;
+			events++;
 			more = true;
 		}
 	} while (more);
+	/* Published once a step: readers see progress a step at a time. */
+	per_cpu_count(&l->page_events, events);
+	per_cpu_count(&l->steps, 1);
 	/* A THP fault that took more than the step's share is a debt. */
 	l->carry[WL_ANON] += (double)n[WL_ANON];
 	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++)

@@ -162,13 +162,6 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
 	}
 }
 
-/* A counter only the thread in a CPU's window writes: no locked add. */
-static void per_cpu_count(_Atomic uint64_t *counter, uint64_t n)
-{
-	atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + n,
-			      memory_order_relaxed);
-}
-
 /*
  * try_charge(), reduced to what shows in the files.
  *
@@ -181,7 +174,18 @@ static void per_cpu_count(_Atomic uint64_t *counter, uint64_t n)
  * max.  After a charge that went to the page counters (not one the stock
  * covered), every level over its high mark is reclaimed back down, with a
  * "high" event (try_charge_memcg()'s done_restock path).
+ *
+ * The time from the first failed try to the return is the charge's stall
+ * (the ledger's charge_stall_ns): reclaim, the stock drain and the OOM
+ * retries.  The clock is read only once a try has failed.
  */
+static bool charge_done(struct wl_ctx *x, struct wl_cgroup *w, uint64_t stall_start, bool ok)
+{
+	if (stall_start)
+		per_cpu_count(&wl_ledger(w, x->cpu_id)->charge_stall_ns, now_ns() - stall_start);
+	return ok;
+}
+
 bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
 {
 	struct mcg_workload *wl = x->wl;
@@ -191,6 +195,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 	bool memsw = is_v1(wl);
 	struct mcg_cgroup *over = NULL;
 	bool killed = false, drained = false;
+	uint64_t stall_start = 0;
 
 	/* try_charge_memcg(): the stock, then the counters, then reclaim,
 	 * then the other CPUs' stocks, then the OOM killer. */
@@ -208,12 +213,15 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 			if (is_v1(wl) && (flags & WL_KMEM))
 				mcg_counter_charge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
 			per_cpu_count(&wl->workers[x->cpu_id].pages_charged, (uint64_t)pages);
+			per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_charged, (uint64_t)pages);
 			/* Only a charge that went to the counters looks at
 			 * memory.high; one from the stock returns at once. */
 			if (got == MCG_CHARGE_FROM_COUNTERS)
 				charge_over_high(x, w);
-			return true;
+			return charge_done(x, w, stall_start, true);
 		}
+		if (!stall_start)
+			stall_start = now_ns();
 		mcg_memory_event(over, MCG_MEMORY_MAX);
 		/* At the memsw limit swapping does not help: only real frees. */
 		if (reclaim_subtree(x, over, want,
@@ -229,7 +237,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 			break;
 		killed = true;
 	}
-	return false;
+	return charge_done(x, w, stall_start, false);
 }
 
 void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
@@ -242,6 +250,7 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 	if (is_v1(wl) && (flags & WL_KMEM))
 		mcg_counter_uncharge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
 	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
+	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
 }
 
 bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages)
@@ -477,6 +486,34 @@ void mcg_workload_counters(const struct mcg_workload *wl, struct mcg_workload_co
 		out->pages_charged += atomic_load(&wl->workers[c].pages_charged);
 		out->pages_uncharged += atomic_load(&wl->workers[c].pages_uncharged);
 	}
+}
+
+int mcg_workload_cgroup_stat(struct mcg_workload *wl, struct mcg_cgroup *cg,
+			     struct mcg_workload_cgroup_stat *out)
+{
+	struct wl_cgroup *w;
+
+	memset(out, 0, sizeof(*out));
+	/* The list lock keeps w and its ledgers from being freed; their
+	 * counters are atomics, read without entering the CPUs. */
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	for (unsigned c = 0; w && c < wl->nr_cpus; c++) {
+		const struct wl_ledger *l = wl_ledger(w, c);
+
+		out->page_events += atomic_load_explicit(&l->page_events, memory_order_relaxed);
+		out->pages_charged += atomic_load_explicit(&l->pages_charged, memory_order_relaxed);
+		out->pages_uncharged += atomic_load_explicit(&l->pages_uncharged,
+							     memory_order_relaxed);
+		out->stat_updates += atomic_load_explicit(&l->stat_updates, memory_order_relaxed);
+		out->reclaim_batches += atomic_load_explicit(&l->reclaim_batches,
+							     memory_order_relaxed);
+		out->charge_stall_ns += atomic_load_explicit(&l->charge_stall_ns,
+							     memory_order_relaxed);
+		out->steps += atomic_load_explicit(&l->steps, memory_order_relaxed);
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	return w ? 0 : -ENODEV;
 }
 
 uint64_t mcg_workload_touch_window(struct mcg_workload *wl)

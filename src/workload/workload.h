@@ -128,6 +128,27 @@ struct mcg_workload_counters {
 };
 void mcg_workload_counters(const struct mcg_workload *wl, struct mcg_workload_counters *out);
 
+/* The workload's own progress in one cgroup, not its subtree, summed over
+ * CPUs (memcgfs.workload_stat): what an outside script measures the
+ * workload's throughput with, with and without readers.  Counted from the
+ * cgroup's creation; the counts of a removed child do not move to its
+ * parent. */
+struct mcg_workload_cgroup_stat {
+	uint64_t page_events;		/* faults, reads, writes and allocations of its
+					 * steps (an event, charged or not, counts 1) */
+	uint64_t pages_charged;		/* memory pages charged to it by the pool ... */
+	uint64_t pages_uncharged;	/* ... and uncharged */
+	uint64_t stat_updates;		/* stat updates made for it (mcg_stat_mod()) */
+	uint64_t reclaim_batches;	/* reclaim passes over its pages, any reclaimer */
+	uint64_t charge_stall_ns;	/* time its charges spent after a failed try:
+					 * reclaim, stock drains, OOM kills */
+	uint64_t steps;			/* worker steps of its profile */
+};
+/* Fills *out for cg: 0, or -ENODEV once cg is removed.  Any thread, no CPU
+ * entered; the counts of one CPU may be a step behind. */
+int mcg_workload_cgroup_stat(struct mcg_workload *wl, struct mcg_cgroup *cg,
+			     struct mcg_workload_cgroup_stat *out);
+
 /* Touch windows, to compare what the workload updated with what a flush
  * visits.  mcg_workload_touch_window() closes the open window and opens the
  * next, returning the one it closed; every stat update a worker makes
