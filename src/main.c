@@ -48,7 +48,9 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "memcgfs: bad workload profile: %s\n", strerror(-err));
 		goto out_engine;
 	}
-	err = mcg_workload_start(wl);
+	err = mcg_workload_set_tick_ms(wl, opts.tick_ms);
+	if (!err)
+		err = mcg_workload_start(wl);
 	if (err) {
 		fprintf(stderr, "memcgfs: cannot start the workers: %s\n", strerror(-err));
 		goto out_workload;

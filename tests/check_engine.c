@@ -1617,7 +1617,10 @@ START_TEST(test_stress_threads)
 	}
 	pthread_create(&fl, NULL, stress_flusher, s);
 	pthread_create(&ch, NULL, stress_churn, s);
+	/* 1.5 s, longer on a machine too busy to churn enough meanwhile. */
 	g_usleep(1500 * 1000);
+	for (int waited = 0; atomic_load(&s->churn) <= 10 && waited < 200; waited++)
+		g_usleep(100 * 1000);
 	atomic_store(&s->stop, true);
 	for (int c = 0; c < STRESS_CPUS; c++)
 		pthread_join(upd[c], NULL);

@@ -182,6 +182,24 @@ static void check_relations(struct rig *r, struct mcg_cgroup *cg, unsigned nodes
 START_TEST(test_per_page_events)
 {
 	struct rig r;
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	int err;
+
+	/* The pacing clock: 1..100 ms, before the start only. */
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 1;
+	e = mcg_engine_new(&cfg);
+	wl = mcg_workload_new(e, NULL, &err);
+	ck_assert_int_eq(mcg_workload_set_tick_ms(wl, 0), -EINVAL);
+	ck_assert_int_eq(mcg_workload_set_tick_ms(wl, MCG_WORKLOAD_MAX_TICK_MS + 1), -EINVAL);
+	ck_assert_int_eq(mcg_workload_set_tick_ms(wl, 1), 0);
+	ck_assert_int_eq(mcg_workload_start(wl), 0);
+	ck_assert_int_eq(mcg_workload_set_tick_ms(wl, 5), -EINVAL);
+	mcg_workload_free(wl);
+	mcg_engine_free(e);
+
 	struct mcg_workload_counters wc;
 	long faults;
 

@@ -9,7 +9,8 @@ case $out in "memcgfs "*) ;; *) fail "--version said: $out" ;; esac
 for bad in "--hierarchy=v3" "--cpus=0" "--cpus=1025" "--nodes=65" "--kernel=5.4" \
 	   "-o flush_period_ms=x" "-o no_such_option" "--seed=000:maybe" \
 	   "--seed=000:before --kernel=7.3" "--seed=005:after" \
-	   "--seed=001:after --hierarchy=v1" "--kernel=6.12 --hierarchy=v1"; do
+	   "--seed=001:after --hierarchy=v1" "--kernel=6.12 --hierarchy=v1" \
+	   "--tick_ms=0" "--tick_ms=101"; do
 	"$MEMCGFS" $bad "$TMP/m" 2>"$TMP/err" && fail "$bad accepted"
 	expect "exit status of $bad" "$?" 2
 	expect "error lines of $bad" "$(wc -l < "$TMP/err")" 1

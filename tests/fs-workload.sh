@@ -58,7 +58,7 @@ periodic=$(awk '$1 == "periodic" { print $2 }' "$M/memcgfs.flush_stats")
 expect "flush_stats keys" "$(cut -d' ' -f1 "$M/memcgfs.flush_stats" | tr '\n' ' ')" \
 	"flushes forced periodic skipped side_flushes reclaim refault visited flush_usec \
 base_flushes base_visited base_flush_usec io_flushes io_visited io_flush_usec \
-callback_nsec aggregate_nsec "
+callback_nsec aggregate_nsec changed_items callbacks_untimed "
 # memcg's callbacks are timed, the memcg-wide aggregation within them; a
 # read of memory.stat under a busy workload makes them run
 visited=$(flush_key visited)
@@ -68,6 +68,7 @@ sleep 0.1
 cb=$(flush_key callback_nsec)
 agg=$(flush_key aggregate_nsec)
 [ "$agg" -gt 0 ] && [ "$cb" -ge "$agg" ] || fail "callback_nsec $cb, aggregate_nsec $agg"
+[ "$(flush_key changed_items)" -gt 0 ] || fail "no changed items counted"
 # memcgfs.read_stats: each cat of memory.stat is one render (the second
 # read continues the snapshot), timed; reading read_stats counts itself
 read0=$(render_of memory.stat)

@@ -354,4 +354,6 @@ void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_coun
 	out->io_ns = atomic_load(&e->part_flushes[MCG_PART_IO].ns);
 	out->callback_ns = atomic_load(&e->callback_ns);
 	out->aggregate_ns = atomic_load(&e->aggregate_ns);
+	out->changed_items = atomic_load(&e->changed_items);
+	out->callbacks_untimed = atomic_load(&e->callbacks_untimed);
 }

@@ -322,7 +322,17 @@ struct mcg_flush_counters {
 	 * event loops, not the per-node one), as seed 001 timed them.  Each
 	 * includes a constant per callback for its own clock reads. */
 	uint64_t callback_ns, aggregate_ns;
+	/* Memcg-wide items (state and events) with a non-zero CPU delta, over
+	 * all callbacks: per visited pair, seed 001's "items that actually
+	 * changed" at each flush. */
+	uint64_t changed_items;
+	/* Callbacks that took over MCG_CALLBACK_PREEMPTED_NS: preempted or
+	 * stopped midway, which the kernel's callback cannot be; they are
+	 * counted here and not in callback_ns or aggregate_ns, so those sums
+	 * cover visited - callbacks_untimed callbacks. */
+	uint64_t callbacks_untimed;
 };
+#define MCG_CALLBACK_PREEMPTED_NS 100000
 void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_counters *out);
 
 /* ---- Reading (after a flush; any thread) ----------------------------------- */

@@ -240,6 +240,11 @@ struct mcg_engine {
 	 * which runs under the lock of the tree holding the memory
 	 * participant, so a load and a store; read by anyone. */
 	_Atomic uint64_t callback_ns, aggregate_ns;
+	/* Memcg-wide items whose CPU delta was not zero, summed over the
+	 * callbacks (same writer and lock as callback_ns). */
+	_Atomic uint64_t changed_items;
+	/* Callbacks left out of the two sums above (memcg_flush_cpu()). */
+	_Atomic uint64_t callbacks_untimed;
 
 	/* Periodic flusher. */
 	pthread_t flusher;

@@ -141,8 +141,11 @@ struct aggregate_control {
 	unsigned size;
 };
 
-static void memcg_stat_aggregate(const struct aggregate_control *ac)
+/* Returns the number of items whose CPU delta was not zero. */
+static unsigned memcg_stat_aggregate(const struct aggregate_control *ac)
 {
+	unsigned changed = 0;
+
 	for (unsigned i = 0; i < ac->size; i++) {
 		long delta = acount_read(&ac->pending[i]);
 		long delta_cpu = 0;
@@ -152,6 +155,7 @@ static void memcg_stat_aggregate(const struct aggregate_control *ac)
 		if (delta)
 			acount_set(&ac->pending[i], 0);
 		if (v != prev) {
+			changed++;
 			delta_cpu = v - prev;
 			delta += delta_cpu;
 			acount_set(&ac->cstat_prev[i], v);
@@ -164,15 +168,18 @@ static void memcg_stat_aggregate(const struct aggregate_control *ac)
 				acount_add_single_writer(&ac->ppending[i], delta);
 		}
 	}
+	return changed;
 }
 
-/* The memcg-wide half of the callback: state and events (memcg_vmstats). */
-static void memcg_flush_memcg_wide(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu)
+/* The memcg-wide half of the callback: state and events (memcg_vmstats).
+ * Returns the items that changed on this CPU. */
+static unsigned memcg_flush_memcg_wide(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu)
 {
 	const struct mcg_layout *l = e->layout;
 	struct memcg_vmstats *vs = &cg->vmstats;
 	struct memcg_vmstats *pvs = cg->parent ? &cg->parent->vmstats : NULL;
 	struct aggregate_control ac;
+	unsigned changed;
 
 	ac = (struct aggregate_control){
 		.aggregate = vs->state,
@@ -183,7 +190,7 @@ static void memcg_flush_memcg_wide(struct mcg_engine *e, struct mcg_cgroup *cg, 
 		.cstat_prev = pcpu_array(cg, cpu, e->off_state_prev),
 		.size = l->nr_state_slots,
 	};
-	memcg_stat_aggregate(&ac);
+	changed = memcg_stat_aggregate(&ac);
 
 	ac = (struct aggregate_control){
 		.aggregate = vs->events,
@@ -194,7 +201,7 @@ static void memcg_flush_memcg_wide(struct mcg_engine *e, struct mcg_cgroup *cg, 
 		.cstat_prev = pcpu_array(cg, cpu, e->off_events_prev),
 		.size = l->nr_event_slots,
 	};
-	memcg_stat_aggregate(&ac);
+	return changed + memcg_stat_aggregate(&ac);
 }
 
 /* The per-node half: every node's lruvec_stats.  Per-node counters keep
@@ -236,7 +243,15 @@ static void memcg_flush_lruvec(struct mcg_engine *e, struct mcg_cgroup *cg, unsi
  * (vDSO, some 20 ns each), on the flush side only: the update path is not
  * touched.  They add the same constant to every callback on both sides of
  * an experiment, as the seed's TSC reads did, so only differences between
- * two runs mean something, not the absolute figures.  The sums are
+ * two runs mean something, not the absolute figures.
+ *
+ * The kernel runs the callback under a spinlock with interrupts off
+ * (css_rstat_flush() holds the rstat lock), so nothing stretches it.  Here
+ * the flushing thread may be preempted by the emulated CPUs' workers, or
+ * stopped by an experiment, midway; a callback that took longer than
+ * MCG_CALLBACK_PREEMPTED_NS (100 us, some fifty times a cold callback of
+ * the largest layout) is counted in callbacks_untimed instead of the sums,
+ * which would otherwise be dominated by the scheduler.  The sums are
  * single-writer adds: every caller holds the lock of the tree that holds
  * the memory participant (rstat_run_callbacks()).
  */
@@ -247,9 +262,10 @@ void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
 	struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu);
 	struct memcg_vmstats *vs = &cg->vmstats;
 	uint64_t start, aggregated, end;
+	unsigned changed;
 
 	start = mcg_now_ns();
-	memcg_flush_memcg_wide(e, cg, cpu);
+	changed = memcg_flush_memcg_wide(e, cg, cpu);
 	aggregated = mcg_now_ns();
 	memcg_flush_lruvec(e, cg, cpu);
 
@@ -261,8 +277,13 @@ void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
 			atomic_store_explicit(&vs->stats_updates, 0, memory_order_relaxed);
 	}
 	end = mcg_now_ns();
-	u64_add_single_writer(&e->callback_ns, end - start);
-	u64_add_single_writer(&e->aggregate_ns, aggregated - start);
+	if (end - start < MCG_CALLBACK_PREEMPTED_NS) {
+		u64_add_single_writer(&e->callback_ns, end - start);
+		u64_add_single_writer(&e->aggregate_ns, aggregated - start);
+	} else {
+		u64_add_single_writer(&e->callbacks_untimed, 1);
+	}
+	u64_add_single_writer(&e->changed_items, changed);
 	atomic_fetch_add_explicit(&e->nr_visited, 1, memory_order_relaxed);
 }
 

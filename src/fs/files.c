@@ -818,6 +818,8 @@ static const struct u64_key flush_stats_keys[] = {
 	FC("io_flush_usec", io_ns, 1000),
 	FC("callback_nsec", callback_ns, 1),
 	FC("aggregate_nsec", aggregate_ns, 1),
+	FC("changed_items", changed_items, 1),
+	FC("callbacks_untimed", callbacks_untimed, 1),
 };
 #undef FC
 

@@ -37,6 +37,7 @@ struct mcgfs_options {
 	char *kernel_version;			/* owned: --kernel as given, or NULL */
 	char *seed;				/* owned: --seed as given, or NULL */
 	char *workload;				/* owned: profile of new cgroups, or NULL */
+	unsigned tick_ms;			/* the workers' pacing clock */
 	char *mountpoint;			/* owned */
 	bool foreground;			/* -f */
 	bool debug;				/* -d: FUSE request trace, implies -f */

@@ -30,6 +30,7 @@ enum {
 	KEY_MAX_READ,
 	KEY_WORKLOAD,
 	KEY_SEED,
+	KEY_TICK,
 };
 
 /* Options that take a value, by key name. */
@@ -43,6 +44,7 @@ static const struct { const char *name; int key; } valued[] = {
 	{ "max_read", KEY_MAX_READ },
 	{ "workload", KEY_WORKLOAD },
 	{ "seed", KEY_SEED },
+	{ "tick_ms", KEY_TICK },
 };
 
 
@@ -115,6 +117,10 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 		/* A bare name is a preset; it is checked once the nodes are known. */
 		g_free(o->workload);
 		o->workload = strchr(v, '=') ? g_strdup(v) : g_strdup_printf("preset=%s", v);
+		return 0;
+	case KEY_TICK:
+		if (!parse_uint(v, 1, MCG_WORKLOAD_MAX_TICK_MS, &o->tick_ms))
+			return bad("tick_ms", v, "1..100 milliseconds");
 		return 0;
 	case KEY_MAX_READ:
 		if (!parse_uint(v, 512, 1 << 20, &o->max_read))
@@ -198,10 +204,11 @@ static void usage(const char *prog)
 	       "    --workload=PROFILE     profile of new cgroups: a preset (idle, seed001,\n"
 	       "                           multi-fault, file-reader) or \"key=value ...\"\n"
 	       "                           (see memcgfs(8)); default idle\n"
+	       "    --tick_ms=N            the workers' pacing clock, 1..100 (default %u)\n"
 	       "\n"
 	       "Kernels:\n",
 	       prog, (unsigned)MCG_DEFAULT_FLUSH_PERIOD_MS, MCGFS_DEFAULT_TIMEOUT,
-	       MCGFS_DEFAULT_MAX_READ);
+	       MCGFS_DEFAULT_MAX_READ, MCG_WORKLOAD_DEFAULT_TICK_MS);
 	usage_kernels();
 	printf("\nFUSE options:\n");
 	fuse_cmdline_help();
@@ -222,6 +229,7 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 	o->engine.hierarchy = MCG_HIERARCHY_V2;
 	o->timeout = MCGFS_DEFAULT_TIMEOUT;
 	o->max_read = MCGFS_DEFAULT_MAX_READ;
+	o->tick_ms = MCG_WORKLOAD_DEFAULT_TICK_MS;
 	o->fuse_args = g_new0(struct fuse_args, 1);
 	*o->fuse_args = (struct fuse_args)FUSE_ARGS_INIT(0, NULL);
 	for (int i = 0; i < argc; i++)

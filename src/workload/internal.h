@@ -122,6 +122,7 @@ struct mcg_workload {
 	unsigned nr_cpus, nr_nodes;		/* immutable */
 	enum mcg_hierarchy hierarchy;		/* immutable */
 	struct mcg_profile *default_profile;	/* immutable */
+	unsigned tick_ms;			/* immutable once started */
 
 	/* Serialises mkdir and rmdir through the pool. */
 	pthread_mutex_t hier_mutex;

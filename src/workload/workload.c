@@ -7,8 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-/* A worker wakes every TICK_MS to do its share of every busy cgroup. */
-#define TICK_MS 10
+/* A busy worker wakes every tick (MCG_WORKLOAD_DEFAULT_TICK_MS unless
+ * set) to do its share of every busy cgroup; the tick is only the pacing
+ * clock, the events themselves go one page at a time (ledger.c). */
 /* MAX_RECLAIM_RETRIES in the kernel. */
 #define MAX_RECLAIM_RETRIES 16
 /* Reclaim at least SWAP_CLUSTER_MAX pages per attempt. */
@@ -348,10 +349,10 @@ static void *worker_main(void *arg)
 		}
 		pthread_rwlock_unlock(&wl->list_lock);
 		atomic_store_explicit(&wk->stat_updates, x.stat_updates, memory_order_relaxed);
-		/* Busy workers tick every TICK_MS, idle ones look again less
+		/* Busy workers tick every tick_ms, idle ones look again less
 		 * often, and one that is behind runs flat out. */
 		if (!behind &&
-		    !worker_wait(wl, start + (uint64_t)(busy ? TICK_MS : 5 * TICK_MS) * 1000000u))
+		    !worker_wait(wl, start + (uint64_t)(busy ? wl->tick_ms : 5 * wl->tick_ms) * 1000000u))
 			break;
 	}
 	return NULL;
@@ -383,6 +384,7 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	wl->nr_nodes = cfg->nr_nodes;
 	wl->hierarchy = cfg->hierarchy;
 	wl->default_profile = def;
+	wl->tick_ms = MCG_WORKLOAD_DEFAULT_TICK_MS;
 	/* Window 0 is the one a fresh ledger records: never opened. */
 	atomic_init(&wl->touch_window, 1);
 	/* Writers (mkdir, rmdir) must not starve behind a stream of workers. */
@@ -405,6 +407,14 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	}
 	wl->workers = g_new0(struct wl_worker, wl->nr_cpus);
 	return wl;
+}
+
+int mcg_workload_set_tick_ms(struct mcg_workload *wl, unsigned ms)
+{
+	if (wl->started || ms < 1 || ms > MCG_WORKLOAD_MAX_TICK_MS)
+		return -EINVAL;
+	wl->tick_ms = ms;
+	return 0;
 }
 
 int mcg_workload_start(struct mcg_workload *wl)
@@ -784,7 +794,7 @@ static long reclaim_or_wait(struct mcg_workload *wl, struct mcg_cgroup *cg, long
 	long got = reclaim_all_cpus(wl, cg, want, kind);
 
 	if (!got && subtree_in_flight(wl, cg)) {
-		g_usleep(2 * TICK_MS * 1000);
+		g_usleep(2 * MCG_WORKLOAD_DEFAULT_TICK_MS * 1000);
 		got = reclaim_all_cpus(wl, cg, want, kind);
 	}
 	return got;

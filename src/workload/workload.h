@@ -75,6 +75,16 @@ bool mcg_profile_is_idle(const struct mcg_profile *p);
  * idle), the root starts idle.  NULL and *err = -EINVAL for a bad profile. */
 struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_profile,
 				      int *err);
+/* The workers' pacing clock: a busy worker wakes every tick to do what its
+ * cgroups' rates ask for since the last.  A finer tick spreads the page
+ * events of a second over more moments, so that a (cgroup, CPU) pair is
+ * marked updated again soon after each flush, as the kernel's continuous
+ * faults mark it; it costs a wakeup and a pass over the cgroups per tick
+ * and CPU.  Before mcg_workload_start() only: 0, or -EINVAL (out of
+ * 1..MCG_WORKLOAD_MAX_TICK_MS, or started). */
+#define MCG_WORKLOAD_DEFAULT_TICK_MS 10
+#define MCG_WORKLOAD_MAX_TICK_MS 100
+int mcg_workload_set_tick_ms(struct mcg_workload *wl, unsigned ms);
 /* Starts one worker thread per emulated CPU: 0 or -errno. */
 int mcg_workload_start(struct mcg_workload *wl);
 /* Stops the workers (if started) and frees the pool and its ledgers; the
