@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
 				 const double *b, const double *a, unsigned n)
@@ -85,11 +86,13 @@ static int write_tsv(const struct exp_report *r, const char *path)
 	return fclose(f) ? -1 : 0;
 }
 
-/* gnuplot from Debian's archive (gnuplot-nox); without it, a note. */
+/* gnuplot from Debian's archive (gnuplot-nox); without it, a note.  The
+ * data and script go to a scratch directory: only the PNG is a result. */
 static void write_plot(const struct exp_report *r, const char *dir)
 {
-	char *dat = g_strdup_printf("%s/%s.dat", dir, r->seed);
-	char *gp = g_strdup_printf("%s/%s.gp", dir, r->seed);
+	char *scratch = g_dir_make_tmp("memcgfs-plot.XXXXXX", NULL);
+	char *dat = g_strdup_printf("%s/%s.dat", scratch ? scratch : dir, r->seed);
+	char *gp = g_strdup_printf("%s/%s.gp", scratch ? scratch : dir, r->seed);
 	char *png = g_strdup_printf("%s/%s.png", dir, r->seed);
 	char *cmd;
 	FILE *f;
@@ -136,8 +139,16 @@ static void write_plot(const struct exp_report *r, const char *dir)
 	cmd = g_strdup_printf("gnuplot '%s'", gp);
 	if (system(cmd) != 0)
 		fprintf(stderr, "experiment: gnuplot failed on %s\n", gp);
+	else
+		printf("  wrote %s\n", png);
 	g_free(cmd);
 out:
+	if (scratch) {
+		unlink(dat);
+		unlink(gp);
+		rmdir(scratch);
+		g_free(scratch);
+	}
 	g_free(dat);
 	g_free(gp);
 	g_free(png);
