@@ -15,9 +15,11 @@
  * The unit size is the one pcpu_build_alloc_info() (mm/percpu.c) picks at
  * boot for the emulated CPU count: the first chunk's size rounded up to the
  * 2 MiB atom of x86-64 (PMD_SIZE, arch/x86/kernel/setup_percpu.c), cut into
- * the most units per atom that waste no more than a third of the CPUs.  At
- * 8 or more CPUs per node that is 256 KiB; at 2 CPUs, 1 MiB (this machine's
- * dmesg: "percpu: Embedded 57 pages/cpu s202520 r0 d30952 u1048576").
+ * the most units per atom that waste no more than a third of the CPUs: 256
+ * KiB (8 units per 2 MiB atom) wherever a third of the CPUs absorbs the
+ * waste of rounding a node's CPUs up to 8 (64 or 256 CPUs; but 9 to 11
+ * CPUs get 512 KiB), 1 MiB at 2 CPUs (this machine's dmesg: "percpu:
+ * Embedded 57 pages/cpu s202520 r0 d30952 u1048576").
  * Later chunks have the same unit size and are mapped with 4 KiB pages
  * (pcpu_create_chunk() -> vmalloc areas), so memcgfs asks for no huge pages.
  *
@@ -32,9 +34,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* The first chunk of a Debian x86-64 kernel: the static per-CPU variables
- * (s202520 in the dmesg line above), PERCPU_MODULE_RESERVE (8 KiB) and
- * PERCPU_DYNAMIC_RESERVE (28 KiB) (include/linux/percpu.h). */
+/* The first chunk: the static per-CPU variables of this machine's 6.18
+ * kernel (s202520 in the dmesg line above; it is built without modules,
+ * hence r0), PERCPU_MODULE_RESERVE (8 KiB, as a Debian kernel with modules
+ * has) and PERCPU_DYNAMIC_RESERVE (28 KiB) (include/linux/percpu.h): 59
+ * pages.  57 or 59 pages round to the same units. */
 #define PCPU_STATIC_SIZE	202520u
 #define PCPU_RESERVED_SIZE	(8u << 10)
 #define PCPU_DYNAMIC_SIZE	(28u << 10)

@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -80,6 +82,9 @@ int exp_daemon_start(struct exp_daemon *d, const struct exp_options *o, const ch
 
 		if (null >= 0)
 			dup2(null, STDOUT_FILENO);
+		/* Killed with us, even stopped: an interrupted experiment
+		 * leaves a dead mount (ENOTCONN), never a hanging one. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		execvp(o->memcgfs, (char **)argv->pdata);
 		fprintf(stderr, "experiment: %s: %s\n", o->memcgfs, strerror(errno));
 		_exit(127);
@@ -138,7 +143,7 @@ void exp_daemon_pause(struct exp_daemon *d, bool stop)
 	d->stopped = stop;
 }
 
-uint64_t exp_daemon_cpu_ns(const struct exp_daemon *d)
+uint64_t exp_daemon_cpu_ns(const struct exp_daemon *d, const char *prefix)
 {
 	char dir[64];
 	DIR *tasks;
@@ -155,6 +160,12 @@ uint64_t exp_daemon_cpu_ns(const struct exp_daemon *d)
 
 		if (t->d_name[0] == '.')
 			continue;
+		if (prefix) {
+			g_snprintf(path, sizeof(path), "%s/%s/comm", dir, t->d_name);
+			if (exp_read(path, buf, sizeof(buf)) <= 0 ||
+			    strncmp(buf, prefix, strlen(prefix)))
+				continue;
+		}
 		g_snprintf(path, sizeof(path), "%s/%s/schedstat", dir, t->d_name);
 		if (exp_read(path, buf, sizeof(buf)) > 0 && sscanf(buf, "%llu", &ns) == 1)
 			sum += ns;
@@ -222,7 +233,7 @@ double exp_keyed(const struct exp_daemon *d, const char *rel, const char *key)
 	char *path = g_strdup_printf("%s/%s", d->mnt, rel);
 	char buf[16384];
 	size_t klen = strlen(key);
-	double v = -1;
+	double v = NAN;
 
 	if (exp_read(path, buf, sizeof(buf)) >= 0) {
 		for (char *line = buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)

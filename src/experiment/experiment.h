@@ -56,8 +56,10 @@ int exp_daemon_start(struct exp_daemon *d, const struct exp_options *o, const ch
 void exp_daemon_stop(struct exp_daemon *d);
 /* SIGSTOP / SIGCONT, so that a daemon whose turn it is not takes no CPU. */
 void exp_daemon_pause(struct exp_daemon *d, bool stop);
-/* CPU time of every thread of the daemon, in ns (/proc/PID/task/N/schedstat). */
-uint64_t exp_daemon_cpu_ns(const struct exp_daemon *d);
+/* CPU time of the daemon's threads whose name starts with prefix (NULL:
+ * all; "wl-cpu": the workers), in ns (/proc/PID/task/N/schedstat).  A
+ * thread that exited takes its time with it. */
+uint64_t exp_daemon_cpu_ns(const struct exp_daemon *d, const char *prefix);
 
 /* Paths and files under a mount; all return -1 after a message on failure. */
 int exp_mkdir(const struct exp_daemon *d, const char *rel);
@@ -66,7 +68,7 @@ int exp_write(const struct exp_daemon *d, const char *rel, const char *text);
  * truncated at size - 1).  Returns the bytes read, or -1. */
 ssize_t exp_read(const char *path, char *buf, size_t size);
 /* Value of key `key` in a "key value" file under the mount (the first
- * number after it), or -1. */
+ * number after it), or NAN. */
 double exp_keyed(const struct exp_daemon *d, const char *rel, const char *key);
 /* memcgfs.read_stats: renders and ns so far of file `name`. */
 void exp_read_stats(const struct exp_daemon *d, const char *name, double *renders, double *ns);
@@ -87,7 +89,7 @@ struct exp_result {
 	char published[160];	/* the seed's figure and where it is, or "-" */
 	double published_ratio;	/* before/after published, 0 if none */
 	bool headline;
-	char verdict[96];
+	char verdict[192];
 };
 
 struct exp_report {
@@ -104,7 +106,9 @@ struct exp_report {
 	unsigned ndeltas;
 };
 
-/* Adds a row from paired samples b[i], a[i] (i < n); returns it. */
+/* Adds a row from paired samples b[i], a[i] (i < n), leaving out pairs with
+ * a side that is not a finite number (a window where nothing happened): n
+ * is the pairs kept.  Returns the row. */
 struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
 				 const double *b, const double *a, unsigned n);
 /* Writes DIR/seedNNN.tsv and DIR/seedNNN.png (if gnuplot is there) and

@@ -18,42 +18,59 @@ struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, cons
 				 const double *b, const double *a, unsigned n)
 {
 	struct exp_result *row = &r->rows[r->nr++];
-	double ratio[256];
+	double ratio[256], kb[256], ka[256];
+	unsigned kept = 0;
 
 	g_assert(r->nr <= G_N_ELEMENTS(r->rows) && n <= G_N_ELEMENTS(ratio));
 	memset(row, 0, sizeof(*row));
 	g_strlcpy(row->measure, measure, sizeof(row->measure));
 	g_strlcpy(row->unit, unit, sizeof(row->unit));
-	for (unsigned i = 0; i < n; i++)
-		ratio[i] = a[i] > 0 ? b[i] / a[i] : (b[i] > 0 ? INFINITY : 1.0);
-	row->before = exp_median(b, n);
-	row->after = exp_median(a, n);
-	row->ratio = exp_median(ratio, n);
-	exp_median_interval(ratio, n, &row->lo, &row->hi);
-	row->n = n;
+	for (unsigned i = 0; i < n; i++) {
+		if (!isfinite(b[i]) || !isfinite(a[i]) || a[i] <= 0 || b[i] < 0)
+			continue;
+		kb[kept] = b[i];
+		ka[kept] = a[i];
+		ratio[kept++] = b[i] / a[i];
+	}
+	row->before = exp_median(kb, kept);
+	row->after = exp_median(ka, kept);
+	row->ratio = exp_median(ratio, kept);
+	exp_median_interval(ratio, kept, &row->lo, &row->hi);
+	row->n = kept;
+	if (kept < n)
+		g_snprintf(row->verdict, sizeof(row->verdict), "%u of %u pairs without a figure",
+			   n - kept, n);
 	g_strlcpy(row->published, "-", sizeof(row->published));
 	return row;
 }
 
+/* The verdict: what the experiment set already (missing pairs, seed 001's
+ * delta), then the comparison with the published ratio, then a warning
+ * where too few pairs leave the interval at the whole range. */
 static void judge(struct exp_result *row)
 {
-	const char *dir, *mag = "";
+	GString *v = g_string_new(row->verdict);
 
-	if (row->published_ratio <= 0) {
-		if (!row->verdict[0])
-			g_strlcpy(row->verdict, "no published ratio", sizeof(row->verdict));
-		return;
+	if (row->published_ratio > 0) {
+		if (v->len)
+			g_string_append(v, "; ");
+		if ((row->ratio > 1) != (row->published_ratio > 1))
+			g_string_append(v, "opposite direction");
+		else
+			g_string_append_printf(
+				v, "same direction%s, %s order of magnitude",
+				row->lo > 1 || row->hi < 1 ? "" : " (interval spans 1)",
+				fabs(log10(row->ratio / row->published_ratio)) <= 1 ? "same"
+										: "not the same");
+	} else if (!v->len) {
+		g_string_append(v, "no published ratio");
 	}
-	if ((row->ratio > 1) == (row->published_ratio > 1)) {
-		dir = row->lo > 1 || row->hi < 1 ? "same direction"
-						 : "same direction (interval spans 1)";
-		mag = fabs(log10(row->ratio / row->published_ratio)) <= 1
-			      ? ", same order of magnitude"
-			      : ", not the same order of magnitude";
-	} else {
-		dir = "opposite direction";
-	}
-	g_snprintf(row->verdict, sizeof(row->verdict), "%s%s", dir, mag);
+	/* Below 6 pairs no order statistics bound the median at 95%. */
+	if (row->n > 1 && row->n < 6)
+		g_string_append_printf(v, "; n < 6: the interval is the range (%.0f%% coverage)",
+				       100 * (1 - pow(0.5, row->n - 1)));
+	g_strlcpy(row->verdict, v->str, sizeof(row->verdict));
+	g_string_free(v, TRUE);
 }
 
 static void fmt_num(char *buf, size_t size, double v)

@@ -29,6 +29,8 @@ static const char *const sides[2] = { "before", "after" };
 static int start_pair(struct exp_daemon d[2], const struct exp_options *o, const char *tmp,
 		      const char *seed, const char *const *opts)
 {
+	/* Both cleared first: a failure leaves nothing for stop_pair(). */
+	memset(d, 0, 2 * sizeof(*d));
 	for (int s = 0; s < 2; s++) {
 		const char *argv[16];
 		char seed_opt[32];
@@ -267,8 +269,9 @@ static int seed003(const struct exp_options *o, const char *tmp, struct exp_repo
 		g_strlcpy(row->published, "-", sizeof(row->published));
 		g_strlcpy(row->verdict, same ? "identical text" : "TEXT DIFFERS",
 			  sizeof(row->verdict));
-		if (!same)
-			goto out;
+		/* Reported either way; a difference fails the experiment. */
+		rc = same ? 0 : 1;
+		goto out;
 	}
 	rc = 0;
 out:
@@ -353,7 +356,7 @@ static int seed002(const struct exp_options *o, const char *tmp, struct exp_repo
 			b0 = exp_keyed(&d[s], "memcgfs.flush_stats", "base_flush_usec");
 			i0 = exp_keyed(&d[s], "memcgfs.flush_stats", "io_flush_usec");
 			e0 = children_stat(&d[s], "p", nchild, "page_events");
-			c0 = (double)exp_daemon_cpu_ns(&d[s]);
+			c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
 			t0 = exp_now_ns();
 			for (; exp_now_ns() < t0 + window * 1e9; iters++)
 				for (unsigned f = 0; f < G_N_ELEMENTS(files); f++) {
@@ -363,7 +366,7 @@ static int seed002(const struct exp_options *o, const char *tmp, struct exp_repo
 					exp_read(path, buf, 65536);
 				}
 			t1 = exp_now_ns();
-			c1 = (double)exp_daemon_cpu_ns(&d[s]);
+			c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
 			e1 = children_stat(&d[s], "p", nchild, "page_events");
 			v1 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
 			m1 = exp_keyed(&d[s], "memcgfs.flush_stats", "flush_usec");
@@ -398,8 +401,8 @@ static int seed002(const struct exp_options *o, const char *tmp, struct exp_repo
 	exp_add_pairs(r, "memcg flush us per iteration", "us", mf[0], mf[1], pairs);
 	exp_add_pairs(r, "base (cpu.stat) flush us per iteration", "us", bf[0], bf[1], pairs);
 	exp_add_pairs(r, "io flush us per iteration", "us", io[0], io[1], pairs);
-	row = exp_add_pairs(r, "daemon CPU us per 1000 page events, with readers", "us", cpu_r[0],
-			    cpu_r[1], pairs);
+	row = exp_add_pairs(r, "workers' CPU us per 1000 page events, with readers", "us",
+			    cpu_r[0], cpu_r[1], pairs);
 	published(row, 320.163 / 303.454,
 		  "workload sys 5m20.163s -> 5m3.454s with constant readers, " SRC002);
 	exp_add_pairs(r, "workload page events/s with readers", "/s", tput_r[0], tput_r[1], pairs);
@@ -418,7 +421,7 @@ out:
  *
  * Before (2.6.35) every charged page took a css reference, an atomic on
  * one cache line that every faulting CPU shares; after, none.  The cost
- * of a fault is the daemon's CPU time per page event while one cgroup
+ * of a fault is the workers' CPU time per page event while one cgroup
  * faults flat out on every emulated CPU (a rate no step can meet, so no
  * worker sleeps) and unmaps down to its 16M footprint. */
 static int seed004(const struct exp_options *o, const char *tmp, struct exp_report *r)
@@ -430,7 +433,7 @@ static int seed004(const struct exp_options *o, const char *tmp, struct exp_repo
 	r->title = "multi-fault: one cgroup faulting and unmapping flat out: a css reference per "
 		   "page (2.6.35) vs none";
 	g_strlcpy(r->xlabel, "threads (emulated CPUs)", sizeof(r->xlabel));
-	g_strlcpy(r->ylabel, "daemon CPU ns per page fault", sizeof(r->ylabel));
+	g_strlcpy(r->ylabel, "workers' CPU ns per page fault", sizeof(r->ylabel));
 	r->logx = true;
 	for (unsigned k = 0; k < nthreads; k++) {
 		struct exp_daemon d[2];
@@ -458,9 +461,9 @@ static int seed004(const struct exp_options *o, const char *tmp, struct exp_repo
 				turn(d, s);
 				g_usleep(100 * 1000);
 				e0 = exp_keyed(&d[s], "m/memcgfs.workload_stat", "page_events");
-				c0 = (double)exp_daemon_cpu_ns(&d[s]);
+				c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
 				g_usleep(o->quick ? 250 * 1000 : 500 * 1000);
-				c1 = (double)exp_daemon_cpu_ns(&d[s]);
+				c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
 				e1 = exp_keyed(&d[s], "m/memcgfs.workload_stat", "page_events");
 				if (i)
 					ns[s][i - 1] = (c1 - c0) / (e1 - e0);
@@ -641,8 +644,10 @@ static int run_one(unsigned k, const struct exp_options *o)
 	fflush(stdout);
 	rc = experiments[k].run(o, tmp, r);
 	load1 = exp_loadavg();
-	if (rc == 0)
-		rc = exp_report_finish(r, o);
+	/* -1: the experiment could not run; 1: it ran and failed a check,
+	 * which its report shows. */
+	if (rc >= 0 && r->nr && exp_report_finish(r, o))
+		rc = -1;
 	printf("  %.0f s, load average %.2f -> %.2f\n", (exp_now_ns() - start) / 1e9, load0, load1);
 	rmdir(tmp);
 	g_free(r);

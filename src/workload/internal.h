@@ -193,6 +193,12 @@ void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
 enum wl_charge_flags {
 	WL_MEMSW = 1,		/* memory+swap counter: memory that is not swap */
 	WL_KMEM = 2,		/* kernel memory counter */
+	/* A THP fault's charge: the default defrag=madvise gives it
+	 * GFP_TRANSHUGE_LIGHT (vma_thp_gfp_mask()), which may not reclaim,
+	 * so try_charge_memcg() fails at once, before the "max" event; nor
+	 * would mem_cgroup_oom() kill for an order above
+	 * PAGE_ALLOC_COSTLY_ORDER.  The fault falls back to a small page. */
+	WL_NO_RECLAIM = 4,
 };
 /* workload.c: charges `pages` to w's memory counter (and, on v1, the
  * counters in flags), reclaiming or OOM-killing on a limit as the kernel's

@@ -23,9 +23,11 @@
 #define IO_CHUNK 32
 /* The kernel's LRU paths move pages in batches, not one by one: reclaim
  * isolates SWAP_CLUSTER_MAX (32, include/linux/swap.h) folios at a time
- * (shrink_lruvec() -> shrink_list()), and frees and activations drain a
- * per-CPU folio_batch of 15 (pagevec, 6.1) to 31 folios.  memcgfs moves
- * LRU_BATCH pages per update there. */
+ * (shrink_lruvec() -> shrink_list()), activations drain a per-CPU
+ * folio_batch of 15 (PAGEVEC_SIZE, 6.1) to 31 folios, and unmapping frees
+ * through an mmu_gather of up to MAX_GATHER_BATCH pages (release_pages()),
+ * though its rmap stats move per folio.  memcgfs moves LRU_BATCH pages
+ * per update in all three. */
 #define LRU_BATCH 32
 
 void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long val)
@@ -193,7 +195,10 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	node->swapped--;
 	refault = node->shadow_anon > 0;
 	node->shadow_anon -= refault;
-	/* A shadow entry found: workingset_refault() flushes first. */
+	/* A shadow entry found: the refault check flushes first
+	 * (workingset_test_recent() in 6.12 and 7.3, ratelimited, on the
+	 * eviction memcg; the delayed flush in 6.1's workingset_refault();
+	 * none in 5.10: mcg_memcg_flush_for_refault() knows the era). */
 	if (refault)
 		mcg_memcg_flush_for_refault(x->e, w->cg);
 	node->anon_active += refault;
@@ -235,9 +240,16 @@ static long anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 		l->carry[WL_CARRY_THP] -= THP_PAGES;
 		pages = THP_PAGES;
 	}
+	/* A THP that cannot be charged falls back to a small page
+	 * (do_huge_pmd_anonymous_page(): THP_FAULT_FALLBACK_CHARGE). */
+	if (thp && !wl_charge(x, w, THP_PAGES, WL_MEMSW | WL_NO_RECLAIM)) {
+		thp = false;
+		pages = 1;
+		l->carry[WL_CARRY_THP] += THP_PAGES;
+	}
 	l->carry[WL_CARRY_THP] += (double)pages * p->thp / 100.0;
-	if (!wl_charge(x, w, pages, WL_MEMSW))
-		return pages;
+	if (!thp && !wl_charge(x, w, 1, WL_MEMSW))
+		return 1;
 	mlocked = thp ? 0 : share_of(l, WL_CARRY_MLOCK, 1, p->mlock);
 	node->mlocked += mlocked;
 	node->anon_inactive += pages - mlocked;
@@ -422,9 +434,12 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 	long cleaned, started, activated;
 
 	/* Writeback completes within ~0.2 s, dirty pages expire within ~0.5 s.
-	 * Both move one page at a time, as folio_start_writeback() and
-	 * folio_end_writeback() account each folio; the completions reach
-	 * the disk's statistics a request of IO_CHUNK pages at a time. */
+	 * Both move one page at a time, as the flusher accounts each folio
+	 * (folio_clear_dirty_for_io() takes NR_FILE_DIRTY,
+	 * folio_start_writeback() and folio_end_writeback() move
+	 * NR_WRITEBACK); the completions reach the disk's statistics a
+	 * request of IO_CHUNK pages at a time.  Reclaim starts writeback of
+	 * the dirty pages it meets a batch at a time (reclaim_batch()). */
 	cleaned = part_of(node->writeback, dt / 0.2);
 	node->writeback -= cleaned;
 	ledger_in_flight_add(l, -cleaned);

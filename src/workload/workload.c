@@ -1,8 +1,10 @@
 /* The worker pool: one thread per emulated CPU, the charge path with its
  * limit handling, and the control operations of a cgroup's files. */
+#define _GNU_SOURCE	/* pthread_setname_np() */
 #include "workload/internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -227,6 +229,8 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 				charge_over_high(x, w);
 			return charge_done(x, w, stall_start, true);
 		}
+		if (flags & WL_NO_RECLAIM)
+			break;
 		if (!stall_start)
 			stall_start = now_ns();
 		mcg_memory_event(over, MCG_MEMORY_MAX);
@@ -324,6 +328,13 @@ static void *worker_main(void *arg)
 	 * cat competes with 80 busy workers for a 1/80 share.  Per thread on
 	 * Linux; a refusal only costs the readers latency. */
 	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE);
+	/* "wl-cpuN": an experiment sums the workers' CPU time by name. */
+	{
+		char name[16];
+
+		snprintf(name, sizeof(name), "wl-cpu%u", wk->cpu);
+		(void)pthread_setname_np(pthread_self(), name);
+	}
 
 	while (worker_wait(wl, 0)) {
 		uint64_t start = now_ns();
