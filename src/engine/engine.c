@@ -165,6 +165,9 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	e->maintain_local = cfg->kernel.local == MCG_LOCAL_FLUSHED ||
 			    (cfg->kernel.local == MCG_LOCAL_FLUSHED_V1_ONLY &&
 			     cfg->hierarchy == MCG_HIERARCHY_V1);
+	e->pcpu_offset = calloc(cfg->nr_cpus, sizeof(*e->pcpu_offset));
+	if (!e->pcpu_offset)
+		goto err_free;
 	engine_plan_pcpu(e);
 	atomic_init(&e->next_id, 1);
 
@@ -263,6 +266,7 @@ void mcg_engine_free(struct mcg_engine *e)
 	pthread_mutex_destroy(&e->stats_flush_lock);
 	g_assert(e->pcpu_chunks == NULL || !e->root);	/* every cgroup gave its block back */
 	pthread_mutex_destroy(&e->pcpu_lock);
+	free(e->pcpu_offset);
 	for (int p = 0; p < MCG_NR_PARTS; p++)
 		rstat_tree_destroy(&e->trees[p]);
 	free(e);

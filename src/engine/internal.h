@@ -204,6 +204,9 @@ struct mcg_engine {
 	/* The percpu allocator (percpu.c): unit size and blocks per chunk are
 	 * immutable; the chunk list is protected by pcpu_lock. */
 	size_t pcpu_unit_size;
+	/* Each CPU's unit offset, the kernel's __per_cpu_offset[] (immutable,
+	 * [nr_cpus]): what per_cpu_ptr() reads to reach another CPU's copy. */
+	size_t *pcpu_offset;
 	unsigned pcpu_blocks_per_chunk;
 	pthread_mutex_t pcpu_lock;
 	struct pcpu_chunk *pcpu_chunks;
@@ -259,10 +262,19 @@ static inline size_t align_up_64(size_t v)
 	return (v + 63) & ~(size_t)63;
 }
 
-/* Per-CPU block of cg for cpu. */
+/* Per-CPU block of cg for cpu, as this_cpu_ptr() finds its own CPU's copy
+ * (the kernel adds the CPU's segment base; here, its unit's place). */
 static inline char *cg_pcpu(const struct mcg_cgroup *cg, unsigned cpu)
 {
 	return cg->pcpu + (size_t)cpu * cg->engine->pcpu_unit_size;
+}
+
+/* The same block as per_cpu_ptr() reaches it from any CPU: through the
+ * offset table (__per_cpu_offset[cpu]), one more load per CPU visited, as
+ * the kernel's sums over every CPU pay it. */
+static inline char *cg_per_cpu(const struct mcg_cgroup *cg, unsigned cpu)
+{
+	return cg->pcpu + cg->engine->pcpu_offset[cpu];
 }
 
 static inline struct memcg_pcpu *cg_memcg_pcpu(const struct mcg_cgroup *cg, unsigned cpu)

@@ -297,14 +297,16 @@ unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg)
 	return visited;
 }
 
-/* A per-CPU counter summed over every CPU: the cgroup's own updates. */
+/* A per-CPU counter summed over every CPU: the cgroup's own updates
+ * (memcg_page_state_local() before 6.6: for_each_possible_cpu() of
+ * per_cpu()). */
 static long percpu_sum(const struct mcg_engine *e, const struct mcg_cgroup *cg, size_t off,
 		       size_t index)
 {
 	long sum = 0;
 
 	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++)
-		sum += acount_read(pcpu_array(cg, cpu, off) + index);
+		sum += acount_read((const acount_t *)(cg_per_cpu(cg, cpu) + off) + index);
 	return sum;
 }
 

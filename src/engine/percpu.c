@@ -102,6 +102,10 @@ void pcpu_plan(struct mcg_engine *e)
 		unit = (e->pcpu_stride + PCPU_PAGE_SIZE - 1) / PCPU_PAGE_SIZE * PCPU_PAGE_SIZE;
 	e->pcpu_unit_size = unit;
 	e->pcpu_blocks_per_chunk = (unsigned)(unit / e->pcpu_stride);
+	/* One group of units in CPU order: CPU c's unit starts c units in
+	 * (pcpu_setup_first_chunk()'s unit_off[] for a single group). */
+	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++)
+		e->pcpu_offset[cpu] = (size_t)cpu * unit;
 }
 
 static struct pcpu_chunk *pcpu_chunk_new(struct mcg_engine *e)
