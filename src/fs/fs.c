@@ -599,7 +599,6 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct fs_node *n = ino_node(fs, ino, &idx);
 	const struct fs_file *f;
 	struct fs_open *of;
-	int acc = fi->flags & O_ACCMODE;
 
 	if (idx == 0) {
 		fuse_reply_err(req, EISDIR);
@@ -610,12 +609,11 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	f = &fs->files[idx - 1];
-	/* kernfs_fop_open(): EACCES to write a file without a write handler
-	 * or to read one without a show handler, even for root. */
-	if ((acc != O_RDONLY && !f->write) || (acc != O_WRONLY && !f->show)) {
-		fuse_reply_err(req, EACCES);
-		return;
-	}
+	/* kernfs_fop_open() refuses a mode the file has no handler for only
+	 * under KERNFS_ROOT_EXTRA_OPEN_PERM_CHECK, which sysfs sets and
+	 * cgroup does not: the open succeeds, and the read or write fails
+	 * with EINVAL (cgroup_seqfile_show(), cgroup_file_write()).  The
+	 * mode bits still stop other users (default_permissions). */
 	of = g_new0(struct fs_open, 1);
 	of->node = n;
 	of->file = f;
@@ -666,6 +664,11 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 	if (!mcg_cgroup_online(of->node->cg)) {
 		fuse_reply_err(req, ENODEV);
+		return;
+	}
+	/* cgroup_seqfile_show() of a file with no read handler. */
+	if (!of->file->show) {
+		fuse_reply_err(req, EINVAL);
 		return;
 	}
 	pthread_mutex_lock(&of->lock);
@@ -719,6 +722,11 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	}
 	if (!mcg_cgroup_online(of->node->cg)) {
 		fuse_reply_err(req, ENODEV);
+		return;
+	}
+	/* cgroup_file_write() of a file with no write handler. */
+	if (!of->file->write) {
+		fuse_reply_err(req, EINVAL);
 		return;
 	}
 	memcpy(copy, buf, len);
