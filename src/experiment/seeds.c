@@ -126,7 +126,7 @@ static int seed000(const struct exp_options *o, const char *tmp, struct exp_repo
 		const char *opts[] = { "--hierarchy=v1", cpus_opt, NULL };
 		unsigned pairs = cpus[k] == 256 ? (o->quick ? 8 : 30) : (o->quick ? 4 : 30);
 		double dn[2][MAX_PAIRS], wall[2][MAX_PAIRS];
-		char *buf = g_malloc(65536);
+		char *buf;
 		struct exp_result *row;
 
 		g_snprintf(cpus_opt, sizeof(cpus_opt), "--cpus=%u", cpus[k]);
@@ -139,6 +139,7 @@ static int seed000(const struct exp_options *o, const char *tmp, struct exp_repo
 				stop_pair(d);
 				return -1;
 			}
+		buf = g_malloc(65536);
 		for (unsigned i = 0; i < pairs + 1; i++) {
 			for (int j = 0; j < 2; j++) {
 				int s = (int)(i % 2) ^ j;
