@@ -63,7 +63,8 @@ static void row(const char *what, struct sample *s, const char *unit)
 	printf("  %-58s %12.2f %-6s [%.2f .. %.2f]\n", what, m, unit, s->v[0], s->v[s->n - 1]);
 }
 
-/* An engine of kernel `version`, periodic flusher off. */
+/* An engine of kernel `version` (NULL: the default kernel), periodic flusher
+ * off: measurements flush explicitly. */
 static struct mcg_engine *engine_of(const char *version, unsigned cpus, unsigned nodes,
 				    enum mcg_hierarchy h)
 {
@@ -75,26 +76,8 @@ static struct mcg_engine *engine_of(const char *version, unsigned cpus, unsigned
 	cfg.nr_nodes = nodes;
 	cfg.hierarchy = h;
 	cfg.flush_period_ms = 0;
-	cfg.kernel = *mcg_kernel_get(version);
-	e = mcg_engine_new(&cfg);
-	if (!e) {
-		perror("mcg_engine_new");
-		exit(1);
-	}
-	return e;
-}
-
-/* An engine of the default kernel, periodic flusher off. */
-static struct mcg_engine *engine_new(unsigned cpus, unsigned nodes, enum mcg_hierarchy h)
-{
-	struct mcg_engine_config cfg;
-	struct mcg_engine *e;
-
-	mcg_engine_config_init(&cfg);
-	cfg.nr_cpus = cpus;
-	cfg.nr_nodes = nodes;
-	cfg.hierarchy = h;
-	cfg.flush_period_ms = 0;	/* measurements flush explicitly */
+	if (version)
+		cfg.kernel = *mcg_kernel_get(version);
 	e = mcg_engine_new(&cfg);
 	if (!e) {
 		perror("mcg_engine_new");
@@ -185,7 +168,7 @@ static void *hot_thread_fn(void *arg)
 static void bench_hot_path(void)
 {
 	unsigned nthreads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	struct mcg_engine *e = engine_new(nthreads, 1, MCG_HIERARCHY_V2);
+	struct mcg_engine *e = engine_of(NULL, nthreads, 1, MCG_HIERARCHY_V2);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *cg;
 	long n = opt_quick ? 1L << 20 : 1L << 24;
 	struct sample single = { 0 }, all = { 0 }, agg = { 0 };
@@ -297,9 +280,9 @@ static void bench_flush(void)
 {
 	const unsigned cpus = 8;
 	unsigned big = opt_quick ? 10000 : 100000;
-	struct mcg_engine *small_e = engine_new(2, 1, MCG_HIERARCHY_V2);
-	struct mcg_engine *big_e = engine_new(2, 1, MCG_HIERARCHY_V2);
-	struct mcg_engine *pair_e = engine_new(cpus, 1, MCG_HIERARCHY_V2);
+	struct mcg_engine *small_e = engine_of(NULL, 2, 1, MCG_HIERARCHY_V2);
+	struct mcg_engine *big_e = engine_of(NULL, 2, 1, MCG_HIERARCHY_V2);
+	struct mcg_engine *pair_e = engine_of(NULL, cpus, 1, MCG_HIERARCHY_V2);
 	struct mcg_cgroup **small_cg = make_children(small_e, mcg_engine_root(small_e), 100);
 	struct mcg_cgroup **big_cg = make_children(big_e, mcg_engine_root(big_e), big);
 	struct mcg_cgroup **pair_cg = make_children(pair_e, mcg_engine_root(pair_e), 1000);
@@ -341,7 +324,7 @@ static double cgroups_resident_kib(unsigned cpus, unsigned n)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		struct mcg_engine *e = engine_new(cpus, 1, MCG_HIERARCHY_V2);
+		struct mcg_engine *e = engine_of(NULL, cpus, 1, MCG_HIERARCHY_V2);
 		long before = rss_kib();
 		struct mcg_cgroup **cg = make_children(e, mcg_engine_root(e), n);
 		double delta = (double)(rss_kib() - before);
@@ -368,7 +351,7 @@ static void bench_memory(void)
 
 	printf("memory per cgroup (allocated by the engine; resident over 1000 cgroups)\n");
 	for (int i = 0; i < 2; i++) {
-		struct mcg_engine *e = engine_new(cpus[i], 1, MCG_HIERARCHY_V2);
+		struct mcg_engine *e = engine_of(NULL, cpus[i], 1, MCG_HIERARCHY_V2);
 
 		printf("  %3u emulated CPUs: %8.1f KiB allocated, %8.1f KiB resident per cgroup\n",
 		       cpus[i], mcg_engine_cgroup_footprint(e) / 1024.0,
