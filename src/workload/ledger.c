@@ -275,7 +275,7 @@ static void io_account(struct wl_ctx *x, struct mcg_cgroup *cg, enum mcg_io_op o
  * half of them find a shadow entry while there are any, refault and are
  * activated at once.  The reads go to the disk a request of IO_CHUNK pages
  * at a time. */
-static void file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+static long file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	int nid;
@@ -283,7 +283,7 @@ static void file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_pr
 	long refault, mapped;
 
 	if (!wl_charge(x, w, 1, WL_MEMSW))
-		return;
+		return 1;
 	nid = pick_node(x, p, l);
 	node = &l->node[nid];
 	refault = fault_is(l, WL_CARRY_REFAULT_FILE, 50, node->shadow_file > 0);
@@ -310,43 +310,48 @@ static void file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_pr
 		io_account(x, w->cg, MCG_IO_READ, IO_CHUNK);
 		l->reads_unsubmitted = 0;
 	}
+	return 1;
 }
 
-static void file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, long n)
+/* One page written into the page cache, dirty (filemap_add_folio() and
+ * folio_account_dirtied()). */
+static long file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	int nid;
 	struct wl_node *node;
 
-	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW))
-		return;
+	if (!wl_charge(x, w, 1, WL_MEMSW))
+		return 1;
 	nid = pick_node(x, p, l);
 	node = &l->node[nid];
-	node->file_inactive += n;
-	node->dirty += n;
-	ledger_in_flight_add(l, n);
-	wl_stat(x, w, nid, MCG_FILE_PAGES, n);
-	wl_stat(x, w, nid, MCG_INACTIVE_FILE, n);
-	wl_stat(x, w, nid, MCG_FILE_DIRTY, n);
-	wl_stat(x, w, nid, MCG_PGPGIN, n);
+	node->file_inactive++;
+	node->dirty++;
+	ledger_in_flight_add(l, 1);
+	wl_stat(x, w, nid, MCG_FILE_PAGES, 1);
+	wl_stat(x, w, nid, MCG_INACTIVE_FILE, 1);
+	wl_stat(x, w, nid, MCG_FILE_DIRTY, 1);
+	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+	return 1;
 }
 
-static void shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
-			long n)
+/* One shmem page faulted in: swap-backed, counted as file, kept on the
+ * anon LRU. */
+static long shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	int nid;
 
-	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW))
-		return;
+	if (!wl_charge(x, w, 1, WL_MEMSW))
+		return 1;
 	nid = pick_node(x, p, l);
-	l->node[nid].shmem += n;
-	/* Swap-backed: counted as file, kept on the anon LRU. */
-	wl_stat(x, w, nid, MCG_SHMEM, n);
-	wl_stat(x, w, nid, MCG_FILE_PAGES, n);
-	wl_stat(x, w, nid, MCG_INACTIVE_ANON, n);
-	wl_stat(x, w, nid, MCG_PGFAULT, n);
-	wl_stat(x, w, nid, MCG_PGPGIN, n);
+	l->node[nid].shmem++;
+	wl_stat(x, w, nid, MCG_SHMEM, 1);
+	wl_stat(x, w, nid, MCG_FILE_PAGES, 1);
+	wl_stat(x, w, nid, MCG_INACTIVE_ANON, 1);
+	wl_stat(x, w, nid, MCG_PGFAULT, 1);
+	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+	return 1;
 }
 
 /* Kernel memory in one cgroup: slab (half of it reclaimable), kernel stacks
@@ -384,27 +389,30 @@ static void kernel_part(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_
 	wl_stat(x, w, nid, MCG_MEMCG_KMEM, n);
 }
 
-static void slab_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, long n)
+/* One slab page (half of them reclaimable over time). */
+static long slab_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	long reclaimable;
 
-	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW | WL_KMEM))
-		return;
-	reclaimable = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_SLAB_RECLAIMABLE, n, 50);
+	if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
+		return 1;
+	reclaimable = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_SLAB_RECLAIMABLE, 1, 50);
 	kernel_part(x, w, p, MCG_SLAB_RECLAIMABLE_B, reclaimable);
-	kernel_part(x, w, p, MCG_SLAB_UNRECLAIMABLE_B, n - reclaimable);
+	kernel_part(x, w, p, MCG_SLAB_UNRECLAIMABLE_B, 1 - reclaimable);
+	return 1;
 }
 
-static void kernel_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
-			 long n)
+/* One page of kernel stack (a quarter over time) or page table. */
+static long kernel_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	long stack;
 
-	if (n <= 0 || !wl_charge(x, w, n, WL_MEMSW | WL_KMEM))
-		return;
-	stack = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_KERNEL_STACK, n, 25);
+	if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
+		return 1;
+	stack = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_KERNEL_STACK, 1, 25);
 	kernel_part(x, w, p, MCG_KERNEL_STACK_KB, stack);
-	kernel_part(x, w, p, MCG_PAGETABLE, n - stack);
+	kernel_part(x, w, p, MCG_PAGETABLE, 1 - stack);
+	return 1;
 }
 
 /* ---- aging and writeback ---- */
@@ -755,6 +763,13 @@ long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 
 /* ---- one step ---- */
 
+/* One page event of each rate (the pages of the rate it used up). */
+static long (*const page_event[WL_RECLAIM])(struct wl_ctx *, struct wl_cgroup *,
+					    const struct mcg_profile *) = {
+	[WL_ANON] = anon_fault,	  [WL_FILE_READ] = file_read, [WL_FILE_WRITE] = file_write,
+	[WL_SHMEM] = shmem_fault, [WL_SLAB] = slab_alloc,      [WL_KERNEL] = kernel_alloc,
+};
+
 bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt)
 {
 	bool behind = false, more;
@@ -800,38 +815,10 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	 */
 	do {
 		more = false;
-		if (n[WL_ANON] > 0) {
-			n[WL_ANON] -= anon_fault(x, w, p);
-			events++;
-			more = true;
-		}
-		if (n[WL_FILE_READ] > 0) {
-			file_read(x, w, p);
-			n[WL_FILE_READ]--;
-			events++;
-			more = true;
-		}
-		if (n[WL_FILE_WRITE] > 0) {
-			file_write(x, w, p, 1);
-			n[WL_FILE_WRITE]--;
-			events++;
-			more = true;
-		}
-		if (n[WL_SHMEM] > 0) {
-			shmem_fault(x, w, p, 1);
-			n[WL_SHMEM]--;
-			events++;
-			more = true;
-		}
-		if (n[WL_SLAB] > 0) {
-			slab_alloc(x, w, p, 1);
-			n[WL_SLAB]--;
-			events++;
-			more = true;
-		}
-		if (n[WL_KERNEL] > 0) {
-			kernel_alloc(x, w, p, 1);
-			n[WL_KERNEL]--;
+		for (int r = 0; r < WL_RECLAIM; r++) {
+			if (n[r] <= 0)
+				continue;
+			n[r] -= page_event[r](x, w, p);
 			events++;
 			more = true;
 		}
