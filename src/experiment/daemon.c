@@ -228,39 +228,42 @@ ssize_t exp_read(const char *path, char *buf, size_t size)
 	return (ssize_t)len;
 }
 
-double exp_keyed(const struct exp_daemon *d, const char *rel, const char *key)
+/* Reads file rel of the mount into buf and returns what follows "key " at
+ * the start of a line, or NULL (a failed read is reported). */
+static const char *keyed_line(const struct exp_daemon *d, const char *rel, const char *key,
+			      char *buf, size_t size)
 {
 	char *path = g_strdup_printf("%s/%s", d->mnt, rel);
-	char buf[16384];
 	size_t klen = strlen(key);
-	double v = NAN;
+	const char *found = NULL;
 
-	if (exp_read(path, buf, sizeof(buf)) >= 0) {
+	if (exp_read(path, buf, size) >= 0) {
 		for (char *line = buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 			if (!strncmp(line, key, klen) && line[klen] == ' ') {
-				v = strtod(line + klen + 1, NULL);
+				found = line + klen + 1;
 				break;
 			}
 	} else {
 		fprintf(stderr, "experiment: read %s: %s\n", path, strerror(errno));
 	}
 	g_free(path);
-	return v;
+	return found;
+}
+
+double exp_keyed(const struct exp_daemon *d, const char *rel, const char *key)
+{
+	char buf[16384];
+	const char *v = keyed_line(d, rel, key, buf, sizeof(buf));
+
+	return v ? strtod(v, NULL) : NAN;
 }
 
 void exp_read_stats(const struct exp_daemon *d, const char *name, double *renders, double *ns)
 {
-	char *path = g_strdup_printf("%s/memcgfs.read_stats", d->mnt);
 	char buf[16384];
-	size_t nlen = strlen(name);
+	const char *v = keyed_line(d, "memcgfs.read_stats", name, buf, sizeof(buf));
 
 	*renders = *ns = 0;
-	if (exp_read(path, buf, sizeof(buf)) >= 0) {
-		for (char *line = buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-			if (!strncmp(line, name, nlen) && line[nlen] == ' ') {
-				sscanf(line + nlen + 1, "%lf %lf", renders, ns);
-				break;
-			}
-	}
-	g_free(path);
+	if (v)
+		sscanf(v, "%lf %lf", renders, ns);
 }
