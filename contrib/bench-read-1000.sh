@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-read-1000.sh: time of `cat MNT/cg*/memory.stat > /dev/null` over N
 # cgroups on memcgfs, side by side with memcgfs-constfs (a minimal FUSE
 # daemon serving the same tree with constant text: once with size-0 files

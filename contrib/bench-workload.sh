@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-workload.sh: latency of `cat memory.stat` through memcgfs while the
 # workers of every emulated CPU charge flat out, side by side with the same
 # tree idle.  Prints the median and 99th percentile of each.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memcgfs-constfs: the speed reference for memcgfs, a minimal FUSE daemon
  * that serves one constant text in every file of a flat tree of directories.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the Debian 12 packages memcgfs needs to build and test, if any is
 # missing.  Idempotent and quiet; needs root (or sudo) only when installing.
 set -eu

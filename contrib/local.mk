@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark scripts and helpers.
 noinst_PROGRAMS += contrib/memcgfs-constfs
 contrib_memcgfs_constfs_SOURCES = contrib/constfs.c

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # From a fresh Debian 12 machine: installs what is missing, builds memcgfs
 # in this tree, and runs the main job: mounts a cgroup v2 hierarchy with
 # four cgroups running the seed 001 workload mix (one under a memory.max),

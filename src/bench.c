@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memcgfs-bench: figures of the engine's and the workloads' cost, measured
  * with the same library the daemon links, and (`experiment seedNNN`,
  * src/experiment) each seed patch's experiment rerun through mounted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memcgfs: mounts an emulated cgroup memory hierarchy (see memcgfs(8)).
  * main() acquires in order and unwinds in reverse, one label a resource. */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Check suite of the engine: hierarchy, rstat tree walk, update/flush
  * conservation in every era, heuristics, the eras' mechanisms, the seed
  * patches and a threaded stress run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Check suite of the item layouts (src/kernel/items.c) and the stat file renderers
  * (src/render/format.c, format_v1.c), run against real engines. */
 #ifdef HAVE_CONFIG_H

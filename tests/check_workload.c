@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Check suite of the workload module: profiles, conservation of charges,
  * the relations between counters, limits, reclaim and OOM under load. */
 #include <check.h>

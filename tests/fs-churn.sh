@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Concurrent readers while other processes mkdir and rmdir: no crash, no
 # wrong text, and the daemon still answers and unmounts cleanly.
 . "${top_srcdir:-.}/tests/fs-lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every error of the table and of ../shared/spec/cgroupfs-behaviour.md.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every seed experiment in --quick mode, through real mounts: the table,
 # DIR/seedNNN.tsv well formed with exactly one headline row, and the plot
 # where gnuplot is installed.  No timing is asserted: this machine's

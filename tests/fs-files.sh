@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The file sets and modes of v1 and v2 directories, root and child, and the
 # first bytes of every v1 file of an empty memcg (golden/v1-memcg-files.tsv).
 . "${top_srcdir:-.}/tests/fs-lib.sh"

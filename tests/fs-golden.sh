@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # v1: an empty memcg's memory.stat and memory.numa_stat byte for byte as the
 # real kernel's (tests/golden, captured on Linux); v2: key order of
 # memory.stat and memory.numa_stat as the spec's tables (7.3 and 6.12).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the tests/fs-*.sh tests: finds the binaries, skips (77) where
 # FUSE cannot be used, mounts with a time limit and always unmounts.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Mounts v1 and v2, reads the root, unmounts with fusermount3 -u and umount;
 # option errors exit 2 with one line; --help and --version exit 0.
 . "${top_srcdir:-.}/tests/fs-lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # seq_file semantics: one rendering per read sequence, served whole whatever
 # the read size; lseek(0) or a read elsewhere renders afresh; a first pread
 # at an offset works.  cgroup.stat changes with mkdir, which shows which

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGTERM and SIGINT unmount cleanly, exit 0 and leave no mount behind, even
 # with open files and cgroups.
 . "${top_srcdir:-.}/tests/fs-lib.sh"

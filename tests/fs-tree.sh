@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mkdir and rmdir of trees, link counts, cgroup.stat, rename (v1 only).
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Workloads through the file system: memcgfs.workload, counters that agree
 # with each other while workers charge, limits and reclaim, v1 and v2.
 . "${top_srcdir:-.}/tests/fs-lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Control files take what the kernel takes, store it and read it back; bad
 # writes are refused with the kernel's errno and change nothing.
 . "${top_srcdir:-.}/tests/fs-lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small helpers shared by the Check suites: they abort the test on failure. */
 #ifndef MEMCGFS_TESTS_HELPERS_H
 #define MEMCGFS_TESTS_HELPERS_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Check suites: one program per module, each linking libmemcgfs.a.
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LDADD = $(LIBMEMCGFS) $(CHECK_LIBS)

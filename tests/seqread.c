@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper for the shell tests: exact system calls and their errno.
  *
  *   seqread FILE OP...      opens FILE (O_RDONLY, or O_RDWR if an OP writes)

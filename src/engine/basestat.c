@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Base stats: CPU time per cgroup (cpu.stat), the cgroup core's own rstat
  * participant (kernel/cgroup/rstat.c, cgroup_base_stat_flush()). */
 #include "engine/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The cgroup hierarchy: creation, lookup, renaming, and destruction with the
  * kernel's offline semantics (nothing a cgroup was charged is ever lost). */
 #include "engine/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Charging memory to a memcg: the per-CPU charge stock and the era's
  * try_charge (mm/memcontrol.c: consume_stock(), refill_stock(),
  * drain_stock(), drain_all_stock(), try_charge_memcg(), uncharge_batch()).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Page counters (mm/page_counter.c) and memory events of a cgroup.
  *
  * A page counter is hierarchical by construction: a charge adds to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Engine construction, emulated CPUs and the periodic flusher. */
 #include "engine/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The memcgfs engine: cgroup hierarchy, emulated CPUs and the rstat machinery
  * behind the memory controller's statistics (no FUSE here).
  *

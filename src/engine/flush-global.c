@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The global flush policy of Linux 6.1 (6.1 mm/memcontrol.c, "memcg and
  * lruvec stats flushing": memcg_rstat_updated(), __mem_cgroup_flush_stats(),
  * mem_cgroup_flush_stats(), mem_cgroup_flush_stats_delayed(),

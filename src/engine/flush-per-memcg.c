@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The per-memcg flush policy (6.12 and 7.3 mm/memcontrol.c:
  * memcg_rstat_updated(), memcg_vmstats_needs_flush(), mem_cgroup_flush_stats(),
  * mem_cgroup_flush_stats_ratelimited(), flush_memcg_stats_dwork()).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The update-side halves of the flush policies (flush-per-memcg.c and
  * flush-global.c explain them), inline because every stat update runs one. */
 #ifndef MEMCGFS_ENGINE_FLUSH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private structures of the engine, shared by its .c files only. */
 #ifndef MEMCGFS_ENGINE_INTERNAL_H
 #define MEMCGFS_ENGINE_INTERNAL_H

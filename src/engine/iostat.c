@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* io stats per device (io.stat), a minimal blkcg rstat participant
  * (block/blk-cgroup.c, blkcg_rstat_flush()). */
 #include "engine/internal.h"

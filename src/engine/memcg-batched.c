@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memcg statistics of Linux 5.10: per-CPU batches added to hierarchical
  * atomics (5.10 mm/memcontrol.c: __mod_memcg_state(),
  * __mod_memcg_lruvec_state(), __count_memcg_events(), memcg_page_state(),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memcg statistics: the update path, the flush callback, the flush
  * heuristics and the readers (mm/memcontrol.c, spec sections 5 and 6). */
 #include "engine/flush.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-CPU memory laid out as the kernel's percpu allocator lays it out
  * (mm/percpu.c: chunks of one unit per CPU, an allocation at the same offset
  * in every unit).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The lockless updater of Linux 6.17+ (css_rstat_updated(),
  * css_process_update_tree() in kernel/cgroup/rstat.c): a per-CPU llist of
  * updated (node, CPU) records, linked into the tree by the flusher. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The per-CPU locked updater of Linux <= 6.16 (cgroup_rstat_updated() in
  * 6.1 and 6.12 kernel/cgroup/rstat.c) and the pop walk of Linux 6.1
  * (cgroup_rstat_cpu_pop_updated(), cgroup_rstat_flush_locked() in 6.1).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rstat trees: the shared tree operations and the flush driver (see rstat.h). */
 #include "engine/rstat.h"
 

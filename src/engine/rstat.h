@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rstat: per-CPU "updated" trees that let a flush visit only what changed.
  *
  * A user-space rendering of kernel/cgroup/rstat.c in the three shapes the

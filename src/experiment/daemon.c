@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Daemons and files of an experiment: a memcgfs mounted in the foreground
  * as our child, so that its CPU time can be read and it can be stopped
  * while the other side of a pair runs. */

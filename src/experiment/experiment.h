@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The seed experiments, rerun through a mounted memcgfs (memcgfs-bench
  * experiment seedNNN).
  *

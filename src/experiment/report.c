@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Results: the table on the terminal, DIR/seedNNN.tsv and DIR/seedNNN.png.
  *
  * A verdict compares the measured ratio with the published one: the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The five seed experiments (../shared/seeds/), each through mounted
  * daemons of the seed's kernel, before and after side by side.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Medians and their distribution-free intervals.
  *
  * Paired before/after figures on a shared, noisy machine are not normal:

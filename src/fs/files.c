@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The files of a cgroup directory: one table per hierarchy, one show() and
  * one write() per file, each the user-space twin of the kernel's handler
  * (mm/memcontrol.c, mm/memcontrol-v1.c, kernel/cgroup/cgroup.c and

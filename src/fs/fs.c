@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* FUSE operations of memcgfs: the cgroup tree as directories, the file
  * tables of files.c as their files, seq_file reads, and the daemon's life.
  * The only file of the project that speaks libfuse's low-level API, with

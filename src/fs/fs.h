@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The memcgfs file system: a mountable cgroup v1 or v2 memory hierarchy over
  * FUSE, backed by the engine.  This header is the whole interface main()
  * uses; nothing outside src/fs sees libfuse.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private types of the file system, shared by fs.c (FUSE operations and
  * inode lifetime), files.c (the file tables and their handlers), parse.c
  * (the kernel's number parsers) and options.c (the command line). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # FUSE daemon: src/fs is the only code that includes fuse_lowlevel.h.
 bin_PROGRAMS += memcgfs
 memcgfs_SOURCES = \

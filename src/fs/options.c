@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command line of memcgfs: its own options (each both as --key=value and
  * as -o key=value, so an fstab line works), then libfuse's (-f, -d, -s,
  * -o max_threads=N, mount options), then the mount point.

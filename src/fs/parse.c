@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel's parsers of control-file writes, so memcgfs accepts exactly
  * what a real cgroupfs accepts (lib/kstrtox.c, lib/cmdline.c memparse,
  * mm/page_counter.c page_counter_memparse).

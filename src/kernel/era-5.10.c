@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Linux 5.10 (LTS): memcg statistics before rstat.
  *
  * memcg does not take part in rstat yet.  __mod_memcg_state() adds a change

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Linux 6.1 (LTS): memcg on rstat, one global flush threshold.
  *
  * memcg keeps per-CPU counters and marks (memcg, CPU) in the one rstat tree

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Linux 6.12 (LTS): per-memcg flush thresholds on one shared rstat tree.
  *
  * memcg_rstat_updated() batches per CPU in vmstats_percpu->stats_updates and

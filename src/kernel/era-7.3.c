@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Linux 7.3: the newest era, and the default.
  *
  * One rstat tree per subsystem with its own lock (rstat_ss_lock()), and a

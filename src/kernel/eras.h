@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The era descriptors, one per src/kernel/era-*.c; private to src/kernel. */
 #ifndef MEMCGFS_KERNEL_ERAS_H
 #define MEMCGFS_KERNEL_ERAS_H

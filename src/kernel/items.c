@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel layouts of memcg statistic items, built once from the kernel's own lists. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>

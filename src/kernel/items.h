@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Statistic items of the memory controller and the kernel layouts that arrange them.
  *
  * The kernel keeps memcg statistics in compact arrays: a u8 map turns an enum

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The list of eras and the resolution of "--kernel" and "--seed" into one kernel. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The modelled kernels: each era is a file layout plus a choice of mechanisms,
  * and each seed patch is a named delta on its base era.
  *

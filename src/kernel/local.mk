@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What each modelled kernel is: item tables and layouts, one file per era
 # with its choice of mechanisms, and the seed patches as deltas on their base
 # eras.  Pure data and small choosers, below the engine: no threads, no FUSE.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The five seed patches (../shared/seeds) as deltas on their base eras.
  *
  * Each seed is one patch: its before and its after are the base era without

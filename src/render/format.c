@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Renderers of the cgroup v2 stat files; v1 files are dispatched to format_v1.c. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Renderers of the memory controller's stat files, byte for byte as the
  * kernel prints them for the engine's layout and hierarchy.
  *

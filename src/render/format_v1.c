@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Renderers of the cgroup v1 memory.stat and memory.numa_stat (mm/memcontrol-v1.c
  * of 6.12 and 7.3, mm/memcontrol.c of 5.10 and 6.1). */
 #ifdef HAVE_CONFIG_H

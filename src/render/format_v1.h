@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The cgroup v1 renderers, private to src/render: format.c dispatches to them
  * when the engine runs a v1 hierarchy (memory_stat_format() and the v1
  * cftype of memory.numa_stat in the kernel).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Renderers: v2, v1 and numa_stat text over the engine's counters.
 libmemcgfs_a_SOURCES += \
 	src/render/format.h \

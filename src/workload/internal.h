@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private structures of the workload module. */
 #ifndef MEMCGFS_WORKLOAD_INTERNAL_H
 #define MEMCGFS_WORKLOAD_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The life of the pages a cgroup's tasks hold: faults, page cache, writeback,
  * aging, reclaim, swap, refaults and frees, with every engine counter that
  * the kernel moves along the way.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 libmemcgfs_a_SOURCES += \
 	src/workload/workload.h \
 	src/workload/internal.h \

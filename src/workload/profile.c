@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload profiles: parsing, canonical text, presets. */
 #include "workload/internal.h"
 

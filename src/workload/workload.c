@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The worker pool: one thread per emulated CPU, the charge path with its
  * limit handling, and the control operations of a cgroup's files. */
 #define _GNU_SOURCE	/* pthread_setname_np() */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workloads: worker threads, one per emulated CPU, that charge memory into
  * the cgroups the way tasks running a given profile would.
  *
