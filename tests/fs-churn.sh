@@ -12,7 +12,10 @@ end=$(( $(date +%s) + ${CHURN_SECONDS:-5} ))
 
 churn() {	# mkdir/rmdir subtree $1 until the end
 	while [ "$(date +%s)" -lt $end ]; do
-		mkdir -p "$M/$1/a/b" 2>/dev/null
+		mkdir -p "$M/$1/a" 2>/dev/null
+		echo +memory > "$M/$1/cgroup.subtree_control" 2>/dev/null
+		echo +memory > "$M/$1/a/cgroup.subtree_control" 2>/dev/null
+		mkdir "$M/$1/a/b" 2>/dev/null
 		cat "$M/$1/a/b/memory.stat" >/dev/null 2>&1
 		rmdir "$M/$1/a/b" "$M/$1/a" "$M/$1" 2>/dev/null
 	done

@@ -51,7 +51,10 @@ stocked() {
 
 mount_fs "$TMP/v2" --cpus=3 --nodes=2 --flush_period_ms=50 --workload=seed001
 M=$TMP/v2
-mkdir "$M/a" "$M/a/b" || fail mkdir
+mkdir "$M/a" || fail mkdir
+# b has memory files only once a enables the controller for its children
+echo +memory > "$M/a/cgroup.subtree_control" || fail "+memory"
+mkdir "$M/a/b" || fail mkdir
 # the periodic flusher shows in the root's flush counters
 sleep 0.2
 periodic=$(awk '$1 == "periodic" { print $2 }' "$M/memcgfs.flush_stats")
@@ -212,7 +215,9 @@ expect "6.1 emptied" "$(cat "$M/p/memory.usage_in_bytes")" 0
 for k in 6.12 7.3; do
 	mount_fs "$TMP/v2-$k" --kernel=$k --cpus=2 --flush_period_ms=50
 	M=$TMP/v2-$k
-	mkdir "$M/p" "$M/p/c" || fail mkdir
+	mkdir "$M/p" || fail mkdir
+	echo +memory > "$M/p/cgroup.subtree_control" || fail "+memory"
+	mkdir "$M/p/c" || fail mkdir
 	echo "file_read=20000 footprint=4M" > "$M/p/c/memcgfs.workload" || fail "profile"
 	sleep 0.5
 	echo preset=idle > "$M/p/c/memcgfs.workload"

@@ -333,7 +333,9 @@ static int seed002(const struct exp_options *o, const char *tmp, struct exp_repo
 	if (start_pair(d, o, tmp, "002", opts))
 		goto out;
 	for (int s = 0; s < 2; s++) {
+		/* The children have memory files once p enables memory. */
 		if (exp_mkdir(&d[s], "p") || exp_write(&d[s], "p/memory.max", "256M") ||
+		    exp_write(&d[s], "p/cgroup.subtree_control", "+memory") ||
 		    mkdirs(&d[s], "p/c", 1, nchild + 1))
 			goto out;
 		for (unsigned i = 1; i <= nchild; i++) {

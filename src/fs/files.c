@@ -396,11 +396,11 @@ static void show_ctrl_mask(GString *out, unsigned mask)
 		g_string_append_c(out, '\n');
 }
 
-/* Every cgroup has every emulated controller: the file set of a directory
- * does not depend on the parent's subtree_control (see memcgfs(8)). */
+/* cgroup_controllers_show(): what the parent's subtree_control gives this
+ * cgroup (cgroup_control()); the root has every controller. */
 static int show_controllers(struct fs_call *c, GString *out)
 {
-	show_ctrl_mask(out, FS_CTRL_ALL);
+	show_ctrl_mask(out, atomic_load(&c->node->st.controllers));
 	return 0;
 }
 
@@ -410,19 +410,20 @@ static int show_subtree_control(struct fs_call *c, GString *out)
 	return 0;
 }
 
-struct child_ctrl_check {
-	struct mcgfs *fs;
-	unsigned mask;
-	bool busy;
-};
-
 /* cgroup_subtree_control_write(): "+name" enables, "-name" disables, the
- * last word about a controller wins; an unknown word is EINVAL; disabling
- * what a child still enables in its own subtree_control is EBUSY. */
+ * last word about a controller wins; an unknown word is EINVAL.  Enabling
+ * what the cgroup itself lacks (cgroup.controllers) is ENOENT; disabling
+ * what a child still enables in its own subtree_control is EBUSY; words
+ * that change nothing are dropped first.  The children's files of an
+ * enabled controller appear owned by the writer (css_populate_dir() ->
+ * cgroup_add_file() with current_fsuid()), and go when it is disabled. */
 static int write_subtree_control(struct fs_call *c, char *buf)
 {
-	unsigned enable = 0, disable = 0;
+	struct mcgfs *fs = c->fs;
+	unsigned enable = 0, disable = 0, have, changed = 0;
 	char *tok, *save = NULL;
+	struct mcg_cgroup **kids;
+	unsigned nr = 0;
 	int err = 0;
 
 	buf = fs_strstrip(buf);
@@ -446,28 +447,45 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 		}
 	}
 
-	pthread_mutex_lock(&c->fs->ctl_lock);
-	if (disable) {
-		unsigned nr = 0;
-		struct mcg_cgroup **kids = mcg_cgroup_children(c->fs->e, c->cg, &nr);
+	pthread_mutex_lock(&fs->ctl_lock);
+	have = atomic_load(&c->node->st.subtree_control);
+	enable &= ~have;
+	disable &= have;
+	if (enable & ~atomic_load(&c->node->st.controllers))
+		err = -ENOENT;
+	kids = mcg_cgroup_children(fs->e, c->cg, &nr);
+	pthread_mutex_lock(&fs->lock);
+	for (unsigned i = 0; !err && disable && i < nr; i++) {
+		struct fs_node *kid = g_hash_table_lookup(fs->nodes,
+							  &(uint64_t){ mcg_cgroup_id(kids[i]) });
+		if (kid && (atomic_load(&kid->st.subtree_control) & disable))
+			err = -EBUSY;
+	}
+	if (!err && (enable | disable)) {
+		unsigned now = (have | enable) & ~disable;
 
-		pthread_mutex_lock(&c->fs->lock);
+		changed = enable | disable;
+		atomic_store(&c->node->st.subtree_control, now);
 		for (unsigned i = 0; i < nr; i++) {
-			struct fs_node *kid = g_hash_table_lookup(c->fs->nodes,
-						&(uint64_t){ mcg_cgroup_id(kids[i]) });
-			if (kid && (atomic_load(&kid->st.subtree_control) & disable))
-				err = -EBUSY;
+			struct fs_node *kid = g_hash_table_lookup(fs->nodes,
+							  &(uint64_t){ mcg_cgroup_id(kids[i]) });
+			if (!kid)
+				continue;	/* made later from the parent's state */
+			atomic_store(&kid->st.controllers, now);
+			for (unsigned f = 0; f < fs->nr_files; f++)
+				if (fs->files[f].ctrl & enable)
+					kid->attrs[f + 1] = (struct fs_attr){
+						fs->files[f].mode, c->uid, c->gid };
 		}
-		pthread_mutex_unlock(&c->fs->lock);
-		for (unsigned i = 0; i < nr; i++)
-			mcg_cgroup_put(kids[i]);
-		g_free(kids);
 	}
-	if (!err) {
-		unsigned v = atomic_load(&c->node->st.subtree_control);
-		atomic_store(&c->node->st.subtree_control, (v | enable) & ~disable);
+	pthread_mutex_unlock(&fs->lock);
+	pthread_mutex_unlock(&fs->ctl_lock);
+	for (unsigned i = 0; i < nr; i++) {
+		if (changed)
+			fs_files_changed(fs, mcg_cgroup_id(kids[i]), changed, false);
+		mcg_cgroup_put(kids[i]);
 	}
-	pthread_mutex_unlock(&c->fs->ctl_lock);
+	g_free(kids);
 	return err;
 }
 
@@ -589,8 +607,44 @@ static int show_freeze(struct fs_call *c, GString *out)
 	return show_ull(out, atomic_load(&c->node->st.freeze));
 }
 
+/* cgroup_freeze() -> cgroup_do_freeze(): a cgroup is effectively frozen
+ * when it or an ancestor is (e_freeze); each change of that starts or
+ * closes the interval cgroup.stat.local counts.  Descends from cg with
+ * fs->ctl_lock held; a branch whose state does not change stops, as the
+ * kernel's walk skips it. */
+static void freeze_propagate(struct mcgfs *fs, struct mcg_cgroup *cg, bool parent_frozen,
+			     uint64_t now)
+{
+	struct mcg_cgroup **kids;
+	struct fs_node *n;
+	unsigned nr = 0;
+	bool e;
+
+	pthread_mutex_lock(&fs->lock);
+	n = g_hash_table_lookup(fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
+	pthread_mutex_unlock(&fs->lock);
+	if (!n)
+		return;
+	e = atomic_load(&n->st.freeze) || parent_frozen;
+	if (e == n->st.e_freeze)
+		return;
+	n->st.e_freeze = e;
+	if (e)
+		n->st.freeze_start_ns = now;
+	else
+		n->st.frozen_ns += now - n->st.freeze_start_ns;
+	kids = mcg_cgroup_children(fs->e, cg, &nr);
+	for (unsigned i = 0; i < nr; i++) {
+		freeze_propagate(fs, kids[i], e, now);
+		mcg_cgroup_put(kids[i]);
+	}
+	g_free(kids);
+}
+
 static int write_freeze(struct fs_call *c, char *buf)
 {
+	struct mcg_cgroup *parent = mcg_cgroup_parent(c->cg);
+	bool parent_frozen = false;
 	int v;
 	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
 
@@ -598,7 +652,32 @@ static int write_freeze(struct fs_call *c, char *buf)
 		return err;
 	if (v < 0 || v > 1)
 		return -ERANGE;
+	pthread_mutex_lock(&c->fs->ctl_lock);
 	atomic_store(&c->node->st.freeze, v == 1);
+	if (parent) {
+		pthread_mutex_lock(&c->fs->lock);
+		struct fs_node *p = g_hash_table_lookup(c->fs->nodes,
+							&(uint64_t){ mcg_cgroup_id(parent) });
+		pthread_mutex_unlock(&c->fs->lock);
+		parent_frozen = p && p->st.e_freeze;
+	}
+	freeze_propagate(c->fs, c->cg, parent_frozen, fs_monotonic_ns());
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+	return 0;
+}
+
+/* cgroup_core_local_stat_show() (6.18 on): time spent frozen, open
+ * interval included, in microseconds. */
+static int show_cgroup_stat_local(struct fs_call *c, GString *out)
+{
+	uint64_t ns;
+
+	pthread_mutex_lock(&c->fs->ctl_lock);
+	ns = c->node->st.frozen_ns;
+	if (c->node->st.e_freeze)
+		ns += fs_monotonic_ns() - c->node->st.freeze_start_ns;
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+	g_string_append_printf(out, "frozen_usec %llu\n", (unsigned long long)(ns / 1000));
 	return 0;
 }
 
@@ -919,13 +998,172 @@ static int write_zswap_max(struct fs_call *c, char *buf)
 	return err;
 }
 
-/* PSI: the emulation has no stalls, every average and total is 0. */
+#define FS_PSI_CPU 1	/* row argument of cpu.pressure */
+
+/* PSI: the emulation has no stalls, every average and total is 0.
+ * psi_show() prints "some" and "full"; cpu.pressure had no "full" line
+ * before 5.13 (e7fcd762282b added PSI_CPU_FULL). */
 static int show_pressure(struct fs_call *c, GString *out)
 {
-	g_string_append(out,
-			"some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
-			"full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
+	g_string_append(out, "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
+	if (c->of->file->arg != FS_PSI_CPU ||
+	    mcg_engine_layout(c->fs->e)->version >= MCG_KVER(5, 13))
+		g_string_append(out, "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
 	return 0;
+}
+
+/* cgroup_pressure_show()/_write() (6.1 on): 1 or 0; writing 0 hides this
+ * cgroup's {cpu,memory,io}.pressure files, 1 shows them again. */
+static int show_cgroup_pressure(struct fs_call *c, GString *out)
+{
+	return show_ull(out, atomic_load(&c->node->st.psi_enabled));
+}
+
+static int write_cgroup_pressure(struct fs_call *c, char *buf)
+{
+	int v;
+	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
+
+	if (err)
+		return err;
+	if (v < 0 || v > 1)
+		return -ERANGE;
+	if (atomic_exchange(&c->node->st.psi_enabled, v == 1) != (v == 1))
+		fs_files_changed(c->fs, c->node->id, 0, true);
+	return 0;
+}
+
+/* ---- io controller (block/blk-cgroup.c, blk-throttle.c, blk-iocost.c) ------- */
+
+/* blkg_conf_open_bdev(): "MAJ:MIN" then white space; a malformed key is
+ * EINVAL, a device the machine lacks ENODEV.  The emulated devices are
+ * those io.stat reports.  Returns the device index and the body. */
+static int io_conf_dev(char *buf, char **body)
+{
+	unsigned major, minor;
+	int len;
+
+	if (sscanf(buf, "%u:%u%n", &major, &minor, &len) != 2)
+		return -EINVAL;
+	if (!g_ascii_isspace(buf[len]))
+		return -EINVAL;
+	*body = buf + len;
+	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++)
+		if (mcg_io_devs[d].major == major && mcg_io_devs[d].minor == minor)
+			return (int)d;
+	return -ENODEV;
+}
+
+/* tg_prfill_limit(): a line per device with any limit, "max" for none.
+ * The limits are kept; the emulated writeback is not throttled by them. */
+static int show_io_max(struct fs_call *c, GString *out)
+{
+	pthread_mutex_lock(&c->fs->ctl_lock);
+	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++) {
+		const uint64_t *bps = c->node->st.io_max[d].bps;
+		const unsigned *iops = c->node->st.io_max[d].iops;
+		static const char *const key[] = { "rbps", "wbps", "riops", "wiops" };
+
+		if (bps[0] == UINT64_MAX && bps[1] == UINT64_MAX && iops[0] == UINT_MAX &&
+		    iops[1] == UINT_MAX)
+			continue;
+		g_string_append_printf(out, "%u:%u", mcg_io_devs[d].major, mcg_io_devs[d].minor);
+		for (unsigned k = 0; k < 4; k++) {
+			uint64_t v = k < 2 ? bps[k] : iops[k - 2];
+			bool max = k < 2 ? v == UINT64_MAX : v == UINT_MAX;
+
+			if (max)
+				g_string_append_printf(out, " %s=max", key[k]);
+			else
+				g_string_append_printf(out, " %s=%llu", key[k], (unsigned long long)v);
+		}
+		g_string_append_c(out, '\n');
+	}
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+	return 0;
+}
+
+/* tg_set_limit(): "MAJ:MIN key=value ..." with keys rbps wbps riops wiops,
+ * values a number above 1 or "max"; 0 is ERANGE, anything else EINVAL, and
+ * nothing changes unless every word is good. */
+static int write_io_max(struct fs_call *c, char *buf)
+{
+	char *body;
+	int dev = io_conf_dev(buf, &body);
+	uint64_t v[4];
+
+	if (dev < 0)
+		return dev;
+	pthread_mutex_lock(&c->fs->ctl_lock);
+	v[0] = c->node->st.io_max[dev].bps[0];
+	v[1] = c->node->st.io_max[dev].bps[1];
+	v[2] = c->node->st.io_max[dev].iops[0];
+	v[3] = c->node->st.io_max[dev].iops[1];
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+	for (;;) {
+		char tok[27], *p;
+		unsigned long long val = UINT64_MAX;
+		int len;
+
+		if (sscanf(body, "%26s%n", tok, &len) != 1 || tok[0] == '\0')
+			break;
+		body += len;
+		p = strchr(tok, '=');
+		if (!p)
+			return -EINVAL;
+		*p++ = '\0';
+		if (sscanf(p, "%llu", &val) != 1 && strcmp(p, "max") != 0)
+			return -EINVAL;
+		if (!val)
+			return -ERANGE;
+		if (val <= 1)
+			return -EINVAL;
+		if (!strcmp(tok, "rbps"))
+			v[0] = val;
+		else if (!strcmp(tok, "wbps"))
+			v[1] = val;
+		else if (!strcmp(tok, "riops"))
+			v[2] = MIN(val, UINT_MAX);
+		else if (!strcmp(tok, "wiops"))
+			v[3] = MIN(val, UINT_MAX);
+		else
+			return -EINVAL;
+	}
+	pthread_mutex_lock(&c->fs->ctl_lock);
+	c->node->st.io_max[dev].bps[0] = v[0];
+	c->node->st.io_max[dev].bps[1] = v[1];
+	c->node->st.io_max[dev].iops[0] = (unsigned)v[2];
+	c->node->st.io_max[dev].iops[1] = (unsigned)v[3];
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+	return 0;
+}
+
+/* ioc_weight_show(): the cgroup's default weight; no device has its own. */
+static int show_io_weight(struct fs_call *c, GString *out)
+{
+	g_string_append_printf(out, "default %u\n", atomic_load(&c->node->st.io_weight));
+	return 0;
+}
+
+/* ioc_weight_write(): "default N" or "N" sets the default, 1..10000 (else
+ * EINVAL); a "MAJ:MIN" line goes through blkg_conf_prep(), which finds no
+ * emulated device under iocost: its disks have no cost model enabled. */
+static int write_io_weight(struct fs_call *c, char *buf)
+{
+	unsigned v;
+	char *body;
+	int dev;
+
+	if (!strchr(buf, ':')) {
+		if (!sscanf(buf, "default %u", &v) && !sscanf(buf, "%u", &v))
+			return -EINVAL;
+		if (v < 1 || v > 10000)
+			return -EINVAL;
+		atomic_store(&c->node->st.io_weight, v);
+		return 0;
+	}
+	dev = io_conf_dev(buf, &body);
+	return dev < 0 ? dev : -EOPNOTSUPP;
 }
 
 /* A PSI trigger, "some|full <threshold us> <window us>", one per fd
@@ -974,8 +1212,9 @@ static int write_pressure(struct fs_call *c, char *buf)
  * file here is in all four.  memory.pressure is in cgroup_base_files[] in
  * 5.10 and in cgroup_psi_files[] from 6.1 on, under CONFIG_PSI both times.
  */
-#define ALL_KERNELS 0, 0
-#define SINCE(major, minor) MCG_KVER(major, minor), 0
+/* Each also ends the row with its ctrl, which fs_files_of() fills in. */
+#define ALL_KERNELS 0, 0, 0
+#define SINCE(major, minor) MCG_KVER(major, minor), 0, 0
 
 /* v1: ../shared/spec/golden/v1-memcg-dir-listing.txt (less the vendor file)
  * and the root's two extra files, modes from v1-memcg-files.tsv. */
@@ -1045,13 +1284,23 @@ static const struct fs_file v2_files[] = {
 	{ "cgroup.kill", WO, FS_NOT_ON_ROOT, NULL, write_kill, 0, SINCE(5, 14) },
 	{ "cgroup.max.depth", RW, 0, show_max_depth, write_max_depth, 0, ALL_KERNELS },
 	{ "cgroup.max.descendants", RW, 0, show_max_descendants, write_max_descendants, 0, ALL_KERNELS },
+	{ "cgroup.pressure", RW, 0, show_cgroup_pressure, write_cgroup_pressure, 0, SINCE(6, 1) },
 	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
 	{ "cgroup.stat", RO, 0, show_cgroup_stat, NULL, 0, ALL_KERNELS },
+	{ "cgroup.stat.local", RO, FS_NOT_ON_ROOT, show_cgroup_stat_local, NULL, 0, SINCE(6, 18) },
 	{ "cgroup.subtree_control", RW, 0, show_subtree_control, write_subtree_control, 0, ALL_KERNELS },
 	{ "cgroup.threads", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
 	{ "cgroup.type", RW, FS_NOT_ON_ROOT, show_type, write_type, 0, ALL_KERNELS },
-	{ "cpu.stat", RO, 0, show_cpu_stat, NULL, 0, ALL_KERNELS },
+	{ "cpu.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, FS_PSI_CPU,
+	  ALL_KERNELS },
+	{ "cpu.stat", RO, FS_CORE, show_cpu_stat, NULL, 0, ALL_KERNELS },
+	/* cpu_local_stat_show(): the cpu controller's local stats; there is
+	 * no emulated cpu controller, so the file is empty. */
+	{ "cpu.stat.local", RO, FS_CORE, show_nothing, NULL, 0, SINCE(6, 8) },
+	{ "io.max", RW, FS_NOT_ON_ROOT, show_io_max, write_io_max, 0, ALL_KERNELS },
+	{ "io.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, 0, ALL_KERNELS },
 	{ "io.stat", RO, 0, show_io_stat, NULL, 0, ALL_KERNELS },
+	{ "io.weight", RW, FS_NOT_ON_ROOT, show_io_weight, write_io_weight, 0, ALL_KERNELS },
 	{ "memory.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), ALL_KERNELS },
 	{ "memory.events", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, false, ALL_KERNELS },
@@ -1068,7 +1317,7 @@ static const struct fs_file v2_files[] = {
 	{ "memory.oom.group", RW, FS_NOT_ON_ROOT, show_oom_group, write_oom_group, 0, ALL_KERNELS },
 	{ "memory.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), SINCE(5, 19) },
-	{ "memory.pressure", RW, 0, show_pressure, write_pressure, 0, ALL_KERNELS },
+	{ "memory.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, 0, ALL_KERNELS },
 	{ "memory.reclaim", WO, 0, NULL, write_memory_reclaim, 0, SINCE(5, 19) },
 	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0, ALL_KERNELS },
 	{ "memory.swap.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
@@ -1095,6 +1344,19 @@ static const struct fs_file v2_files[] = {
 _Static_assert(G_N_ELEMENTS(v1_files) < FS_IDX_LIMIT, "v1 table too long for the inode bits");
 _Static_assert(G_N_ELEMENTS(v2_files) < FS_IDX_LIMIT, "v2 table too long for the inode bits");
 
+/* The v2 controller of a file: cgroup_file_name() names a controller's
+ * cftype "<subsystem>.<name>"; core files (FS_CORE) only look alike. */
+static unsigned short file_controller(const struct fs_file *f)
+{
+	if (f->flags & (FS_CORE | FS_EMULATOR))
+		return 0;
+	if (g_str_has_prefix(f->name, "memory."))
+		return FS_CTRL_MEMORY;
+	if (g_str_has_prefix(f->name, "io."))
+		return FS_CTRL_IO;
+	return 0;
+}
+
 static bool file_in_version(const struct fs_file *f, unsigned version)
 {
 	return (f->since == 0 || version >= f->since) && (f->until == 0 || version < f->until);
@@ -1114,9 +1376,15 @@ static void files_of_build(void)
 			const struct fs_file *all = h ? v1_files : v2_files;
 			unsigned nr_all = h ? G_N_ELEMENTS(v1_files) : G_N_ELEMENTS(v2_files);
 
-			for (unsigned i = 0; i < nr_all; i++)
-				if (file_in_version(&all[i], version))
-					files_of[h][id][nr_files_of[h][id]++] = all[i];
+			for (unsigned i = 0; i < nr_all; i++) {
+				struct fs_file *f;
+
+				if (!file_in_version(&all[i], version))
+					continue;
+				f = &files_of[h][id][nr_files_of[h][id]++];
+				*f = all[i];
+				f->ctrl = file_controller(f);
+			}
 		}
 	}
 }
@@ -1134,7 +1402,23 @@ const struct fs_file *fs_files_of(enum mcg_hierarchy h, enum mcg_layout_id layou
 
 void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent)
 {
-	atomic_init(&st->subtree_control, 0);
+	/* The root enables io and memory for its children, as systemd does
+	 * at boot on a cgroup2 host; below it, cgroup_create() starts every
+	 * subtree_control empty, so a grandchild has memory files only when
+	 * its parent writes "+memory". */
+	atomic_init(&st->subtree_control, parent ? 0 : FS_CTRL_ALL);
+	atomic_init(&st->controllers,
+		    parent ? atomic_load(&parent->subtree_control) : FS_CTRL_ALL);
+	atomic_init(&st->psi_enabled, true);
+	atomic_init(&st->io_weight, 100);	/* CGROUP_WEIGHT_DFL */
+	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++)
+		st->io_max[d] = (typeof(st->io_max[d])){ { UINT64_MAX, UINT64_MAX },
+							 { UINT_MAX, UINT_MAX } };
+	/* cgroup_create(): a child of a frozen cgroup starts frozen
+	 * (CGRP_FREEZE from the parent's e_freeze), its clock running. */
+	st->e_freeze = parent && parent->e_freeze;
+	st->frozen_ns = 0;
+	st->freeze_start_ns = st->e_freeze ? fs_monotonic_ns() : 0;
 	atomic_init(&st->max_depth, INT_MAX);
 	atomic_init(&st->max_descendants, INT_MAX);
 	atomic_init(&st->freeze, false);

@@ -100,12 +100,23 @@ static struct fs_node *ino_node(struct mcgfs *fs, fuse_ino_t ino, unsigned *idx)
 	return (struct fs_node *)(uintptr_t)(ino & ~(fuse_ino_t)(FS_IDX_LIMIT - 1));
 }
 
-/* Index of file `name` in a directory (root or not), 0 if none. */
-static unsigned file_idx(struct mcgfs *fs, const char *name, bool is_root)
+bool fs_file_visible(struct mcgfs *fs, struct fs_node *n, const struct fs_file *f)
+{
+	if (!fs_file_present(f, n->is_root))
+		return false;
+	if (fs->hier != MCG_HIERARCHY_V2)
+		return true;
+	if (f->ctrl && !(atomic_load(&n->st.controllers) & f->ctrl))
+		return false;
+	return !(f->flags & FS_PSI) || atomic_load(&n->st.psi_enabled);
+}
+
+/* Index of file `name` in directory n, 0 if none is there now. */
+static unsigned file_idx(struct mcgfs *fs, const char *name, struct fs_node *n)
 {
 	unsigned idx = GPOINTER_TO_UINT(g_hash_table_lookup(fs->file_index, name));
 
-	if (idx && !fs_file_present(&fs->files[idx - 1], is_root))
+	if (idx && !fs_file_visible(fs, n, &fs->files[idx - 1]))
 		return 0;
 	return idx;
 }
@@ -137,7 +148,9 @@ static struct fs_node *node_new(struct mcgfs *fs, struct mcg_cgroup *cg, struct 
 	n->mtime = n->btime;
 	n->attrs = g_new(struct fs_attr, fs->nr_files + 1);
 	n->attrs[0] = (struct fs_attr){
-		.mode = n->is_root && fs->hier == MCG_HIERARCHY_V1 ? 0555 : 0755,
+		/* The root of either hierarchy is dr-xr-xr-x (observed on
+		 * Linux 6.18); a new cgroup takes mkdir's mode (below). */
+		.mode = n->is_root ? 0555 : 0755,
 		.uid = fs->uid,
 		.gid = fs->gid,
 	};
@@ -301,6 +314,28 @@ static struct fs_node *dir_of(fuse_req_t req, fuse_ino_t ino)
 	return n;
 }
 
+void fs_files_changed(struct mcgfs *fs, uint64_t id, unsigned ctrl, bool psi)
+{
+	struct fs_node *n;
+	fuse_ino_t dir;
+
+	pthread_mutex_lock(&fs->lock);
+	n = node_find_locked(fs, id);
+	dir = n ? node_ino(fs, n, 0) : 0;
+	pthread_mutex_unlock(&fs->lock);
+	if (!dir || !fs->mounted)
+		return;
+	/* A name not in the kernel's cache is ENOENT here: nothing to drop.
+	 * Lookups of a hidden file's name are answered with ENOENT, which
+	 * the kernel does not cache, so a file that appears is found. */
+	for (unsigned i = 0; i < fs->nr_files; i++) {
+		const struct fs_file *f = &fs->files[i];
+
+		if ((f->ctrl & ctrl) || (psi && (f->flags & FS_PSI)))
+			fuse_lowlevel_notify_inval_entry(fs->se, dir, f->name, strlen(f->name));
+	}
+}
+
 /* ---- Tree operations -------------------------------------------------------- */
 
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -317,7 +352,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	idx = file_idx(fs, name, p->is_root);
+	idx = file_idx(fs, name, p);
 	if (idx) {
 		pthread_mutex_lock(&fs->lock);
 		node_entry_locked(fs, p, idx, &e);
@@ -327,6 +362,12 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	}
 	cg = mcg_cgroup_lookup_child(fs->e, p->cg, name);
+	if (!cg && g_hash_table_contains(fs->file_index, name)) {
+		/* A file hidden now (controller or PSI off): not cached, so
+		 * it is found as soon as it appears. */
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
 	if (!cg) {
 		/* A negative entry: cached until mkdir replaces it. */
 		memset(&e, 0, sizeof(e));
@@ -424,7 +465,7 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	if (file_idx(fs, name, p->is_root)) {
+	if (file_idx(fs, name, p)) {
 		fuse_reply_err(req, EEXIST);
 		return;
 	}
@@ -441,6 +482,15 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 	pthread_mutex_lock(&fs->lock);
 	n = node_get_locked(fs, cg);
 	if (n) {
+		/* The directory and its files belong to the creator's fsuid
+		 * and fsgid (cgroup_create() -> kernfs_create_dir_ns(),
+		 * cgroup_add_file() -> __kernfs_create_file()): delegation. */
+		const struct fuse_ctx *ctx = fuse_req_ctx(req);
+
+		for (unsigned i = 0; i <= fs->nr_files; i++) {
+			n->attrs[i].uid = ctx->uid;
+			n->attrs[i].gid = ctx->gid;
+		}
 		n->attrs[0].mode = mode & 07777;
 		node_entry_locked(fs, n, 0, &e);
 		n->nlookup++;
@@ -464,7 +514,7 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 	if (!p)
 		return;
-	if (file_idx(fs, name, p->is_root)) {
+	if (file_idx(fs, name, p)) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
@@ -515,7 +565,7 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	if (file_idx(fs, name, p->is_root)) {
+	if (file_idx(fs, name, p)) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
@@ -527,7 +577,7 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	if (file_idx(fs, newname, p->is_root)) {
+	if (file_idx(fs, newname, p)) {
 		fuse_reply_err(req, EEXIST);
 		return;
 	}
@@ -634,7 +684,26 @@ static struct fs_open *open_of(struct fuse_file_info *fi)
 	return (struct fs_open *)(uintptr_t)fi->fh;
 }
 
-static uint64_t fs_now_ns(void)
+/* The handler call of a request on open file of. */
+static struct fs_call call_of(fuse_req_t req, struct fs_open *of)
+{
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+
+	return (struct fs_call){
+		.fs = fs_of(req), .node = of->node, .cg = of->node->cg, .of = of,
+		.uid = ctx->uid, .gid = ctx->gid, .pid = ctx->pid,
+	};
+}
+
+/* Is the file of `of` still there?  Its cgroup was removed, or its
+ * controller disabled or PSI files hidden since the open: kernfs answers
+ * a deactivated node's reads and writes with ENODEV. */
+static bool open_live(struct mcgfs *fs, struct fs_open *of)
+{
+	return mcg_cgroup_online(of->node->cg) && fs_file_visible(fs, of->node, of->file);
+}
+
+uint64_t fs_monotonic_ns(void)
 {
 	struct timespec ts;
 
@@ -659,11 +728,11 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 {
 	struct mcgfs *fs = fs_of(req);
 	struct fs_open *of = open_of(fi);
-	struct fs_call call = { fs, of->node, of->node->cg, of };
+	struct fs_call call = call_of(req, of);
 	uint64_t start;
 	size_t len;
 
-	if (!mcg_cgroup_online(of->node->cg)) {
+	if (!open_live(fs, of)) {
 		fuse_reply_err(req, ENODEV);
 		return;
 	}
@@ -681,7 +750,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		g_string_truncate(of->text, 0);
 		/* Timed for memcgfs.read_stats: the flush and rendering a
 		 * kernel read would do, nothing of FUSE's. */
-		start = fs_now_ns();
+		start = fs_monotonic_ns();
 		err = of->file->show(&call, of->text);
 		if (err) {
 			g_string_truncate(of->text, 0);
@@ -690,7 +759,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			fuse_reply_err(req, -err);
 			return;
 		}
-		fs_count_render(fs, of->file, fs_now_ns() - start);
+		fs_count_render(fs, of->file, fs_monotonic_ns() - start);
 	}
 	len = (size_t)off < of->text->len ? MIN(size, of->text->len - (size_t)off) : 0;
 	of->next = off + (off_t)len;
@@ -711,7 +780,7 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 {
 	struct mcgfs *fs = fs_of(req);
 	struct fs_open *of = open_of(fi);
-	struct fs_call call = { fs, of->node, of->node->cg, of };
+	struct fs_call call = call_of(req, of);
 	char copy[FS_WRITE_MAX + 1];
 	size_t len = size;
 	int err;
@@ -721,7 +790,7 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 		fuse_reply_err(req, E2BIG);
 		return;
 	}
-	if (!mcg_cgroup_online(of->node->cg)) {
+	if (!open_live(fs, of)) {
 		fuse_reply_err(req, ENODEV);
 		return;
 	}
@@ -793,7 +862,7 @@ static void dir_snapshot(struct mcgfs *fs, struct fs_node *n, struct fs_dir *d)
 	if (!mcg_cgroup_online(n->cg))
 		return;
 	for (unsigned i = 0; i < fs->nr_files; i++) {
-		if (!fs_file_present(&fs->files[i], n->is_root))
+		if (!fs_file_visible(fs, n, &fs->files[i]))
 			continue;
 		ent.name = g_strdup(fs->files[i].name);
 		ent.idx = i + 1;

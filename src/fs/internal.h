@@ -33,6 +33,12 @@ enum fs_file_flags {
 	FS_NOT_ON_ROOT = 1 << 0,	/* CFTYPE_NOT_ON_ROOT */
 	FS_ONLY_ON_ROOT = 1 << 1,	/* CFTYPE_ONLY_ON_ROOT */
 	FS_EMULATOR = 1 << 2,		/* memcgfs.*: not a kernel file */
+	/* A cgroup core file named like a controller's (memory.pressure,
+	 * io.pressure, cpu.stat): there whatever the parent enables. */
+	FS_CORE = 1 << 3,
+	/* {cpu,memory,io}.pressure: hidden while cgroup.pressure is 0
+	 * (cgroup_pressure_write() -> cgroup_file_show()). */
+	FS_PSI = 1 << 4,
 };
 
 struct fs_call;
@@ -52,6 +58,10 @@ struct fs_file {
 	/* Kernel versions (MCG_KVER()) that have the file: since <= version
 	 * < until; 0 leaves that side open. */
 	unsigned since, until;
+	/* The v2 controller whose file this is (enum fs_controller), 0 for
+	 * core and emulator files: set by fs_files_of() from the name, as
+	 * cgroup_file_name() prefixes a cftype with its subsystem's. */
+	unsigned short ctrl;
 };
 
 /* cgroup files set atomic_write_len = PAGE_SIZE: kernfs takes a write of
@@ -61,13 +71,14 @@ struct fs_file {
 /* Index 0 is a cgroup's directory, 1..nr its files (table row + 1).  Tables
  * stay below FS_IDX_LIMIT rows so an index fits in a node pointer's low
  * bits (see fs.c). */
-#define FS_IDX_BITS 6
+#define FS_IDX_BITS 7
 #define FS_IDX_LIMIT (1u << FS_IDX_BITS)
 
 /* The files of hierarchy h as the kernel of `layout` has them, in table
  * order; built once per layout, immutable, never NULL. */
 const struct fs_file *fs_files_of(enum mcg_hierarchy h, enum mcg_layout_id layout, unsigned *nr);
-/* Does this file exist in a cgroup directory (root or not)? */
+/* Does this row exist in a cgroup directory (root or not), before the
+ * controllers and cgroup.pressure are considered (fs_file_visible())? */
 static inline bool fs_file_present(const struct fs_file *f, bool is_root)
 {
 	if (is_root)
@@ -102,6 +113,20 @@ struct fs_cgstate {
 	atomic_uint move_charge;	/* v1 */
 	atomic_ulong zswap_max;		/* pages */
 	atomic_bool zswap_writeback;
+	atomic_bool psi_enabled;	/* cgroup.pressure */
+	atomic_uint io_weight;		/* io.weight "default", 1..10000 */
+
+	/* Protected by fs->ctl_lock. */
+	bool e_freeze;			/* frozen here or by an ancestor */
+	uint64_t frozen_ns;		/* closed frozen intervals (cgroup.stat.local) */
+	uint64_t freeze_start_ns;	/* CLOCK_MONOTONIC start of the open one */
+	/* io.max per emulated device: read/write bytes and ios per second,
+	 * UINT64_MAX / UINT_MAX for "max" (struct throtl_grp bps[], iops[]). */
+	struct { uint64_t bps[2]; unsigned iops[2]; } io_max[MCG_IO_NR_DEVS];
+	/* v2: the controllers this cgroup has, its cgroup.controllers: the
+	 * parent's subtree_control (cgroup_control()), all on the root.
+	 * Written under fs->ctl_lock and fs->lock. */
+	atomic_uint controllers;
 };
 
 /* chmod/chown of one entry of a directory. */
@@ -185,7 +210,24 @@ struct fs_call {
 	struct fs_node *node;
 	struct mcg_cgroup *cg;		/* node->cg */
 	struct fs_open *of;
+	/* The caller (fuse_req_ctx()): files a write makes appear are owned
+	 * by its fsuid/fsgid, as cgroup_add_file() makes them. */
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
 };
+
+/* Is file row f of node n there now: present on this level, its controller
+ * enabled by the parent (v2), its PSI files not hidden? */
+bool fs_file_visible(struct mcgfs *fs, struct fs_node *n, const struct fs_file *f);
+/* Drops the kernel's cached entries of the files of cgroup `id` that
+ * belong to controllers `ctrl` (a subtree_control change) or are its PSI
+ * files (psi): they appeared or went.  Takes fs->lock; call with no lock
+ * held, as the kernel may wait on requests while it drops them. */
+void fs_files_changed(struct mcgfs *fs, uint64_t id, unsigned ctrl, bool psi);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t fs_monotonic_ns(void);
 
 /* Initialises a node's control values, inherited from parent (or the
  * defaults when parent is NULL), as cgroup_create() and css_alloc() do. */

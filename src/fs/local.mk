@@ -27,6 +27,7 @@ FS_TESTS = \
 	tests/fs-golden.sh \
 	tests/fs-errors.sh \
 	tests/fs-write.sh \
+	tests/fs-parity.sh \
 	tests/fs-seqread.sh \
 	tests/fs-churn.sh \
 	tests/fs-signal.sh \

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cgroup v2 core behaviour the kernel has and clients rely on: controllers
+# given by the parent's subtree_control (files appear and go), PSI files
+# hidden by cgroup.pressure, the io controller's files, frozen time in
+# cgroup.stat.local, and delegation: a cgroup and its files belong to the
+# fsuid/fsgid of the process that made them (kernel/cgroup/cgroup.c).
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+mount_fs "$TMP/v2"
+M=$TMP/v2
+
+# ---- controllers (cgroup_control(), cgroup_subtree_control_write()) ----
+expect "root subtree_control" "$(cat "$M/cgroup.subtree_control")" "io memory"
+mkdir "$M/x" "$M/x/y" || fail mkdir
+expect "x controllers" "$(cat "$M/x/cgroup.controllers")" "io memory"
+expect "y controllers" "$(wc -c < "$M/x/y/cgroup.controllers")" 0
+expect "y without memory" "$(err read "$M/x/y/memory.stat")" ENOENT
+expect "y without io" "$(err read "$M/x/y/io.max")" ENOENT
+ls "$M/x/y" | grep -v '^memory\.pressure$' | grep -q '^memory\.' && fail "y lists memory files"
+expect "y core psi file" "$(err read "$M/x/y/memory.pressure")" OK
+expect "y +memory unavailable" "$(err write "$M/x/y/cgroup.subtree_control" +memory)" ENOENT
+expect "x +memory" "$(err write "$M/x/cgroup.subtree_control" +memory)" OK
+expect "y memory appears" "$(err read "$M/x/y/memory.stat")" OK
+expect "y controllers now" "$(cat "$M/x/y/cgroup.controllers")" memory
+ls "$M/x/y" | grep -q '^memory\.max$' || fail "y does not list memory.max"
+expect "y still without io" "$(err read "$M/x/y/io.max")" ENOENT
+expect "root -memory busy" "$(err write "$M/cgroup.subtree_control" -memory)" EBUSY
+expect "x +io -memory: unknown word" "$(err write "$M/x/cgroup.subtree_control" "+io +cpu")" EINVAL
+# an fd opened before the controller goes reads ENODEV after (kernfs)
+out=$("$SEQREAD" "$M/x/y/memory.stat" r:5 "x:echo -memory > $M/x/cgroup.subtree_control" s:0 r:5)
+expect "open fd after -memory" "$(echo "$out" | tail -n1)" ENODEV
+expect "y memory gone" "$(err read "$M/x/y/memory.stat")" ENOENT
+expect "x subtree_control" "$(wc -c < "$M/x/cgroup.subtree_control")" 0
+
+# ---- PSI files and cgroup.pressure (cgroup_pressure_write()) ----
+expect "cgroup.pressure" "$(cat "$M/x/cgroup.pressure")" 1
+expect "cpu.pressure" "$(cat "$M/x/cpu.pressure" | cut -d' ' -f1 | tr '\n' ' ')" "some full "
+expect "cgroup.pressure 2" "$(err write "$M/x/cgroup.pressure" 2)" ERANGE
+expect "cgroup.pressure x" "$(err write "$M/x/cgroup.pressure" x)" EINVAL
+expect "cgroup.pressure 0" "$(err write "$M/x/cgroup.pressure" 0)" OK
+for f in cpu.pressure memory.pressure io.pressure; do
+	expect "$f hidden" "$(err read "$M/x/$f")" ENOENT
+done
+expect "cgroup.pressure read 0" "$(cat "$M/x/cgroup.pressure")" 0
+expect "cgroup.pressure 1" "$(err write "$M/x/cgroup.pressure" 1)" OK
+expect "memory.pressure back" "$(err read "$M/x/memory.pressure")" OK
+
+# ---- io controller (blk-throttle.c tg_set_limit(), blk-iocost.c) ----
+expect "io.max empty" "$(wc -c < "$M/x/io.max")" 0
+expect "io.max set" "$(err write "$M/x/io.max" "8:0 wbps=1048576 riops=100")" OK
+expect "io.max read" "$(cat "$M/x/io.max")" "8:0 rbps=max wbps=1048576 riops=100 wiops=max"
+expect "io.max 0" "$(err write "$M/x/io.max" "8:0 rbps=0")" ERANGE
+expect "io.max key" "$(err write "$M/x/io.max" "8:0 xbps=5")" EINVAL
+expect "io.max device" "$(err write "$M/x/io.max" "9:9 rbps=5")" ENODEV
+expect "io.max syntax" "$(err write "$M/x/io.max" "sda rbps=5")" EINVAL
+expect "io.max kept" "$(cat "$M/x/io.max")" "8:0 rbps=max wbps=1048576 riops=100 wiops=max"
+expect "io.max unset" "$(err write "$M/x/io.max" "8:0 wbps=max riops=max")" OK
+expect "io.max empty again" "$(wc -c < "$M/x/io.max")" 0
+expect "io.weight" "$(cat "$M/x/io.weight")" "default 100"
+expect "io.weight 500" "$(err write "$M/x/io.weight" 500)" OK
+expect "io.weight default 7" "$(err write "$M/x/io.weight" "default 7")" OK
+expect "io.weight 0" "$(err write "$M/x/io.weight" 0)" EINVAL
+expect "io.weight read" "$(cat "$M/x/io.weight")" "default 7"
+expect "io.weight device" "$(err write "$M/x/io.weight" "8:0 50")" EOPNOTSUPP
+[ -e "$M/io.max" ] && fail "io.max on the root"
+
+# ---- frozen time (cgroup_core_local_stat_show(), 6.18 on) ----
+expect "stat.local" "$(cat "$M/x/cgroup.stat.local")" "frozen_usec 0"
+echo 1 > "$M/x/cgroup.freeze"
+sleep 0.2
+echo 0 > "$M/x/cgroup.freeze"
+us=$(cut -d' ' -f2 "$M/x/cgroup.stat.local")
+[ "$us" -ge 150000 ] && [ "$us" -lt 5000000 ] || fail "frozen_usec $us after 0.2 s"
+us_y=$(cut -d' ' -f2 "$M/x/y/cgroup.stat.local")
+[ "$us_y" -ge 150000 ] || fail "child frozen_usec $us_y: the parent's freeze counts"
+sleep 0.1
+expect "stat.local stopped" "$(cut -d' ' -f2 "$M/x/cgroup.stat.local")" "$us"
+
+# ---- delegation (cgroup_create(), cgroup_add_file(): current_fsuid()) ----
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+	echo "delegation: skipped, needs root and setpriv(1) to act as another user"
+	exit 0
+fi
+chmod 755 "$TMP"
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+mkdir "$M/deleg" || fail mkdir
+echo +memory > "$M/deleg/cgroup.subtree_control" || fail "+memory"
+chown 65534:65534 "$M/deleg" "$M/deleg/cgroup.procs" "$M/deleg/cgroup.subtree_control"
+as_nobody mkdir "$M/deleg/job" || fail "nobody cannot mkdir in a delegated cgroup"
+expect "owner" "$(stat -c %u:%g "$M/deleg/job")" 65534:65534
+expect "file owner" "$(stat -c %u:%g "$M/deleg/job/memory.max")" 65534:65534
+as_nobody sh -c "echo 64M > $M/deleg/job/memory.max" || fail "nobody cannot set its limit"
+expect "limit" "$(cat "$M/deleg/job/memory.max")" 67108864
+as_nobody sh -c "echo +memory > $M/deleg/job/cgroup.subtree_control" || fail "nobody +memory"
+as_nobody mkdir "$M/deleg/job/task" || fail "nobody cannot nest"
+expect "nested file owner" "$(stat -c %u "$M/deleg/job/task/memory.high")" 65534
+expect "outside" "$(as_nobody "$SEQREAD" -e write "$M/x/cgroup.freeze" 1)" EACCES
+expect "outside mkdir" "$(as_nobody "$SEQREAD" -e mkdir "$M/x/z")" EACCES
+expect "own limit above" "$(as_nobody "$SEQREAD" -e write "$M/deleg/memory.max" 1G)" EACCES
+# files a root write makes appear belong to root, as cgroup_add_file() does
+echo -memory > "$M/deleg/job/cgroup.subtree_control"
+echo +memory > "$M/deleg/job/cgroup.subtree_control"
+expect "re-created file owner" "$(stat -c %u "$M/deleg/job/task/memory.high")" 0
+exit 0
