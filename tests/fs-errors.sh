@@ -12,6 +12,13 @@ for h in v1 v2; do
 	expect "$h unlink" "$(err unlink "$M/a/memory.stat")" EPERM
 	expect "$h unlink missing" "$(err unlink "$M/a/nothing")" ENOENT
 	expect "$h mknod" "$(err mknod "$M/a/fifo")" EPERM
+	# a regular file goes to vfs_create(): no ->create is EACCES
+	expect "$h mknod regular" "$(err mkreg "$M/a/reg")" EACCES
+	expect "$h O_DIRECT" "$(err odirect "$M/a/memory.stat")" EINVAL
+	expect "$h fsync dir" "$(err fsyncdir "$M/a")" EINVAL
+	# kernfs_iop_rename(): flags are EINVAL before anything else
+	expect "$h renameat2 flags" "$(err noreplace "$M/a/b" "$M/a/b3")" EINVAL
+	expect "$h pid parse" "$(err write "$M/a/cgroup.procs" 99999999999)" EINVAL
 	expect "$h symlink" "$(err symlink x "$M/a/sym")" EPERM
 	expect "$h link" "$(err link "$M/a/memory.stat" "$M/a/l")" EPERM
 	expect "$h rmdir busy" "$(err rmdir "$M/a")" EBUSY
@@ -47,6 +54,12 @@ expect "v1 old limit kept" "$(cat "$M/a/memory.limit_in_bytes")" "$old"
 expect "v1 root limit" "$(err write "$M/memory.limit_in_bytes" 1M)" EINVAL
 expect "v1 mv in place" "$(err rename "$M/a/b" "$M/a/b2")" OK
 
+# a removed cgroup's file, read on: the rest of the rendering (seq_file's
+# buffer), then ENODEV
+mkdir "$M/gone2" || fail mkdir
+out=$("$SEQREAD" "$M/gone2/memory.stat" r:6 "x:rmdir $M/gone2" r:6 s:0 r:6)
+expect "rest after rmdir" "$(echo "$out" | sed -n 2p)" "[0"
+expect "new read after rmdir" "$(echo "$out" | sed -n 5p)" ENODEV
 # a removed cgroup's files, still open: ENODEV
 mkdir "$M/gone" || fail mkdir
 exec 3<"$M/gone/memory.stat"

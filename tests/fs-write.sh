@@ -37,6 +37,7 @@ expect frozen "$(sed -n 2p "$C/cgroup.events")" "frozen 1"
 mkdir "$C/kid" || fail mkdir
 expect "child of frozen" "$(sed -n 2p "$C/kid/cgroup.events")" "frozen 1"
 wr "$C/cgroup.freeze" "2" ERANGE 1
+wr "$C/cgroup.freeze" "-+1" EINVAL 1	# kstrtoll(): one sign only
 wr "$C/cgroup.freeze" "0" OK 0
 wr "$C/cgroup.max.depth" "1" OK 1
 expect "depth limit" "$(err mkdir "$C/kid/deeper")" EAGAIN
@@ -101,8 +102,9 @@ mkdir "$C/kid" || fail mkdir
 expect "swappiness inherited" "$(cat "$C/kid/memory.swappiness")" 10
 wr "$C/memory.use_hierarchy" "1" OK 1
 wr "$C/memory.use_hierarchy" "0" EINVAL 1
-wr "$C/memory.move_charge_at_immigrate" "3" OK 3
-wr "$C/memory.move_charge_at_immigrate" "4" EINVAL 3
+# 7.3 removed charge moving: only 0 is taken, and it reads 0
+wr "$C/memory.move_charge_at_immigrate" "3" EINVAL 0
+wr "$C/memory.move_charge_at_immigrate" "0" OK 0
 wr "$C/memory.oom_control" "1" OK
 expect oom_control "$(head -n1 "$C/memory.oom_control")" "oom_kill_disable 1"
 wr "$C/memory.oom_control" "2" EINVAL
@@ -118,4 +120,14 @@ wr "$TMP/v1/release_agent" "/bin/true" OK /bin/true
 wr "$TMP/v1/memory.swappiness" "30" OK 30
 mkdir "$TMP/v1/d" || fail mkdir
 expect "swappiness from vm_swappiness" "$(cat "$TMP/v1/d/memory.swappiness")" 30
+# 6.1 stores the soft limit and the charge-moving bits (mem_cgroup_write(),
+# mem_cgroup_move_charge_write() in mm/memcontrol.c)
+mount_fs "$TMP/v1-61" --hierarchy=v1 --kernel=6.1
+C=$TMP/v1-61/c
+mkdir "$C" || fail mkdir
+wr "$C/memory.soft_limit_in_bytes" "1G" OK 1073741824
+wr "$C/memory.soft_limit_in_bytes" "x" EINVAL 1073741824
+wr "$C/memory.soft_limit_in_bytes" "-1" OK $U
+wr "$C/memory.move_charge_at_immigrate" "3" OK 3
+wr "$C/memory.move_charge_at_immigrate" "4" EINVAL 3
 echo "PASS: fs-write"

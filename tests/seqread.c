@@ -13,7 +13,8 @@
  *   seqread -e OP ARGS...   one system call, prints "OK" or its errno name:
  *     mkdir DIR | rmdir DIR | rename OLD NEW | unlink PATH | creat PATH |
  *     openr PATH | openw PATH | read PATH | write PATH TEXT | mknod PATH |
- *     symlink TARGET PATH | link OLD NEW
+ *     mkreg PATH | symlink TARGET PATH | link OLD NEW | odirect PATH |
+ *     fsyncdir DIR | noreplace OLD NEW (renameat2 RENAME_NOREPLACE)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -72,6 +73,20 @@ static int one_call(int argc, char *argv[])
 		}
 	} else if (!strcmp(op, "mknod"))
 		r = mknod(argv[1], S_IFIFO | 0644, 0);
+	else if (!strcmp(op, "mkreg"))
+		r = mknod(argv[1], S_IFREG | 0644, 0);
+	else if (!strcmp(op, "odirect"))
+		r = (fd = open(argv[1], O_RDONLY | O_DIRECT)) < 0 ? -1 : close(fd);
+	else if (!strcmp(op, "fsyncdir")) {
+		fd = open(argv[1], O_RDONLY | O_DIRECTORY);
+		if (fd >= 0) {
+			r = fsync(fd);
+			int e = errno;
+			close(fd);
+			errno = e;
+		}
+	} else if (!strcmp(op, "noreplace") && argc > 2)
+		r = renameat2(AT_FDCWD, argv[1], AT_FDCWD, argv[2], RENAME_NOREPLACE);
 	else if (!strcmp(op, "symlink") && argc > 2)
 		r = symlink(argv[1], argv[2]);
 	else if (!strcmp(op, "link") && argc > 2)

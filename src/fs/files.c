@@ -103,11 +103,9 @@ static int show_io_stat(struct fs_call *c, GString *out)
 static int write_pid(struct fs_call *c, char *buf)
 {
 	int pid;
-	int err = fs_kstrtoint(fs_strstrip(buf), 0, &pid);
 
-	if (err)
-		return err;
-	if (pid < 0)
+	/* cgroup_procs_write_start(): any parse error is EINVAL. */
+	if (fs_kstrtoint(fs_strstrip(buf), 0, &pid) || pid < 0)
 		return -EINVAL;
 	if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)
 		return -ESRCH;
@@ -277,20 +275,34 @@ static int write_v1_tcp_limit(struct fs_call *c, char *buf)
 
 /* soft_limit_in_bytes is deprecated: reads unlimited, writes are parsed and
  * have no effect (even on the root). */
+/* memory.soft_limit_in_bytes.  Through 6.1 mem_cgroup_write() stores it
+ * (RES_SOFT_LIMIT) and mem_cgroup_read_u64() reads it back; from 6.12's
+ * source on (mm/memcontrol-v1.c) the write is parsed and has no effect and
+ * the read is always "unlimited". */
+static bool v1_soft_limit_stored(struct fs_call *c)
+{
+	return mcg_engine_layout(c->fs->e)->version < MCG_KVER(6, 12);
+}
+
 static int show_v1_soft_limit(struct fs_call *c, GString *out)
 {
-	return show_ull(out, pages_to_bytes(MCG_PAGE_COUNTER_MAX));
+	unsigned long pages = MCG_PAGE_COUNTER_MAX;
+
+	if (v1_soft_limit_stored(c))
+		pages = atomic_load(&c->node->st.soft_limit);
+	return show_ull(out, pages_to_bytes(pages));
 }
 
 static int write_v1_soft_limit(struct fs_call *c, char *buf)
 {
 	unsigned long pages;
+	int err = fs_page_counter_memparse(fs_strstrip(buf), "-1", &pages);
 
-	return fs_page_counter_memparse(fs_strstrip(buf), "-1", &pages);
+	if (!err && v1_soft_limit_stored(c))
+		atomic_store(&c->node->st.soft_limit, pages);
+	return err;
 }
 
-/* force_empty reclaims everything it can (EBUSY if charges stay); the
- * input is not read. */
 static int write_v1_force_empty(struct fs_call *c, char *buf)
 {
 	return is_root(c) ? -EINVAL : mcg_workload_force_empty(c->fs->wl, c->cg);
@@ -336,9 +348,18 @@ static int write_v1_swappiness(struct fs_call *c, char *buf)
 	return 0;
 }
 
+/* memory.move_charge_at_immigrate (mem_cgroup_move_charge_write()):
+ * through 6.12 the MOVE_MASK bits (anon, file) are stored and read back;
+ * 7.3 (memcontrol-v1.c, charge moving removed) reads 0 and refuses any
+ * value but 0. */
+static bool v1_move_charge_removed(struct fs_call *c)
+{
+	return mcg_engine_layout(c->fs->e)->version > MCG_KVER(6, 12);
+}
+
 static int show_v1_move_charge(struct fs_call *c, GString *out)
 {
-	return show_ull(out, atomic_load(&c->node->st.move_charge));
+	return show_ull(out, v1_move_charge_removed(c) ? 0 : atomic_load(&c->node->st.move_charge));
 }
 
 static int write_v1_move_charge(struct fs_call *c, char *buf)
@@ -348,6 +369,8 @@ static int write_v1_move_charge(struct fs_call *c, char *buf)
 
 	if (err)
 		return err;
+	if (v1_move_charge_removed(c))
+		return v ? -EINVAL : 0;
 	if (v & ~3ull)	/* MOVE_MASK: anon and file */
 		return -EINVAL;
 	atomic_store(&c->node->st.move_charge, (unsigned)v);
@@ -1424,6 +1447,7 @@ void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent)
 	atomic_init(&st->freeze, false);
 	atomic_init(&st->oom_group, false);
 	atomic_init(&st->move_charge, 0);
+	atomic_init(&st->soft_limit, MCG_PAGE_COUNTER_MAX);	/* mem_cgroup_alloc() */
 	atomic_init(&st->zswap_max, (unsigned long)MCG_PAGE_COUNTER_MAX);
 	/* mem_cgroup_css_alloc(): on in every new memcg, not inherited. */
 	atomic_init(&st->zswap_writeback, true);

@@ -557,12 +557,13 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_
 
 	if (!p)
 		return;
-	if (fs->hier == MCG_HIERARCHY_V2) {
-		fuse_reply_err(req, EPERM);
-		return;
-	}
+	/* kernfs_iop_rename() refuses flags before it asks the hierarchy. */
 	if (flags) {
 		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (fs->hier == MCG_HIERARCHY_V2) {
+		fuse_reply_err(req, EPERM);
 		return;
 	}
 	if (file_idx(fs, name, p)) {
@@ -608,10 +609,20 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_
 	fuse_reply_err(req, EACCES);
 }
 
+/* kernfs directories have neither ->create nor ->mknod: a regular file
+ * fails in vfs_create() with EACCES, anything else in vfs_mknod() with
+ * EPERM. */
 static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
 		     dev_t rdev)
 {
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, S_ISREG(mode) || (mode & S_IFMT) == 0 ? EACCES : EPERM);
+}
+
+/* kernfs_dir_fops has no ->fsync: vfs_fsync() of a directory is EINVAL.
+ * A file's is noop_fsync(), which FUSE gives when .fsync is unset. */
+static void fs_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi)
+{
+	fuse_reply_err(req, EINVAL);
 }
 
 static void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent, const char *name)
@@ -657,6 +668,12 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	if (!mcg_cgroup_online(n->cg)) {
 		fuse_reply_err(req, ENODEV);
+		return;
+	}
+	/* kernfs files cannot do direct I/O: do_dentry_open() refuses
+	 * O_DIRECT without FMODE_CAN_ODIRECT. */
+	if (fi->flags & O_DIRECT) {
+		fuse_reply_err(req, EINVAL);
 		return;
 	}
 	f = &fs->files[idx - 1];
@@ -732,16 +749,23 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	uint64_t start;
 	size_t len;
 
-	if (!open_live(fs, of)) {
+	pthread_mutex_lock(&of->lock);
+	/* seq_read_iter() serves what its buffer still holds before it asks
+	 * kernfs_seq_start(), which fails with ENODEV once the file went
+	 * (rmdir, controller disabled): a read that continues a rendering
+	 * gets the rest of it. */
+	if (!open_live(fs, of) &&
+	    !(of->text && off == of->next && (size_t)off < of->text->len)) {
+		pthread_mutex_unlock(&of->lock);
 		fuse_reply_err(req, ENODEV);
 		return;
 	}
 	/* cgroup_seqfile_show() of a file with no read handler. */
 	if (!of->file->show) {
+		pthread_mutex_unlock(&of->lock);
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	pthread_mutex_lock(&of->lock);
 	if (!of->text || off == 0 || off != of->next) {
 		int err;
 
@@ -1014,6 +1038,7 @@ static const struct fuse_lowlevel_ops fs_ops = {
 	.readdir = fs_readdir,
 	.readdirplus = fs_readdirplus,
 	.releasedir = fs_releasedir,
+	.fsyncdir = fs_fsyncdir,
 };
 
 struct mcgfs *mcgfs_new(const struct mcgfs_options *o)

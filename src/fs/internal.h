@@ -111,6 +111,7 @@ struct fs_cgstate {
 	atomic_bool notify_on_release;	/* v1 */
 	atomic_uint swappiness;		/* v1, non-root */
 	atomic_uint move_charge;	/* v1 */
+	atomic_ulong soft_limit;	/* v1, pages */
 	atomic_ulong zswap_max;		/* pages */
 	atomic_bool zswap_writeback;
 	atomic_bool psi_enabled;	/* cgroup.pressure */

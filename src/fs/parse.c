@@ -79,14 +79,13 @@ static size_t parse_integer(const char *s, unsigned base, unsigned long long *re
 	return n;
 }
 
-int fs_kstrtoull(const char *s, unsigned base, unsigned long long *res)
+/* _kstrtoull(): no sign at all. */
+static int kstrtoull_unsigned(const char *s, unsigned base, unsigned long long *res)
 {
 	unsigned long long v;
 	bool overflow;
 	size_t n;
 
-	if (s[0] == '+')
-		s++;
 	s = fixup_radix(s, &base);
 	n = parse_integer(s, base, &v, &overflow);
 	if (n == 0)
@@ -102,13 +101,23 @@ int fs_kstrtoull(const char *s, unsigned base, unsigned long long *res)
 	return 0;
 }
 
+/* kstrtoull(): one leading '+' is allowed. */
+int fs_kstrtoull(const char *s, unsigned base, unsigned long long *res)
+{
+	if (s[0] == '+')
+		s++;
+	return kstrtoull_unsigned(s, base, res);
+}
+
+/* kstrtoll(): after a '-' comes _kstrtoull(), which takes no second sign,
+ * so "-+1" is EINVAL. */
 int fs_kstrtoll(const char *s, unsigned base, long long *res)
 {
 	unsigned long long v;
 	int err;
 
 	if (s[0] == '-') {
-		err = fs_kstrtoull(s + 1, base, &v);
+		err = kstrtoull_unsigned(s + 1, base, &v);
 		if (err)
 			return err;
 		if (v > (unsigned long long)LLONG_MAX + 1)
