@@ -10,6 +10,14 @@
  *     s:OFF        lseek(fd, OFF, SEEK_SET) -> "=OFF"
  *     w:TEXT       write(fd, TEXT)      -> "+N" or "E<errno name>"
  *     x:COMMAND    system(COMMAND), for changes between reads -> nothing
+ *     P:MS         poll(fd, POLLPRI, MS) -> "PRI ERR", "PRI" or "timeout"
+ *   seqread -E CONTROL EVENT_CONTROL ARGS MS [COMMAND]
+ *                           v1 event: makes an eventfd, opens CONTROL and
+ *                           writes "<efd> <cfd> ARGS" to EVENT_CONTROL
+ *                           ("OK" or its errno), runs COMMAND, then waits
+ *                           up to MS for the eventfd: "signalled" or
+ *                           "timeout".  CONTROL "-" passes fd 999 (closed),
+ *                           ARGS "-" none; EFD "file" passes a non-eventfd.
  *   seqread -e OP ARGS...   one system call, prints "OK" or its errno name:
  *     mkdir DIR | rmdir DIR | rename OLD NEW | unlink PATH | creat PATH |
  *     openr PATH | openw PATH | read PATH | write PATH TEXT | mknod PATH |
@@ -22,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -100,6 +110,39 @@ static int one_call(int argc, char *argv[])
 	return 0;
 }
 
+static int event_control(int argc, char *argv[])
+{
+	const char *control = argv[0], *args = argv[2];
+	int efd = eventfd(0, EFD_CLOEXEC), cfd = 999, ecfd;
+	char line[256];
+	struct pollfd p;
+
+	if (argc < 4 || efd < 0)
+		return 2;
+	if (strcmp(control, "-") && (cfd = open(control, O_RDONLY)) < 0) {
+		print_errno(errno);
+		return 1;
+	}
+	ecfd = open(argv[1], O_WRONLY);
+	if (ecfd < 0) {
+		print_errno(errno);
+		return 1;
+	}
+	snprintf(line, sizeof(line), "%d %d%s%s", efd, cfd, strcmp(args, "-") ? " " : "",
+		 strcmp(args, "-") ? args : "");
+	if (write(ecfd, line, strlen(line)) < 0) {
+		print_errno(errno);
+		return 0;
+	}
+	printf("OK\n");
+	fflush(stdout);
+	if (argc > 4 && system(argv[4]) != 0)
+		fprintf(stderr, "seqread: command failed: %s\n", argv[4]);
+	p = (struct pollfd){ .fd = efd, .events = POLLIN };
+	printf("%s\n", poll(&p, 1, atoi(argv[3])) == 1 ? "signalled" : "timeout");
+	return 0;
+}
+
 static void print_text(const char *buf, ssize_t n)
 {
 	putchar('[');
@@ -114,6 +157,8 @@ int main(int argc, char *argv[])
 
 	if (argc > 2 && !strcmp(argv[1], "-e"))
 		return one_call(argc - 2, argv + 2);
+	if (argc > 2 && !strcmp(argv[1], "-E"))
+		return event_control(argc - 2, argv + 2);
 	if (argc < 2) {
 		fprintf(stderr, "usage: seqread FILE OP... | seqread -e OP ARGS...\n");
 		return 2;
@@ -173,6 +218,19 @@ int main(int argc, char *argv[])
 			else
 				printf("+%zd\n", n);
 			break;
+		case 'P': {
+			struct pollfd p = { .fd = fd, .events = POLLPRI };
+			int r = poll(&p, 1, atoi(op + 2));
+
+			if (r < 0)
+				print_errno(errno);
+			else if (r == 0)
+				printf("timeout\n");
+			else
+				printf("%s%s\n", p.revents & POLLPRI ? "PRI" : "",
+				       p.revents & POLLERR ? " ERR" : "");
+			break;
+		}
 		case 'x':
 			fflush(stdout);
 			if (system(op + 2) != 0)

@@ -179,19 +179,21 @@ static int write_event_control(struct fs_call *c, char *buf)
 	char *end;
 	unsigned long efd, cfd;
 
+	/* memcg_write_event_control(): "<efd> <cfd>[ <args>]" */
 	buf = fs_strstrip(buf);
 	efd = strtoul(buf, &end, 10);
 	if (*end != ' ')
 		return -EINVAL;
 	buf = end + 1;
 	cfd = strtoul(buf, &end, 10);
-	if (*end != ' ' && *end != '\0')
+	if (*end == '\0')
+		buf = end;
+	else if (*end == ' ')
+		buf = end + 1;
+	else
 		return -EINVAL;
-	(void)efd;
-	(void)cfd;
-	return -EOPNOTSUPP;
+	return fs_event_control(c, efd, cfd, buf);
 }
-
 /* ---- memory v1 (mm/memcontrol-v1.c) ------------------------------------------ */
 
 /* mem_cgroup_read_u64(): usage, limit, max usage in bytes, failcnt raw. */
@@ -1302,7 +1304,7 @@ static const struct fs_file v1_files[] = {
  * files; CFTYPE_NOT_ON_ROOT as in Linux 6.12. */
 static const struct fs_file v2_files[] = {
 	{ "cgroup.controllers", RO, 0, show_controllers, NULL, 0, ALL_KERNELS },
-	{ "cgroup.events", RO, FS_NOT_ON_ROOT, show_events, NULL, 0, ALL_KERNELS },
+	{ "cgroup.events", RO, FS_NOT_ON_ROOT | FS_NOTIFY, show_events, NULL, 0, ALL_KERNELS },
 	{ "cgroup.freeze", RW, FS_NOT_ON_ROOT, show_freeze, write_freeze, 0, ALL_KERNELS },
 	{ "cgroup.kill", WO, FS_NOT_ON_ROOT, NULL, write_kill, 0, SINCE(5, 14) },
 	{ "cgroup.max.depth", RW, 0, show_max_depth, write_max_depth, 0, ALL_KERNELS },
@@ -1326,8 +1328,8 @@ static const struct fs_file v2_files[] = {
 	{ "io.weight", RW, FS_NOT_ON_ROOT, show_io_weight, write_io_weight, 0, ALL_KERNELS },
 	{ "memory.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), ALL_KERNELS },
-	{ "memory.events", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, false, ALL_KERNELS },
-	{ "memory.events.local", RO, FS_NOT_ON_ROOT, show_memory_events, NULL, true, ALL_KERNELS },
+	{ "memory.events", RO, FS_NOT_ON_ROOT | FS_NOTIFY, show_memory_events, NULL, false, ALL_KERNELS },
+	{ "memory.events.local", RO, FS_NOT_ON_ROOT | FS_NOTIFY, show_memory_events, NULL, true, ALL_KERNELS },
 	{ "memory.high", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_high,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_HIGH), ALL_KERNELS },
 	{ "memory.low", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_low,
@@ -1345,7 +1347,7 @@ static const struct fs_file v2_files[] = {
 	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0, ALL_KERNELS },
 	{ "memory.swap.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
 	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_USAGE), ALL_KERNELS },
-	{ "memory.swap.events", RO, FS_NOT_ON_ROOT, show_swap_events, NULL, 0, ALL_KERNELS },
+	{ "memory.swap.events", RO, FS_NOT_ON_ROOT | FS_NOTIFY, show_swap_events, NULL, 0, ALL_KERNELS },
 	{ "memory.swap.high", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_high,
 	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_HIGH), ALL_KERNELS },
 	{ "memory.swap.max", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_max,

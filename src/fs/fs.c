@@ -687,6 +687,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	of->file = f;
 	of->peak = FS_PEAK_UNSET;
 	pthread_mutex_init(&of->lock, NULL);
+	fs_notify_opened(fs, of);
 	fi->fh = (uintptr_t)of;
 	fi->direct_io = 1;
 	fi->noflush = 1;
@@ -784,6 +785,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			return;
 		}
 		fs_count_render(fs, of->file, fs_monotonic_ns() - start);
+		fs_notify_read(of);
 	}
 	len = (size_t)off < of->text->len ? MIN(size, of->text->len - (size_t)off) : 0;
 	of->next = off + (off_t)len;
@@ -838,11 +840,18 @@ static void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 {
 	struct fs_open *of = open_of(fi);
 
+	fs_notify_released(fs_of(req), of);
 	if (of->text)
 		g_string_free(of->text, TRUE);
 	pthread_mutex_destroy(&of->lock);
 	g_free(of);
 	fuse_reply_err(req, 0);
+}
+
+static void fs_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+		    struct fuse_pollhandle *ph)
+{
+	fuse_reply_poll(req, fs_notify_poll(fs_of(req), open_of(fi), ph));
 }
 
 /* ---- Directories ---------------------------------------------------------------- */
@@ -1034,6 +1043,7 @@ static const struct fuse_lowlevel_ops fs_ops = {
 	.read = fs_read,
 	.write = fs_write,
 	.release = fs_release,
+	.poll = fs_poll,
 	.opendir = fs_opendir,
 	.readdir = fs_readdir,
 	.readdirplus = fs_readdirplus,
@@ -1057,6 +1067,7 @@ struct mcgfs *mcgfs_new(const struct mcgfs_options *o)
 	fs->gid = getgid();
 	pthread_mutex_init(&fs->lock, NULL);
 	pthread_mutex_init(&fs->ctl_lock, NULL);
+	fs_notify_init(fs);
 	fs->nodes = g_hash_table_new(g_int64_hash, g_int64_equal);
 	fs->zombies = g_hash_table_new(g_direct_hash, g_direct_equal);
 	atomic_init(&fs->vm_swappiness, 60);
@@ -1163,8 +1174,14 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	if (fs_notify_start(fs) != 0) {
+		fuse_loop_cfg_destroy(loop);
+		free_nodes(fs);
+		return -1;
+	}
 	ret = fuse_session_loop_mt(fs->se, loop);
 	fuse_loop_cfg_destroy(loop);
+	fs_notify_stop(fs);
 
 	/* No request is served any more: drop every node and its cgroup
 	 * reference while the engine is still there. */
@@ -1195,6 +1212,7 @@ void mcgfs_free(struct mcgfs *fs)
 	g_hash_table_destroy(fs->zombies);
 	g_hash_table_destroy(fs->nodes);
 	g_hash_table_destroy(fs->file_index);
+	fs_notify_free(fs);
 	pthread_mutex_destroy(&fs->ctl_lock);
 	pthread_mutex_destroy(&fs->lock);
 	g_free(fs->release_agent);

@@ -17,6 +17,7 @@
 #include "fs/fs.h"
 
 struct fuse_session;
+struct fuse_pollhandle;
 
 /* ---- Files ----------------------------------------------------------------
  *
@@ -39,6 +40,8 @@ enum fs_file_flags {
 	/* {cpu,memory,io}.pressure: hidden while cgroup.pressure is 0
 	 * (cgroup_pressure_write() -> cgroup_file_show()). */
 	FS_PSI = 1 << 4,
+	/* cgroup_file_notify() raises poll on it when it changes. */
+	FS_NOTIFY = 1 << 5,
 };
 
 struct fs_call;
@@ -170,6 +173,10 @@ struct fs_open {
 	off_t next;			/* offset after the last read; protected by lock */
 	unsigned long peak;		/* memory.peak fd value, pages; protected by lock */
 	bool psi_trigger;		/* memory.pressure trigger set; protected by lock */
+	/* Poll (notify.c): the text this fd last read or opened, hashed,
+	 * and a waiting poll's handle, protected by fs->notify_lock. */
+	_Atomic uint64_t seen;
+	struct fuse_pollhandle *ph;
 };
 
 struct mcgfs {
@@ -200,6 +207,16 @@ struct mcgfs {
 	 * once per render: the time relaxed, then the count with release. */
 	_Atomic uint64_t renders[FS_IDX_LIMIT];
 	_Atomic uint64_t render_ns[FS_IDX_LIMIT];
+
+	/* Notification (notify.c): the notifier thread, the open files with
+	 * a waiting poll, the cgroup.event_control registrations. */
+	pthread_mutex_t notify_lock;
+	pthread_cond_t notify_cond;	/* with notify_lock: wakes the thread to stop */
+	pthread_t notify_thread;
+	bool notify_running;
+	bool notify_stop;		/* protected by notify_lock */
+	GPtrArray *pollers;		/* struct fs_open *; protected by notify_lock */
+	GArray *events;			/* struct fs_event; protected by notify_lock */
 
 	atomic_uint vm_swappiness;	/* v1 root's memory.swappiness */
 	atomic_int nr_limited;		/* nodes with a finite max.depth/descendants */
@@ -238,6 +255,29 @@ bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node);
 /* May a child be created under parent (max.depth, max.descendants of every
  * ancestor)?  Called with fs->ctl_lock held. */
 bool fs_node_may_mkdir(struct mcgfs *fs, struct fs_node *parent);
+
+/* ---- Notification (notify.c) --------------------------------------------------- */
+
+/* Does the kernel notify this file (FS_NOTIFY)? */
+bool fs_file_notifies(const struct fs_file *f);
+/* An fd was opened, read (of->text rendered), or is being released: what
+ * it has seen, and its waiting poll.  opened/read are called with of->lock
+ * held or before of is shared; released with no lock held. */
+void fs_notify_opened(struct mcgfs *fs, struct fs_open *of);
+void fs_notify_read(struct fs_open *of);
+void fs_notify_released(struct mcgfs *fs, struct fs_open *of);
+/* The poll mask of of now; takes ph (may be NULL) to wake it later. */
+unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollhandle *ph);
+/* cgroup.event_control: binds the writer's eventfd efd to its control
+ * file fd cfd with args.  0 or the kernel's negative errno. */
+int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, const char *args);
+/* The notifier's state, made with fs and freed with it (stopping the
+ * thread if it runs); the thread is started once the tree is served and
+ * stopped, every listener signalled and released, before it goes. */
+void fs_notify_init(struct mcgfs *fs);
+void fs_notify_free(struct mcgfs *fs);
+int fs_notify_start(struct mcgfs *fs);
+void fs_notify_stop(struct mcgfs *fs);
 
 /* ---- The kernel's parsers (parse.c) ----------------------------------------- */
 

@@ -7,6 +7,7 @@ memcgfs_SOURCES = \
 	src/fs/internal.h \
 	src/fs/fs.c \
 	src/fs/files.c \
+	src/fs/notify.c \
 	src/fs/options.c \
 	src/fs/parse.c \
 	$(NULL)
@@ -28,6 +29,7 @@ FS_TESTS = \
 	tests/fs-errors.sh \
 	tests/fs-write.sh \
 	tests/fs-parity.sh \
+	tests/fs-notify.sh \
 	tests/fs-seqread.sh \
 	tests/fs-churn.sh \
 	tests/fs-signal.sh \

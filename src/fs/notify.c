@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Notification: poll(2) on the files the kernel notifies, and v1
+ * cgroup.event_control with the caller's own eventfds (see internal.h). */
+#define FUSE_USE_VERSION 314
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse_lowlevel.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "fs/internal.h"
+
+/*
+ * Notification
+ * ------------
+ * The kernel tells a reader that a cgroup file changed in two ways.
+ *
+ * poll(2).  cgroup_file_notify() (kernel/cgroup/cgroup.c) bumps the file's
+ * kernfs event count when cgroup.events, memory.events, memory.events.local
+ * or memory.swap.events change, at most once per CGROUP_FILE_NOTIFY_MIN_INTV
+ * (10 ms).  kernfs_generic_poll() (fs/kernfs/file.c) answers POLLERR|POLLPRI
+ * on top of the default mask when the count moved since the fd last read
+ * the file (or opened it), and waits otherwise.  Here a file's count is its
+ * text: an fd remembers a hash of what it last read (of->seen), poll
+ * compares it with a fresh rendering, and a notifier thread, every 10 ms,
+ * re-renders the files that have a waiting poll and wakes the waiter
+ * (fuse_lowlevel_notify_poll()) when the text differs.  Only files with a
+ * waiter are rendered, so the thread costs nothing without pollers.  PSI
+ * files poll as psi_trigger_poll() does: without a trigger POLLERR|POLLPRI
+ * at once; with one, POLLPRI when it fires, which, with no stalls
+ * emulated, is never.  Every other file polls ready, as a file whose count
+ * never moves.
+ *
+ * cgroup.event_control (v1, memcg_write_event_control() in
+ * mm/memcontrol-v1.c): "<eventfd> <fd of a control file> [args]" binds an
+ * eventfd to memory.usage_in_bytes or memory.memsw.usage_in_bytes
+ * (a usage threshold), memory.oom_control (OOM in this memcg or an
+ * ancestor) or memory.pressure_level (vmpressure).  The numbers are the
+ * writer's fds: the daemon takes its own copies with pidfd_getfd(2), checks
+ * them as the kernel does (EBADF, an eventfd, read permission on the
+ * control file, a regular file of this mount in the same cgroup), and the
+ * notifier thread signals the eventfd (writes 1) as the kernel would:
+ *  - a threshold, when usage crosses it either way (__mem_cgroup_threshold());
+ *  - oom_control, at each OOM of the memcg or an ancestor
+ *    (mem_cgroup_oom_notify());
+ *  - pressure_level, once per vmpressure window (512 scanned pages) of
+ *    reclaim.  The emulated reclaim frees what it scans, so the level is
+ *    "low"; "medium" and "critical" listeners are never signalled.  The
+ *    pages are those reclaimed from the cgroup (local mode, and the default
+ *    one) or from its subtree (hierarchy mode).
+ *  - and once more when the cgroup goes (memcg_event_remove()).
+ * The daemon's copy of an eventfd keeps it open until the cgroup is
+ * removed or the file system unmounted: the kernel unbinds an event when
+ * the writer closes its eventfd, which a FUSE daemon cannot see.
+ */
+
+#define NOTIFY_INTERVAL_NS (10 * 1000 * 1000)	/* CGROUP_FILE_NOTIFY_MIN_INTV */
+#define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
+#define VMPRESSURE_WIN 512			/* SWAP_CLUSTER_MAX * 16 pages */
+#define RECLAIM_BATCH_PAGES 32			/* a workload reclaim pass */
+
+enum fs_event_kind { EVENT_USAGE, EVENT_MEMSW, EVENT_OOM, EVENT_PRESSURE };
+enum vmpressure_mode { VMP_DEFAULT, VMP_HIERARCHY, VMP_LOCAL };
+
+/* One cgroup.event_control registration.  Protected by fs->notify_lock. */
+struct fs_event {
+	uint64_t id;			/* the memcg's cgroup id */
+	int efd;			/* the daemon's copy of the eventfd */
+	enum fs_event_kind kind;
+	unsigned long threshold;	/* pages: EVENT_USAGE, EVENT_MEMSW */
+	unsigned long last_usage;	/* pages, at the last check */
+	uint64_t last_count;		/* OOMs or reclaimed pages seen */
+	unsigned level;			/* vmpressure: 0 low, 1 medium, 2 critical */
+	enum vmpressure_mode mode;
+};
+
+static uint64_t text_hash(const GString *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (size_t i = 0; i < s->len; i++)
+		h = (h ^ (unsigned char)s->str[i]) * 1099511628211ull;
+	return h;
+}
+
+bool fs_file_notifies(const struct fs_file *f)
+{
+	return f->flags & FS_NOTIFY;
+}
+
+/* The hash of a fresh rendering of of's file, or 0 if it cannot be
+ * rendered (the cgroup or the file went). */
+static uint64_t render_hash(struct mcgfs *fs, struct fs_open *of)
+{
+	struct fs_call call = { .fs = fs, .node = of->node, .cg = of->node->cg, .of = of };
+	g_autoptr(GString) text = g_string_sized_new(256);
+
+	if (!mcg_cgroup_online(of->node->cg) || !fs_file_visible(fs, of->node, of->file))
+		return 0;
+	if (of->file->show(&call, text))
+		return 0;
+	return text_hash(text);
+}
+
+void fs_notify_opened(struct mcgfs *fs, struct fs_open *of)
+{
+	if (fs_file_notifies(of->file))
+		atomic_store(&of->seen, render_hash(fs, of));
+}
+
+void fs_notify_read(struct fs_open *of)
+{
+	if (fs_file_notifies(of->file))
+		atomic_store(&of->seen, text_hash(of->text));
+}
+
+void fs_notify_released(struct mcgfs *fs, struct fs_open *of)
+{
+	pthread_mutex_lock(&fs->notify_lock);
+	if (of->ph) {
+		g_ptr_array_remove_fast(fs->pollers, of);
+		fuse_pollhandle_destroy(of->ph);
+		of->ph = NULL;
+	}
+	pthread_mutex_unlock(&fs->notify_lock);
+}
+
+unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollhandle *ph)
+{
+	unsigned revents = DEFAULT_POLLMASK;
+
+	/* kernfs_generic_poll(): a deactivated node is always ready. */
+	if (!mcg_cgroup_online(of->node->cg) || !fs_file_visible(fs, of->node, of->file)) {
+		revents |= POLLERR | POLLPRI;
+	} else if (of->file->flags & FS_PSI) {
+		/* psi_trigger_poll(): a trigger waits for its event, which
+		 * never comes (kept in fs->pollers, never woken). */
+		pthread_mutex_lock(&of->lock);
+		if (!of->psi_trigger)
+			revents |= POLLERR | POLLPRI;
+		else
+			revents = 0;
+		pthread_mutex_unlock(&of->lock);
+	} else if (fs_file_notifies(of->file)) {
+		pthread_mutex_lock(&fs->notify_lock);
+		if (render_hash(fs, of) != atomic_load(&of->seen))
+			revents |= POLLERR | POLLPRI;
+		pthread_mutex_unlock(&fs->notify_lock);
+	}
+	if (ph && !(revents & POLLPRI) && (of->file->flags & (FS_PSI | FS_NOTIFY))) {
+		pthread_mutex_lock(&fs->notify_lock);
+		if (of->ph)
+			fuse_pollhandle_destroy(of->ph);
+		else
+			g_ptr_array_add(fs->pollers, of);
+		of->ph = ph;
+		ph = NULL;
+		pthread_mutex_unlock(&fs->notify_lock);
+	}
+	if (ph)
+		fuse_pollhandle_destroy(ph);
+	return revents;
+}
+
+/* ---- cgroup.event_control -------------------------------------------------- */
+
+static void eventfd_signal_one(int efd)
+{
+	uint64_t one = 1;
+
+	/* eventfd_signal(): a full counter drops the signal, as the kernel's. */
+	if (write(efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		g_debug("eventfd write: %s", g_strerror(errno));
+}
+
+/* The thread group of task tid: FUSE reports the writing thread, and
+ * pidfd_open() before Linux 6.9 takes only a thread group leader. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	g_snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* A copy of the writer's fd, or a negative errno (EBADF: not open there). */
+static int take_fd(int pidfd, unsigned long fd)
+{
+	int r;
+
+	if (fd > INT_MAX)
+		return -EBADF;
+	r = (int)syscall(SYS_pidfd_getfd, pidfd, (int)fd, 0);
+	return r < 0 ? -errno : r;
+}
+
+static bool is_eventfd(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	g_snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	return strcmp(target, "anon_inode:[eventfd]") == 0;
+}
+
+/* The device of this mount, from /proc/self/mountinfo: the one mount of
+ * type fuse.memcgfs at our mount point.  0 if not found. */
+static dev_t mount_dev(struct mcgfs *fs)
+{
+	g_autofree char *real = realpath(fs->opt->mountpoint, NULL);
+	char line[4096];
+	dev_t dev = 0;
+	FILE *f;
+
+	if (!real)
+		return 0;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return 0;
+	while (!dev && fgets(line, sizeof(line), f)) {
+		unsigned major, minor;
+		char mnt[PATH_MAX], *sep;
+
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &major, &minor, mnt) != 3)
+			continue;
+		sep = strstr(line, " - ");
+		if (strcmp(mnt, real) == 0 && sep && g_str_has_prefix(sep, " - fuse.memcgfs "))
+			dev = makedev(major, minor);
+	}
+	fclose(f);
+	return dev;
+}
+
+/* file_permission(cfile, MAY_READ) for the writer, from the entry's mode
+ * and owner (supplementary groups are not known here). */
+static bool may_read(const struct fs_attr *a, const struct fs_call *c)
+{
+	if (c->uid == 0)
+		return true;
+	if (c->uid == a->uid)
+		return a->mode & 0400;
+	if (c->gid == a->gid)
+		return a->mode & 0040;
+	return a->mode & 0004;
+}
+
+static unsigned long usage_pages(struct mcg_cgroup *cg, bool memsw)
+{
+	return mcg_counter_read(cg, memsw ? MCG_COUNTER_MEMSW : MCG_COUNTER_MEMORY,
+				MCG_FIELD_USAGE);
+}
+
+/* OOMs of cg and its ancestors: mem_cgroup_oom_notify() signals a memcg's
+ * listeners and those of every memcg below it. */
+static uint64_t ooms_above(struct mcg_cgroup *cg)
+{
+	uint64_t n = 0;
+
+	for (; cg; cg = mcg_cgroup_parent(cg))
+		n += mcg_memory_event_read(cg, MCG_MEMORY_OOM, true);
+	return n;
+}
+
+static uint64_t reclaimed_pages(struct mcgfs *fs, struct mcg_cgroup *cg, bool subtree)
+{
+	struct mcg_workload_cgroup_stat st;
+	uint64_t pages = 0;
+
+	if (mcg_workload_cgroup_stat(fs->wl, cg, &st) == 0)
+		pages = st.reclaim_batches * RECLAIM_BATCH_PAGES;
+	if (subtree) {
+		unsigned nr = 0;
+		struct mcg_cgroup **kids = mcg_cgroup_children(fs->e, cg, &nr);
+
+		for (unsigned i = 0; i < nr; i++) {
+			pages += reclaimed_pages(fs, kids[i], true);
+			mcg_cgroup_put(kids[i]);
+		}
+		g_free(kids);
+	}
+	return pages;
+}
+
+/* vmpressure_register_event(): "level[,mode]". */
+static int parse_vmpressure(const char *args, struct fs_event *ev)
+{
+	static const char *const levels[] = { "low", "medium", "critical" };
+	static const char *const modes[] = { "default", "hierarchy", "local" };
+	/* MAX_VMPRESSURE_ARGS_LEN: kstrndup() keeps that much. */
+	g_autofree char *spec = g_strndup(args, strlen("critical") + strlen("hierarchy") + 2);
+	char *rest = spec, *tok = strsep(&rest, ",");
+	unsigned i;
+
+	for (i = 0; i < G_N_ELEMENTS(levels) && strcmp(tok, levels[i]); i++)
+		;
+	if (i == G_N_ELEMENTS(levels))
+		return -EINVAL;
+	ev->level = i;
+	ev->mode = VMP_DEFAULT;
+	tok = strsep(&rest, ",");
+	if (tok) {
+		for (i = 0; i < G_N_ELEMENTS(modes) && strcmp(tok, modes[i]); i++)
+			;
+		if (i == G_N_ELEMENTS(modes))
+			return -EINVAL;
+		ev->mode = (enum vmpressure_mode)i;
+	}
+	return 0;
+}
+
+int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, const char *args)
+{
+	struct mcgfs *fs = c->fs;
+	struct fs_event ev = { .id = c->node->id, .efd = -1 };
+	struct statx stx;
+	const char *name;
+	unsigned idx;
+	int pidfd, cfile = -1, err;
+
+	pidfd = (int)syscall(SYS_pidfd_open, tgid_of(c->pid), 0);
+	if (pidfd < 0)
+		return -ESRCH;
+	err = take_fd(pidfd, efd);
+	if (err < 0)
+		goto out;
+	ev.efd = err;
+	/* eventfd_ctx_fileget() of another kind of file */
+	err = -EINVAL;
+	if (!is_eventfd(ev.efd))
+		goto out;
+	err = cfile = take_fd(pidfd, cfd);
+	if (err < 0)
+		goto out;
+	/* A regular file of this mount (the kernel: of cgroup_fs_type); the
+	 * cached attributes are enough, and asking the daemon would wait on
+	 * itself. */
+	err = -EINVAL;
+	if (statx(cfile, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_TYPE | STATX_INO, &stx) ||
+	    !S_ISREG(stx.stx_mode) || makedev(stx.stx_dev_major, stx.stx_dev_minor) != mount_dev(fs))
+		goto out;
+	idx = (unsigned)(stx.stx_ino & (FS_IDX_LIMIT - 1));
+	if (idx == 0 || idx > fs->nr_files)
+		goto out;
+	pthread_mutex_lock(&fs->lock);
+	bool readable = may_read(&c->node->attrs[idx], c);
+	pthread_mutex_unlock(&fs->lock);
+	if ((stx.stx_ino >> FS_IDX_BITS) == c->node->id && !readable) {
+		err = -EACCES;
+		goto out;
+	}
+	name = fs->files[idx - 1].name;
+	if (!strcmp(name, "memory.usage_in_bytes") || !strcmp(name, "memory.memsw.usage_in_bytes")) {
+		ev.kind = strstr(name, "memsw") ? EVENT_MEMSW : EVENT_USAGE;
+	} else if (!strcmp(name, "memory.oom_control")) {
+		ev.kind = EVENT_OOM;
+	} else if (!strcmp(name, "memory.pressure_level")) {
+		ev.kind = EVENT_PRESSURE;
+	} else {
+		goto out;
+	}
+	/* css_tryget_online_from_dir(): the control file's own cgroup. */
+	if ((stx.stx_ino >> FS_IDX_BITS) != c->node->id)
+		goto out;
+	switch (ev.kind) {
+	case EVENT_USAGE:
+	case EVENT_MEMSW:
+		/* __mem_cgroup_usage_register_event() */
+		err = fs_page_counter_memparse(args, "-1", &ev.threshold);
+		if (err)
+			goto out;
+		ev.last_usage = usage_pages(c->cg, ev.kind == EVENT_MEMSW);
+		break;
+	case EVENT_OOM:
+		/* mem_cgroup_oom_register_event() signals at once a memcg
+		 * under OOM; the emulated OOM killer acts at once, so none is
+		 * (memory.oom_control reads under_oom 0). */
+		ev.last_count = ooms_above(c->cg);
+		break;
+	case EVENT_PRESSURE:
+		err = parse_vmpressure(args, &ev);
+		if (err)
+			goto out;
+		ev.last_count = reclaimed_pages(fs, c->cg, ev.mode == VMP_HIERARCHY);
+		break;
+	}
+	pthread_mutex_lock(&fs->notify_lock);
+	g_array_append_val(fs->events, ev);
+	pthread_mutex_unlock(&fs->notify_lock);
+	ev.efd = -1;	/* owned by the list */
+	err = 0;
+out:
+	if (cfile >= 0)
+		close(cfile);
+	if (ev.efd >= 0)
+		close(ev.efd);
+	close(pidfd);
+	return err;
+}
+
+/* One event's check; false when its cgroup went (signalled, to drop). */
+static bool event_check(struct mcgfs *fs, struct fs_event *ev)
+{
+	struct mcg_cgroup *cg;
+	struct fs_node *n;
+
+	pthread_mutex_lock(&fs->lock);
+	n = g_hash_table_lookup(fs->nodes, &ev->id);
+	cg = n ? mcg_cgroup_get(n->cg) : NULL;
+	pthread_mutex_unlock(&fs->lock);
+	if (!cg || !mcg_cgroup_online(cg)) {
+		eventfd_signal_one(ev->efd);	/* memcg_event_remove() */
+		if (cg)
+			mcg_cgroup_put(cg);
+		return false;
+	}
+	switch (ev->kind) {
+	case EVENT_USAGE:
+	case EVENT_MEMSW: {
+		unsigned long usage = usage_pages(cg, ev->kind == EVENT_MEMSW);
+
+		if ((ev->threshold <= usage) != (ev->threshold <= ev->last_usage))
+			eventfd_signal_one(ev->efd);
+		ev->last_usage = usage;
+		break;
+	}
+	case EVENT_OOM: {
+		uint64_t ooms = ooms_above(cg);
+
+		if (ooms != ev->last_count)
+			eventfd_signal_one(ev->efd);
+		ev->last_count = ooms;
+		break;
+	}
+	case EVENT_PRESSURE: {
+		uint64_t pages = reclaimed_pages(fs, cg, ev->mode == VMP_HIERARCHY);
+
+		/* vmpressure_calc_level(): everything scanned was reclaimed,
+		 * pressure 0, level low. */
+		for (; pages - ev->last_count >= VMPRESSURE_WIN; ev->last_count += VMPRESSURE_WIN)
+			if (ev->level == 0)
+				eventfd_signal_one(ev->efd);
+		break;
+	}
+	}
+	mcg_cgroup_put(cg);
+	return true;
+}
+
+/* ---- The notifier thread ------------------------------------------------------ */
+
+static void *notifier(void *arg)
+{
+	struct mcgfs *fs = arg;
+	struct timespec next;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	pthread_mutex_lock(&fs->notify_lock);
+	while (!fs->notify_stop) {
+		next.tv_nsec += NOTIFY_INTERVAL_NS;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		pthread_cond_timedwait(&fs->notify_cond, &fs->notify_lock, &next);
+		if (fs->notify_stop)
+			break;
+		for (unsigned i = 0; i < fs->pollers->len;) {
+			struct fs_open *of = g_ptr_array_index(fs->pollers, i);
+
+			if (!fs_file_notifies(of->file) ||
+			    render_hash(fs, of) == atomic_load(&of->seen)) {
+				i++;
+				continue;
+			}
+			fuse_lowlevel_notify_poll(of->ph);
+			fuse_pollhandle_destroy(of->ph);
+			of->ph = NULL;
+			g_ptr_array_remove_index_fast(fs->pollers, i);
+		}
+		for (unsigned i = 0; i < fs->events->len;) {
+			struct fs_event *ev = &g_array_index(fs->events, struct fs_event, i);
+
+			if (event_check(fs, ev)) {
+				i++;
+				continue;
+			}
+			close(ev->efd);
+			g_array_remove_index_fast(fs->events, i);
+		}
+	}
+	pthread_mutex_unlock(&fs->notify_lock);
+	return NULL;
+}
+
+void fs_notify_init(struct mcgfs *fs)
+{
+	pthread_mutex_init(&fs->notify_lock, NULL);
+	fs->pollers = g_ptr_array_new();
+	fs->events = g_array_new(FALSE, FALSE, sizeof(struct fs_event));
+}
+
+void fs_notify_free(struct mcgfs *fs)
+{
+	fs_notify_stop(fs);
+	g_ptr_array_free(fs->pollers, TRUE);
+	g_array_free(fs->events, TRUE);
+	pthread_mutex_destroy(&fs->notify_lock);
+}
+
+int fs_notify_start(struct mcgfs *fs)
+{
+	pthread_condattr_t attr;
+	int err;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&fs->notify_cond, &attr);
+	pthread_condattr_destroy(&attr);
+	fs->notify_stop = false;
+	err = pthread_create(&fs->notify_thread, NULL, notifier, fs);
+	if (err)
+		return -err;
+	pthread_setname_np(fs->notify_thread, "notify");
+	fs->notify_running = true;
+	return 0;
+}
+
+void fs_notify_stop(struct mcgfs *fs)
+{
+	if (!fs->notify_running)
+		return;
+	pthread_mutex_lock(&fs->notify_lock);
+	fs->notify_stop = true;
+	pthread_cond_signal(&fs->notify_cond);
+	pthread_mutex_unlock(&fs->notify_lock);
+	pthread_join(fs->notify_thread, NULL);
+	fs->notify_running = false;
+	pthread_cond_destroy(&fs->notify_cond);
+	/* Listeners hear that their events go, as on cgroup removal. */
+	for (unsigned i = 0; i < fs->events->len; i++) {
+		struct fs_event *ev = &g_array_index(fs->events, struct fs_event, i);
+
+		eventfd_signal_one(ev->efd);
+		close(ev->efd);
+	}
+	g_array_set_size(fs->events, 0);
+	for (unsigned i = 0; i < fs->pollers->len; i++) {
+		struct fs_open *of = g_ptr_array_index(fs->pollers, i);
+
+		fuse_pollhandle_destroy(of->ph);
+		of->ph = NULL;
+	}
+	g_ptr_array_set_size(fs->pollers, 0);
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Notification: poll(2) raises POLLPRI on memory.events when the workload
+# hits its limit (cgroup_file_notify(), kernfs_generic_poll()); PSI files
+# poll as psi_trigger_poll() does; v1 cgroup.event_control signals real
+# eventfds for a usage threshold, an OOM, vmpressure and removal, with the
+# kernel's errors (memcg_write_event_control(), mm/memcontrol-v1.c).
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+mount_fs "$TMP/v2" --cpus=2
+M=$TMP/v2
+mkdir "$M/n" || fail mkdir
+echo 4M > "$M/n/memory.max"
+expect "quiet file waits" "$("$SEQREAD" "$M/n/memory.events" a:4096 P:300 | tail -n1)" timeout
+# a file the kernel never notifies: POLLPRI never comes
+expect "stat file never notifies" "$("$SEQREAD" "$M/n/memory.stat" P:300)" timeout
+out=$("$SEQREAD" "$M/n/memory.events" a:4096 \
+	"x:echo 'anon=50000 footprint=64M swap=off' > $M/n/memcgfs.workload" P:10000 \
+	"x:echo preset=idle > $M/n/memcgfs.workload; sleep 0.1" s:0 a:4096 P:300)
+polls=$(echo "$out" | grep -x -e "PRI ERR" -e PRI -e timeout | tr '\n' ' ')
+# woken by the change, then quiet again once the fd has read it
+expect "limit hit wakes poll" "$polls" "PRI ERR timeout "
+echo "$out" | grep -q "^max [1-9]" || fail "memory.events after the wake: $out"
+echo preset=idle > "$M/n/memcgfs.workload"
+expect "psi without trigger" "$("$SEQREAD" "$M/n/memory.pressure" P:300)" "PRI ERR"
+expect "psi trigger waits" \
+	"$("$SEQREAD" "$M/n/memory.pressure" "w:some 150000 2000000" P:300 | tail -n1)" timeout
+
+mount_fs "$TMP/v1" --hierarchy=v1 --cpus=2
+M=$TMP/v1
+mkdir "$M/t" "$M/o" "$M/p" "$M/r" "$M/other" || fail mkdir
+ev() { "$SEQREAD" -E "$@" | tr '\n' ' '; }
+expect "threshold" "$(ev "$M/t/memory.usage_in_bytes" "$M/t/cgroup.event_control" 1M 10000 \
+	"echo 'anon=20000 footprint=8M' > $M/t/memcgfs.workload")" "OK signalled "
+echo preset=idle > "$M/t/memcgfs.workload"
+echo 4M > "$M/o/memory.limit_in_bytes"
+expect "oom" "$(ev "$M/o/memory.oom_control" "$M/o/cgroup.event_control" - 10000 \
+	"echo 'anon=50000 footprint=64M swap=off' > $M/o/memcgfs.workload")" "OK signalled "
+echo preset=idle > "$M/o/memcgfs.workload"
+echo 8M > "$M/p/memory.limit_in_bytes"
+expect "pressure" "$(ev "$M/p/memory.pressure_level" "$M/p/cgroup.event_control" low,local 10000 \
+	"echo 'file_read=50000 footprint=64M' > $M/p/memcgfs.workload")" "OK signalled "
+echo preset=idle > "$M/p/memcgfs.workload"
+expect "removal" "$(ev "$M/r/memory.oom_control" "$M/r/cgroup.event_control" - 5000 \
+	"rmdir $M/r")" "OK signalled "
+# the kernel's errors, in its order
+expect "closed control fd" "$(ev - "$M/t/cgroup.event_control" - 100)" "EBADF "
+expect "not an event file" "$(ev "$M/t/memory.stat" "$M/t/cgroup.event_control" - 100)" "EINVAL "
+expect "other cgroup" \
+	"$(ev "$M/other/memory.usage_in_bytes" "$M/t/cgroup.event_control" 1M 100)" "EINVAL "
+expect "bad threshold" "$(ev "$M/t/memory.usage_in_bytes" "$M/t/cgroup.event_control" abc 100)" \
+	"EINVAL "
+expect "bad level" "$(ev "$M/p/memory.pressure_level" "$M/p/cgroup.event_control" high 100)" \
+	"EINVAL "
+expect "bad mode" "$(ev "$M/p/memory.pressure_level" "$M/p/cgroup.event_control" low,up 100)" \
+	"EINVAL "
+expect "syntax" "$(err write "$M/t/cgroup.event_control" "1x 2")" EINVAL
+expect "efd not open" "$(err write "$M/t/cgroup.event_control" "998 999")" EBADF
+exit 0
