@@ -9,6 +9,8 @@
 #include "engine/engine.h"
 #include "kernel/kernel.h"
 #include "workload/workload.h"
+/* White box: the long-run test drives steps of emulated time itself. */
+#include "workload/internal.h"
 
 /* ---- profiles ---- */
 
@@ -342,6 +344,80 @@ END_TEST
 
 /* ---- conservation and relations ---- */
 
+/* ---- workloads stay physically possible ---- */
+
+/*
+ * Every preset, with a limit and without, over 10 emulated minutes: the
+ * workers are parked and the test steps each cgroup on each CPU itself
+ * (wl_step(), 100 ms at a time, no sleeping), sampling memory.stat's
+ * counters every emulated 10 s.  On every sample the kernel's invariants
+ * hold (check_relations(): LRU lists = anon + file, usage = anon + file +
+ * kernel, ...), and the mix stays the profile's: mlocked pages are freed
+ * as they are made, so unevictable stays near the mlocked share of anon;
+ * the tasks' kernel memory (stacks, page tables, unreclaimable slab) exists
+ * as long as they fault.
+ */
+START_TEST(test_long_run_invariants)
+{
+	static const char *const presets[] = { "seed001", "multi-fault", "file-reader", "sleep" };
+	const char *preset = presets[_i / 2];
+	bool limited = _i % 2;
+	g_autofree char *profile = g_strdup_printf("preset=%s", preset);
+	struct mcg_profile *p = NULL;
+	struct rig r;
+	struct mcg_cgroup *cg;
+	struct wl_cgroup *w;
+
+	rig_up(&r, MCG_HIERARCHY_V2, 2, 2, profile, 1);
+	cg = r.cg[0];
+	if (limited)
+		ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX,
+							4096, false), 0);	/* 16 MiB */
+	ck_assert_int_eq(mcg_profile_parse(profile, 2, &p), 0);
+	mcg_workload_pause(r.wl);
+	w = mcg_cgroup_workload(cg);
+	for (unsigned step = 1; step <= 6000; step++) {
+		for (unsigned c = 0; c < 2; c++) {
+			struct wl_ctx x = { r.wl, r.e, mcg_engine_cpu(r.e, c), c, 0 };
+
+			mcg_cpu_enter(x.cpu);
+			wl_step(&x, w, p, 0.1);
+			mcg_cpu_exit(x.cpu);
+		}
+		if (step % 100)
+			continue;
+		__mcg_memcg_flush_stats(r.e, cg, true);
+		check_relations(&r, cg, 2, false);
+		long anon = hs(&r, cg, MCG_ANON_MAPPED);
+		long swapped = hs(&r, cg, MCG_MEMCG_SWAP);
+		long unevictable = hs(&r, cg, MCG_UNEVICTABLE);
+
+		/* mlock=5 in seed001: the mlocked share of the tasks'
+		 * anonymous memory (resident or swapped out: under a limit
+		 * reclaim swaps the rest out and mlocked pages stay) stays
+		 * near the share faulted mlocked. */
+		if (p->mlock < 100 && anon > 1000)
+			ck_assert_msg(unevictable * 100 <= (anon + swapped) * (long)(p->mlock + 10),
+				      "%s%s, %u s: unevictable %ld of anon %ld + swapped %ld", preset,
+				      limited ? " limited" : "", step / 10, unevictable, anon, swapped);
+		if (p->kernel && anon > 1000)
+			ck_assert_msg(hs(&r, cg, MCG_KERNEL_STACK_KB) > 0 && hs(&r, cg, MCG_PAGETABLE) > 0,
+				      "%s%s, %u s: no stacks or page tables under %ld anon pages",
+				      preset, limited ? " limited" : "", step / 10, anon);
+		if (p->slab && anon > 1000)
+			ck_assert_msg(hs(&r, cg, MCG_SLAB_UNRECLAIMABLE_B) > 0,
+				      "%s%s, %u s: no unreclaimable slab", preset,
+				      limited ? " limited" : "", step / 10);
+		if (limited)
+			ck_assert_uint_le(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+					  4096);
+	}
+	mcg_workload_resume(r.wl);
+	mcg_profile_free(p);
+	rig_down(&r);
+}
+END_TEST
+
 START_TEST(test_conservation_under_load)
 {
 	bool v1 = _i == 1;
@@ -480,7 +556,7 @@ START_TEST(test_v1_limits)
 	rig_up(&r, MCG_HIERARCHY_V1, 2, 1, "anon=20000 mlock=100 footprint=4M", 1);
 	cg = r.cg[0];
 	g_usleep(300 * 1000);
-	ck_assert_int_eq(mcg_workload_set_profile(r.wl, cg, "preset=idle"), 0);
+	ck_assert_int_eq(mcg_workload_set_profile(r.wl, cg, "preset=sleep"), 0);
 	usage = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 	ck_assert_uint_gt(usage, 200);
 	/* mlocked memory cannot be reclaimed: the limit is refused. */
@@ -618,6 +694,7 @@ static Suite *make_workload_suite(void)
 	tc = tcase_create("load");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_conservation_under_load, 0, 2);
+	tcase_add_loop_test(tc, test_long_run_invariants, 0, 8);
 	tcase_add_test(tc, test_limit_holds_under_load);
 	tcase_add_test(tc, test_high_and_reclaim);
 	tcase_add_test(tc, test_per_page_events);

@@ -77,6 +77,19 @@ us_y=$(cut -d' ' -f2 "$M/x/y/cgroup.stat.local")
 sleep 0.1
 expect "stat.local stopped" "$(cut -d' ' -f2 "$M/x/cgroup.stat.local")" "$us"
 
+# ---- frozen tasks make no page events; thawed, they go on ----
+events() { awk '$1 == "page_events" { print $2 }' "$1/memcgfs.workload_stat"; }
+echo "anon=2000 footprint=4M" > "$M/x/memcgfs.workload"
+sleep 0.2
+echo 1 > "$M/x/cgroup.freeze"
+e0=$(events "$M/x"); sleep 0.3; e1=$(events "$M/x")
+expect "frozen page events" "$e1" "$e0"
+expect "frozen tasks stay" "$(wc -l < "$M/x/cgroup.procs")" 1
+echo 0 > "$M/x/cgroup.freeze"
+sleep 0.3
+[ "$(events "$M/x")" -gt "$e1" ] || fail "thawed tasks make no page events"
+echo preset=idle > "$M/x/memcgfs.workload"
+
 # ---- delegation (cgroup_create(), cgroup_add_file(): current_fsuid()) ----
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
 	echo "delegation: skipped, needs root and setpriv(1) to act as another user"

@@ -159,10 +159,26 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 [ "$(awk '$1 == "max" { print $2 }' "$M/a/memory.events")" -gt 0 ] || fail "no max event"
 [ "$(awk '$1 == "oom_kill" { print $2 }' "$M/a/memory.events")" -gt 0 ] || fail "no oom_kill"
-# rmdir while busy: the parent keeps every charge
+# A cgroup with tasks cannot be removed (cgroup_destroy_locked()); it
+# lists its process and threads, and is populated up the tree.
 echo preset=multi-fault > "$M/a/b/memcgfs.workload"
 sleep 0.2
-rmdir "$M/a/b" || fail "rmdir busy"
+expect "rmdir busy" "$(err rmdir "$M/a/b")" EBUSY
+expect "populated" "$(sed -n 1p "$M/a/cgroup.events")" "populated 1"
+expect "one process" "$(wc -l < "$M/a/b/cgroup.procs")" 1
+expect "a thread per CPU" "$(wc -l < "$M/a/b/cgroup.threads")" 3
+[ "$(cat "$M/a/b/cgroup.procs")" -gt 4194304 ] || fail "task id within host pids"
+# cgroup.kill: the tasks exit, their anon and kernel memory with them;
+# page cache stays; then rmdir: the parent keeps every charge
+anon_before=$(stat_of "$M/a/b/memory.stat" anon)
+[ "$anon_before" -gt 0 ] || fail "no anon before kill"
+echo 1 > "$M/a/b/cgroup.kill" || fail "cgroup.kill"
+expect "killed: no process" "$(wc -c < "$M/a/b/cgroup.procs")" 0
+expect "unpopulated" "$(sed -n 1p "$M/a/b/cgroup.events")" "populated 0"
+sleep 0.1
+expect "anon freed on exit" "$(stat_of "$M/a/b/memory.stat" anon)" 0
+expect "stacks freed on exit" "$(stat_of "$M/a/b/memory.stat" kernel_stack)" 0
+rmdir "$M/a/b" || fail "rmdir after kill"
 echo preset=idle > "$M/a/memcgfs.workload"
 settle "$M/a"
 s=$TMP/stat
@@ -176,7 +192,7 @@ M=$TMP/v1
 mkdir "$M/m" || fail mkdir
 echo "anon=20000 mlock=100 footprint=8M" > "$M/m/memcgfs.workload" || fail "profile"
 sleep 0.5
-echo preset=idle > "$M/m/memcgfs.workload"
+echo preset=sleep > "$M/m/memcgfs.workload"
 [ "$(work_of m page_events steps | cut -d' ' -f1)" -gt 0 ] || fail "v1 workload_stat"
 usage=$(cat "$M/m/memory.usage_in_bytes")
 [ "$usage" -gt 1048576 ] || fail "v1 usage $usage"

@@ -100,6 +100,40 @@ static int show_io_stat(struct fs_call *c, GString *out)
  * __cgroup_procs_write()); a real pid cannot be moved into an emulated
  * cgroup, so that is EOPNOTSUPP.
  */
+/*
+ * Emulated tasks.  A cgroup whose workload is busy runs one process with a
+ * thread per emulated CPU (workload.h).  Their ids lie above PID_MAX_LIMIT
+ * (4194304 on 64-bit, include/linux/threads.h), which no host pid reaches:
+ * process PID_MAX_LIMIT + id * nr_cpus for the cgroup of id `id`, its
+ * threads that and the next nr_cpus - 1.  Writing one of them to a
+ * cgroup.procs finds no such process (ESRCH), as they are not host tasks.
+ */
+#define FS_PID_MAX_LIMIT (4 * 1024 * 1024)
+
+static unsigned long long emulated_tgid(struct fs_call *c)
+{
+	return FS_PID_MAX_LIMIT + c->node->id * mcg_engine_config(c->fs->e)->nr_cpus;
+}
+
+/* cgroup.procs: the process of a busy cgroup. */
+static int show_procs(struct fs_call *c, GString *out)
+{
+	if (mcg_workload_cgroup_busy(c->fs->wl, c->cg))
+		g_string_append_printf(out, "%llu\n", emulated_tgid(c));
+	return 0;
+}
+
+/* cgroup.threads and v1 tasks: its threads. */
+static int show_threads(struct fs_call *c, GString *out)
+{
+	unsigned cpus = mcg_engine_config(c->fs->e)->nr_cpus;
+
+	if (mcg_workload_cgroup_busy(c->fs->wl, c->cg))
+		for (unsigned t = 0; t < cpus; t++)
+			g_string_append_printf(out, "%llu\n", emulated_tgid(c) + t);
+	return 0;
+}
+
 static int write_pid(struct fs_call *c, char *buf)
 {
 	int pid;
@@ -530,11 +564,11 @@ static int write_type(struct fs_call *c, char *buf)
 
 static int show_events(struct fs_call *c, GString *out)
 {
-	g_string_append_printf(out, "populated 0\nfrozen %d\n",
+	g_string_append_printf(out, "populated %d\nfrozen %d\n",
+			       (int)mcg_workload_cgroup_populated(c->fs->wl, c->cg),
 			       (int)fs_node_frozen(c->fs, c->node));
 	return 0;
 }
-
 /* cgroup_stat_show() (kernel/cgroup/cgroup.c): the per-subsystem lines
  * (6.12 on; 5.10 and 6.1 print only the two counts) name the controllers
  * bound to the v2 hierarchy, here io and memory, enabled everywhere.  A
@@ -658,6 +692,8 @@ static void freeze_propagate(struct mcgfs *fs, struct mcg_cgroup *cg, bool paren
 		n->st.freeze_start_ns = now;
 	else
 		n->st.frozen_ns += now - n->st.freeze_start_ns;
+	/* The tasks stop or go on. */
+	mcg_workload_set_frozen(fs->wl, cg, e);
 	kids = mcg_cgroup_children(fs->e, cg, &nr);
 	for (unsigned i = 0; i < nr; i++) {
 		freeze_propagate(fs, kids[i], e, now);
@@ -714,7 +750,10 @@ static int write_kill(struct fs_call *c, char *buf)
 
 	if (err)
 		return err;
-	return v == 1 ? 0 : -ERANGE;
+	if (v != 1)
+		return -ERANGE;
+	/* cgroup_kill(): every task of the subtree. */
+	return mcg_workload_kill(c->fs->wl, c->cg);
 }
 
 /* ---- memory v2 (mm/memcontrol.c) ------------------------------------------------- */
@@ -1246,7 +1285,7 @@ static int write_pressure(struct fs_call *c, char *buf)
 static const struct fs_file v1_files[] = {
 	{ "cgroup.clone_children", RW, 0, show_clone_children, write_clone_children, 0, ALL_KERNELS },
 	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0, ALL_KERNELS },
-	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.procs", RW, 0, show_procs, write_pid, 0, ALL_KERNELS },
 	{ "cgroup.sane_behavior", RO, FS_ONLY_ON_ROOT, show_sane_behavior, NULL, 0, ALL_KERNELS },
 	{ "memory.failcnt", RW, 0, show_v1_counter, write_v1_reset,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT), ALL_KERNELS },
@@ -1292,7 +1331,7 @@ static const struct fs_file v1_files[] = {
 	{ "memory.use_hierarchy", RW, 0, show_v1_use_hierarchy, write_v1_use_hierarchy, 0, ALL_KERNELS },
 	{ "notify_on_release", RW, 0, show_notify_on_release, write_notify_on_release, 0, ALL_KERNELS },
 	{ "release_agent", RW, FS_ONLY_ON_ROOT, show_release_agent, write_release_agent, 0, ALL_KERNELS },
-	{ "tasks", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
+	{ "tasks", RW, 0, show_threads, write_pid, 0, ALL_KERNELS },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
@@ -1310,11 +1349,11 @@ static const struct fs_file v2_files[] = {
 	{ "cgroup.max.depth", RW, 0, show_max_depth, write_max_depth, 0, ALL_KERNELS },
 	{ "cgroup.max.descendants", RW, 0, show_max_descendants, write_max_descendants, 0, ALL_KERNELS },
 	{ "cgroup.pressure", RW, 0, show_cgroup_pressure, write_cgroup_pressure, 0, SINCE(6, 1) },
-	{ "cgroup.procs", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.procs", RW, 0, show_procs, write_pid, 0, ALL_KERNELS },
 	{ "cgroup.stat", RO, 0, show_cgroup_stat, NULL, 0, ALL_KERNELS },
 	{ "cgroup.stat.local", RO, FS_NOT_ON_ROOT, show_cgroup_stat_local, NULL, 0, SINCE(6, 18) },
 	{ "cgroup.subtree_control", RW, 0, show_subtree_control, write_subtree_control, 0, ALL_KERNELS },
-	{ "cgroup.threads", RW, 0, show_nothing, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.threads", RW, 0, show_threads, write_pid, 0, ALL_KERNELS },
 	{ "cgroup.type", RW, FS_NOT_ON_ROOT, show_type, write_type, 0, ALL_KERNELS },
 	{ "cpu.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, FS_PSI_CPU,
 	  ALL_KERNELS },

@@ -497,6 +497,12 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 		touch_dir_locked(fs, p);
 	}
 	pthread_mutex_unlock(&fs->lock);
+	/* Born frozen under a frozen parent (fs_cgstate_init()). */
+	pthread_mutex_lock(&fs->ctl_lock);
+	bool frozen = n && n->st.e_freeze;
+	pthread_mutex_unlock(&fs->ctl_lock);
+	if (frozen)
+		mcg_workload_set_frozen(fs->wl, cg, true);
 	mcg_cgroup_put(cg);
 	if (n)
 		fuse_reply_entry(req, &e);
@@ -523,7 +529,11 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	err = mcg_workload_cgroup_destroy(fs->wl, cg);
+	/* cgroup_destroy_locked(): a cgroup with tasks, here or below, stays. */
+	if (mcg_workload_cgroup_populated(fs->wl, cg))
+		err = -EBUSY;
+	else
+		err = mcg_workload_cgroup_destroy(fs->wl, cg);
 	if (!err) {
 		pthread_mutex_lock(&fs->lock);
 		n = node_find_locked(fs, mcg_cgroup_id(cg));

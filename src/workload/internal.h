@@ -15,6 +15,7 @@ struct mcg_profile {
 	unsigned thp, mlock, mapped, turnover;					  /* percent */
 	uint64_t footprint;							  /* bytes */
 	bool swap;
+	bool tasks;		/* tasks even when every rate is 0 (sleeping) */
 	bool all_nodes;
 	uint64_t nodes;		/* bit per node when !all_nodes */
 };
@@ -57,10 +58,9 @@ enum wl_carry {
 	WL_NR_CARRIES
 };
 
-/* Reclaim and trimming start on the next node each time. */
+/* Reclaim starts on the next node each time. */
 enum wl_rotor {
 	WL_ROT_RECLAIM,
-	WL_ROT_TRIM,
 	WL_NR_ROTORS
 };
 
@@ -100,6 +100,7 @@ struct wl_cgroup {
 	_Atomic(struct mcg_profile *) profile;	/* swapped by set_profile; read only
 						 * inside a CPU window */
 	_Atomic bool idle;			/* mirrors the profile, for skipping */
+	_Atomic bool frozen;			/* cgroup.freeze: the tasks stay, stopped */
 	char *ledgers;				/* nr_cpus ledgers, ledger_size each */
 	size_t ledger_size;
 	/* rmdir'ed in an era that leaves a dying memcg its pages: no tasks,
@@ -123,6 +124,7 @@ struct mcg_workload {
 	unsigned nr_cpus, nr_nodes;		/* immutable */
 	enum mcg_hierarchy hierarchy;		/* immutable */
 	struct mcg_profile *default_profile;	/* immutable */
+	struct mcg_profile *frozen_profile;	/* immutable: what frozen tasks do (nothing) */
 	unsigned tick_ms;			/* immutable once started */
 
 	/* Serialises mkdir and rmdir through the pool. */
@@ -177,10 +179,16 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
  * kind (kswapd, direct, proactive).  Returns pages reclaimed. */
 long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool swap,
 		       enum mcg_item scan_item, enum mcg_item steal_item);
-/* An OOM kill: frees the ledger's anonymous, shmem and kernel memory. */
-long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w);
+/* The tasks exit (an OOM kill, cgroup.kill, an idle profile): frees the
+ * ledger's anonymous (mlocked too) and shmem memory, swap, stacks, page
+ * tables and unreclaimable slab; page cache and reclaimable slab stay.
+ * Returns pages freed. */
+long wl_tasks_exit_ledger(struct wl_ctx *x, struct wl_cgroup *w);
 /* Resident pages of a ledger. */
 long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l);
+/* Resident plus swapped out: the tasks' memory, which a footprint bounds
+ * (a page reclaim swapped out is still theirs until they free it). */
+long wl_ledger_held(const struct mcg_workload *wl, const struct wl_ledger *l);
 /* Does the ledger still hold charged memory (resident or swapped)?  As
  * its CPU. */
 bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger *l);

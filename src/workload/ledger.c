@@ -56,6 +56,11 @@ static long lmin(long a, long b)
 	return a < b ? a : b;
 }
 
+static long lmax(long a, long b)
+{
+	return a > b ? a : b;
+}
+
 /* ceil(v * frac) for v >= 0, at most v: slow drains still finish. */
 static long part_of(long v, double frac)
 {
@@ -77,6 +82,15 @@ long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l
 		       n->file_active + n->slab_reclaimable + n->slab_unreclaimable +
 		       n->kernel_stack + n->pagetables;
 	}
+	return sum;
+}
+
+long wl_ledger_held(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	long sum = wl_ledger_resident(wl, l);
+
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+		sum += l->node[nid].swapped;
 	return sum;
 }
 
@@ -116,6 +130,17 @@ void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
 	ledger_in_flight_add(dst, atomic_load_explicit(&src->in_flight, memory_order_relaxed));
 }
 
+/* 31 random bits from the ledger's generator (xorshift64*). */
+static unsigned ledger_random(const struct wl_ctx *x, struct wl_ledger *l)
+{
+	if (!l->rng)
+		l->rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)x->cpu_id << 32) ^ (uintptr_t)l;
+	l->rng ^= l->rng >> 12;
+	l->rng ^= l->rng << 25;
+	l->rng ^= l->rng >> 27;
+	return (unsigned)((l->rng * 0x2545f4914f6cdd1dULL) >> 33);
+}
+
 /* A random node among those the profile allows. */
 static int pick_node(const struct wl_ctx *x, const struct mcg_profile *p, struct wl_ledger *l)
 {
@@ -123,12 +148,7 @@ static int pick_node(const struct wl_ctx *x, const struct mcg_profile *p, struct
 
 	if (nodes == 1)
 		return 0;
-	if (!l->rng)
-		l->rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)x->cpu_id << 32) ^ (uintptr_t)l;
-	l->rng ^= l->rng >> 12;
-	l->rng ^= l->rng << 25;
-	l->rng ^= l->rng >> 27;
-	k = (unsigned)((l->rng * 0x2545f4914f6cdd1dULL) >> 33);
+	k = ledger_random(x, l);
 	if (p->all_nodes)
 		return (int)(k % nodes);
 	for (unsigned nid = 0; nid < nodes; nid++)
@@ -546,16 +566,18 @@ static long free_shmem(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	return k;
 }
 
-static long free_kernel(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n,
-			bool reclaimable_only)
+/* Frees the given pages of each kernel kind (clamped to what is there). */
+static long free_kernel_parts(struct wl_ctx *x, struct wl_cgroup *w, int nid, long rec,
+			      long unrec, long stack, long pt)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
-	long rec = lmin(node->slab_reclaimable, n);
-	long unrec = reclaimable_only ? 0 : lmin(node->slab_unreclaimable, n - rec);
-	long stack = reclaimable_only ? 0 : lmin(node->kernel_stack, n - rec - unrec);
-	long pt = reclaimable_only ? 0 : lmin(node->pagetables, n - rec - unrec - stack);
-	long k = rec + unrec + stack + pt;
+	long k;
 
+	rec = lmax(lmin(node->slab_reclaimable, rec), 0);
+	unrec = lmax(lmin(node->slab_unreclaimable, unrec), 0);
+	stack = lmax(lmin(node->kernel_stack, stack), 0);
+	pt = lmax(lmin(node->pagetables, pt), 0);
+	k = rec + unrec + stack + pt;
 	if (k <= 0)
 		return 0;
 	node->slab_reclaimable -= rec;
@@ -569,6 +591,12 @@ static long free_kernel(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n,
 	wl_stat(x, w, nid, MCG_MEMCG_KMEM, -k);
 	wl_uncharge(x, w, k, WL_MEMSW | WL_KMEM);
 	return k;
+}
+
+/* Shrinkers: up to n pages of reclaimable slab. */
+static long free_slab_reclaimable(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+{
+	return free_kernel_parts(x, w, nid, n, 0, 0, 0);
 }
 
 static long free_mlocked(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
@@ -586,38 +614,98 @@ static long free_mlocked(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	return k;
 }
 
-/* The tasks let go of their oldest memory down to `cap` pages: page cache
- * first, then anonymous, shmem, kernel and finally mlocked memory, each kind
- * over every node before the next kind, starting on the next node each time
- * so that no node drains first. */
+/*
+ * The tasks let go of memory down to `cap` pages, every kind in proportion
+ * to what it holds of the resident set, on every node: page cache, evictable
+ * and mlocked anonymous memory, shmem, reclaimable and unreclaimable slab,
+ * stacks and page tables.  Tasks that turn their memory over free what they
+ * faulted, whatever it was (munmap() munlocks; the objects of a freed slab
+ * and the stacks of exited threads go too), so the mix a profile keeps is
+ * the mix of its fault rates, at every instant and however long it runs.
+ * Freeing one kind before another would let the last kind pile up until it
+ * is all that is left (all anon mlocked) or the first vanish (no kernel
+ * memory under a mapped heap), states no kernel shows.
+ */
+enum trim_kind {
+	TRIM_FILE, TRIM_ANON, TRIM_MLOCKED, TRIM_SHMEM, TRIM_SLAB_RECLAIMABLE,
+	TRIM_SLAB_UNRECLAIMABLE, TRIM_STACK, TRIM_PAGETABLES, TRIM_SWAPPED, TRIM_NR
+};
+
+/* The tasks free anonymous pages that reclaim had swapped out: the swap
+ * entries go (free_swap_and_cache()). */
+static long free_swapped(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	long k = lmin(node->swapped, n);
+
+	if (k <= 0)
+		return 0;
+	node->swapped -= k;
+	wl_stat(x, w, nid, MCG_MEMCG_SWAP, -k);
+	wl_uncharge_swap(x, w, k, true);
+	return k;
+}
+
+static long trim_held(const struct wl_node *n, enum trim_kind k)
+{
+	switch (k) {
+	case TRIM_FILE: return n->file_inactive + n->file_active - n->dirty - n->writeback;
+	case TRIM_ANON: return n->anon_inactive + n->anon_active;
+	case TRIM_MLOCKED: return n->mlocked;
+	case TRIM_SHMEM: return n->shmem;
+	case TRIM_SLAB_RECLAIMABLE: return n->slab_reclaimable;
+	case TRIM_SLAB_UNRECLAIMABLE: return n->slab_unreclaimable;
+	case TRIM_STACK: return n->kernel_stack;
+	case TRIM_PAGETABLES: return n->pagetables;
+	default: return n->swapped;
+	}
+}
+
+static long trim_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum trim_kind k, long n)
+{
+	switch (k) {
+	case TRIM_FILE: return drop_file(x, w, nid, n, false);
+	case TRIM_ANON: return free_anon(x, w, nid, n);
+	case TRIM_MLOCKED: return free_mlocked(x, w, nid, n);
+	case TRIM_SHMEM: return free_shmem(x, w, nid, n);
+	case TRIM_SLAB_RECLAIMABLE: return free_kernel_parts(x, w, nid, n, 0, 0, 0);
+	case TRIM_SLAB_UNRECLAIMABLE: return free_kernel_parts(x, w, nid, 0, n, 0, 0);
+	case TRIM_STACK: return free_kernel_parts(x, w, nid, 0, 0, n, 0);
+	case TRIM_PAGETABLES: return free_kernel_parts(x, w, nid, 0, 0, 0, n);
+	default: return free_swapped(x, w, nid, n);
+	}
+}
+
 static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	long excess = wl_ledger_resident(x->wl, l) - cap;
-	unsigned first = l->next_node[WL_ROT_TRIM]++;
-	unsigned nodes = x->wl->nr_nodes;
+	long held = wl_ledger_held(x->wl, l);
+	long excess = held - cap;
+	double frac;
 
-	for (int kind = 0; kind < 5 && excess > 0; kind++) {
-		for (unsigned i = 0; i < nodes && excess > 0; i++) {
-			int nid = (int)((first + i) % nodes);
-			/* An even share of what is left, per node still to visit. */
-			long part = (excess + (long)(nodes - i) - 1) / (long)(nodes - i);
+	if (excess <= 0 || held <= 0)
+		return;
+	frac = (double)excess / (double)held;
+	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
+		for (int k = 0; k < TRIM_NR; k++) {
+			/* Rounded at random, up with the odds of the fraction:
+			 * on average exactly the share, so a kind of a few
+			 * pages is neither kept whole (floor) nor drained
+			 * first (ceil). */
+			double want = (double)trim_held(&l->node[nid], (enum trim_kind)k) * frac;
+			long part = (long)want;
 
-			/* A batch at a time, until the kind runs out here. */
+			if ((double)ledger_random(x, l) / 2147483648.0 < want - (double)part)
+				part++;
+
+			/* A batch at a time, as the LRU lists move. */
 			while (part > 0) {
-				long k, batch = lmin(part, LRU_BATCH);
+				long got = trim_free(x, w, (int)nid, (enum trim_kind)k,
+						     lmin(part, LRU_BATCH));
 
-				switch (kind) {
-				case 0: k = drop_file(x, w, nid, batch, false); break;
-				case 1: k = free_anon(x, w, nid, batch); break;
-				case 2: k = free_shmem(x, w, nid, batch); break;
-				case 3: k = free_kernel(x, w, nid, batch, false); break;
-				default: k = free_mlocked(x, w, nid, batch); break;
-				}
-				if (k <= 0)
+				if (got <= 0)
 					break;
-				part -= k;
-				excess -= k;
+				part -= got;
 			}
 		}
 	}
@@ -709,7 +797,7 @@ static long reclaim_batch(struct wl_ctx *x, struct wl_cgroup *w, int nid, long w
 	wl_stat(x, w, nid, MCG_PGSCAN_ANON, swapped);
 	wl_stat(x, w, nid, MCG_PGSTEAL_ANON, swapped);
 	/* Shrinkers free reclaimable slab alongside. */
-	slab = free_kernel(x, w, nid, want - evicted - swapped, true);
+	slab = free_slab_reclaimable(x, w, nid, want - evicted - swapped);
 	return evicted + swapped + slab;
 }
 
@@ -738,7 +826,7 @@ long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool sw
 	return total;
 }
 
-long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w)
+long wl_tasks_exit_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	long freed = 0;
@@ -749,10 +837,13 @@ long wl_oom_kill_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 
 		freed += free_anon(x, w, nid, node->anon_inactive + node->anon_active);
 		freed += free_mlocked(x, w, nid, node->mlocked);
+		/* Shared anonymous memory goes with its last mapper. */
 		freed += free_shmem(x, w, nid, node->shmem);
-		/* The killed tasks' kernel memory goes with them. */
-		freed += free_kernel(x, w, nid, node->slab_reclaimable + node->slab_unreclaimable +
-						       node->kernel_stack + node->pagetables, false);
+		/* Stacks, page tables and the tasks' own slab go with them;
+		 * reclaimable slab (dentries, inodes) stays with the page
+		 * cache, as it outlives the tasks in the kernel. */
+		freed += free_kernel_parts(x, w, nid, 0, node->slab_unreclaimable,
+					   node->kernel_stack, node->pagetables);
 		if (node->swapped) {
 			wl_stat(x, w, nid, MCG_MEMCG_SWAP, -node->swapped);
 			wl_uncharge_swap(x, w, node->swapped, true);
@@ -790,7 +881,7 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 		total_rate += (double)rates[r];
 	/* At the footprint, the fault rates follow the turnover. */
 	if (p->footprint && p->turnover && total_rate > 0 &&
-	    (double)wl_ledger_resident(x->wl, l) >= 0.95 * footprint)
+	    (double)wl_ledger_held(x->wl, l) >= 0.95 * footprint)
 		scale = (double)p->turnover / 100.0 * (double)p->footprint / MCG_PAGE_SIZE / total_rate;
 	for (int r = 0; r < WL_NR_RATES; r++) {
 		double want = (double)rates[r] * share * dt * (r == WL_RECLAIM ? 1.0 : scale) +

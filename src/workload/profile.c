@@ -14,6 +14,8 @@ struct preset {
 /* Rates are per cgroup, pages per second, spread over all emulated CPUs. */
 static const struct preset presets[] = {
 	{ "idle", "" },
+	/* Tasks that hold what they have and make no page events. */
+	{ "sleep", "tasks=on" },
 	/* Seed 001's benchmark: "dirties anon, file, dirty/writeback, slab,
 	 * kmem, mlock, and reclaim counters". */
 	{ "seed001", "anon=4000 mlock=5 file_read=2000 file_write=2000 mapped=20 slab=400 "
@@ -25,8 +27,8 @@ static const struct preset presets[] = {
 	{ "file-reader", "file_read=50000 mapped=10 footprint=512M turnover=20" },
 };
 
-static const char *const preset_names[] = { "idle", "seed001", "multi-fault", "file-reader",
-					    NULL };
+static const char *const preset_names[] = { "idle", "sleep", "seed001", "multi-fault",
+					    "file-reader", NULL };
 
 const char *const *mcg_profile_presets(void)
 {
@@ -56,6 +58,7 @@ static const struct key keys[] = {
 	{ "turnover", K_PERCENT, FIELD(turnover) },
 	{ "reclaim", K_RATE, FIELD(reclaim) },
 	{ "swap", K_BOOL, FIELD(swap) },
+	{ "tasks", K_BOOL, FIELD(tasks) },
 	{ "nodes", K_NODES, FIELD(nodes) },
 };
 
@@ -233,7 +236,7 @@ void mcg_profile_free(struct mcg_profile *p)
 
 bool mcg_profile_is_idle(const struct mcg_profile *p)
 {
-	return !p->anon && !p->file_read && !p->file_write && !p->shmem && !p->slab &&
+	return !p->tasks && !p->anon && !p->file_read && !p->file_write && !p->shmem && !p->slab &&
 	       !p->kernel && !p->reclaim;
 }
 

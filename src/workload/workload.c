@@ -47,6 +47,7 @@ static struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgrou
 	w->cg = mcg_cgroup_get(cg);
 	atomic_init(&w->profile, profile);
 	atomic_init(&w->idle, mcg_profile_is_idle(profile));
+	atomic_init(&w->frozen, false);
 	w->ledger_size = (sizeof(struct wl_ledger) + wl->nr_nodes * sizeof(struct wl_node) + 63) &
 			 ~(size_t)63;
 	w->ledgers = g_malloc0(w->ledger_size * wl->nr_cpus);
@@ -155,7 +156,7 @@ static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
 	if (!victim)
 		return 0;
 	mcg_memory_event(victim->cg, MCG_MEMORY_OOM_KILL);
-	return wl_oom_kill_ledger(x, victim);
+	return wl_tasks_exit_ledger(x, victim);
 }
 
 /* memory.high: reclaim the excess of every level over its high mark. */
@@ -352,15 +353,20 @@ static void *worker_main(void *arg)
 			const struct mcg_profile *p;
 			uint64_t t0;
 
-			/* An idle cgroup still finishes its writeback. */
-			if (atomic_load_explicit(&w->idle, memory_order_relaxed) &&
-			    !wl_ledger_in_flight(wl, wl_ledger(w, wk->cpu)))
+			bool stopped = atomic_load_explicit(&w->idle, memory_order_relaxed) ||
+				       atomic_load_explicit(&w->frozen, memory_order_relaxed);
+
+			/* An idle or frozen cgroup still finishes its writeback. */
+			if (stopped && !wl_ledger_in_flight(wl, wl_ledger(w, wk->cpu)))
 				continue;
 			busy = true;
 			t0 = now_ns();
 			mcg_cpu_enter(x.cpu);
-			/* Loaded inside the CPU window: set_profile syncs on it. */
-			p = atomic_load_explicit(&w->profile, memory_order_acquire);
+			/* Loaded inside the CPU window: set_profile syncs on it.
+			 * Frozen tasks make no page events. */
+			p = atomic_load_explicit(&w->frozen, memory_order_relaxed)
+				    ? wl->frozen_profile
+				    : atomic_load_explicit(&w->profile, memory_order_acquire);
 			behind |= wl_step(&x, w, p, dt);
 			{
 				uint64_t spent = now_ns() - t0;
@@ -391,7 +397,7 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 {
 	const struct mcg_engine_config *cfg = mcg_engine_config(e);
 	struct mcg_workload *wl;
-	struct mcg_profile *def = NULL, *idle = NULL;
+	struct mcg_profile *def = NULL, *idle = NULL, *frozen = NULL;
 	pthread_rwlockattr_t attr;
 	pthread_condattr_t cattr;
 	int rc;
@@ -399,8 +405,11 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	rc = mcg_profile_parse(default_profile ? default_profile : "", cfg->nr_nodes, &def);
 	if (!rc)
 		rc = mcg_profile_parse("", cfg->nr_nodes, &idle);
+	if (!rc)
+		rc = mcg_profile_parse("", cfg->nr_nodes, &frozen);
 	if (rc) {
 		mcg_profile_free(def);
+		mcg_profile_free(idle);
 		*err = rc;
 		return NULL;
 	}
@@ -410,6 +419,7 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	wl->nr_nodes = cfg->nr_nodes;
 	wl->hierarchy = cfg->hierarchy;
 	wl->default_profile = def;
+	wl->frozen_profile = frozen;
 	wl->tick_ms = MCG_WORKLOAD_DEFAULT_TICK_MS;
 	/* Window 0 is the one a fresh ledger records: never opened. */
 	atomic_init(&wl->touch_window, 1);
@@ -487,6 +497,7 @@ void mcg_workload_free(struct mcg_workload *wl)
 	g_ptr_array_free(wl->cgroups, TRUE);
 	g_free(wl->workers);
 	mcg_profile_free(wl->default_profile);
+	mcg_profile_free(wl->frozen_profile);
 	pthread_rwlock_destroy(&wl->list_lock);
 	pthread_mutex_destroy(&wl->hier_mutex);
 	pthread_mutex_destroy(&wl->park_lock);
@@ -716,9 +727,36 @@ int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 /* ---- files ---- */
 
+/* The tasks of w exit, on every CPU as that CPU.  Caller holds list_lock. */
+static void tasks_exit_all_cpus(struct mcg_workload *wl, struct wl_cgroup *w)
+{
+	for (unsigned c = 0; c < wl->nr_cpus; c++) {
+		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0 };
+
+		mcg_cpu_enter(x.cpu);
+		wl_tasks_exit_ledger(&x, w);
+		mcg_cpu_exit(x.cpu);
+	}
+}
+
+/* Swaps w's profile for p (taking it) and, when a busy profile becomes
+ * idle, lets the tasks exit.  Caller holds list_lock for reading. */
+static void profile_swap(struct mcg_workload *wl, struct wl_cgroup *w, struct mcg_profile *p)
+{
+	struct mcg_profile *old = atomic_exchange_explicit(&w->profile, p, memory_order_acq_rel);
+	bool was_idle = atomic_exchange_explicit(&w->idle, mcg_profile_is_idle(p),
+						 memory_order_relaxed);
+
+	/* A worker may be stepping with the old profile: wait it out. */
+	mcg_engine_sync_cpus(wl->e);
+	mcg_profile_free(old);
+	if (!was_idle && mcg_profile_is_idle(p))
+		tasks_exit_all_cpus(wl, w);
+}
+
 int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, const char *text)
 {
-	struct mcg_profile *p, *old = NULL;
+	struct mcg_profile *p;
 	struct wl_cgroup *w;
 	int err = mcg_profile_parse(text, wl->nr_nodes, &p);
 
@@ -726,18 +764,73 @@ int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, con
 		return err;
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
-	if (w) {
-		old = atomic_exchange_explicit(&w->profile, p, memory_order_acq_rel);
-		atomic_store_explicit(&w->idle, mcg_profile_is_idle(p), memory_order_relaxed);
-	}
+	if (w)
+		profile_swap(wl, w, p);
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (!w) {
 		mcg_profile_free(p);
 		return -ENODEV;
 	}
-	/* A worker may be stepping with the old profile: wait it out. */
+	return 0;
+}
+
+bool mcg_workload_cgroup_busy(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	struct wl_cgroup *w;
+	bool busy;
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	busy = w && !w->dying && !atomic_load_explicit(&w->idle, memory_order_relaxed);
+	pthread_rwlock_unlock(&wl->list_lock);
+	return busy;
+}
+
+bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	bool populated = false;
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	for (unsigned i = 0; i < wl->cgroups->len && !populated; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+
+		populated = !w->dying && !atomic_load_explicit(&w->idle, memory_order_relaxed) &&
+			    cg_in_subtree(w->cg, cg);
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	return populated;
+}
+
+int mcg_workload_set_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg, bool frozen)
+{
+	struct wl_cgroup *w;
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	if (w)
+		atomic_store_explicit(&w->frozen, frozen, memory_order_relaxed);
+	pthread_rwlock_unlock(&wl->list_lock);
+	if (!w)
+		return -ENODEV;
+	/* Returns once no step runs as if unfrozen. */
 	mcg_engine_sync_cpus(wl->e);
-	mcg_profile_free(old);
+	return 0;
+}
+
+int mcg_workload_kill(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	pthread_rwlock_rdlock(&wl->list_lock);
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+		struct mcg_profile *idle;
+
+		if (w->dying || atomic_load_explicit(&w->idle, memory_order_relaxed) ||
+		    !cg_in_subtree(w->cg, cg))
+			continue;
+		if (mcg_profile_parse("preset=idle", wl->nr_nodes, &idle) == 0)
+			profile_swap(wl, w, idle);
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
 	return 0;
 }
 

@@ -45,14 +45,18 @@ struct mcg_profile;
  *   shmem=N       shmem/tmpfs pages per second
  *   slab=N        slab pages per second (half reclaimable)
  *   kernel=N      kernel stack and page-table pages per second
- *   footprint=S   resident size the tasks keep (0: grow without bound)
+ *   footprint=S   memory the tasks keep, resident or swapped out (0: grow
+ *                 without bound)
  *   turnover=P    once at footprint, percent of it freed and faulted anew
  *                 per second (0: keep the fault rates)
  *   reclaim=N     background (kswapd) reclaim, pages per second
  *   swap=on|off   whether reclaim may swap anonymous pages out
+ *   tasks=on|off  tasks even when every rate is 0: they sleep, holding their
+ *                 memory (a profile with any rate has tasks anyway)
  *   nodes=LIST    NUMA nodes to allocate on: "all" or e.g. "0,2-3"
  *
- * Presets: idle; seed001 (the seed 001 mix: anon, file, dirty/writeback,
+ * Presets: idle (no tasks); sleep (tasks that hold their memory and make no
+ * page events); seed001 (the seed 001 mix: anon, file, dirty/writeback,
  * slab, kmem, mlock and reclaim counters); multi-fault (seed 004's
  * multi-threaded page-fault program); file-reader (a page-cache heavy
  * reader).
@@ -67,7 +71,7 @@ char *mcg_profile_format(const struct mcg_profile *p);
 void mcg_profile_free(struct mcg_profile *p);
 /* NULL-terminated list of preset names. */
 const char *const *mcg_profile_presets(void);
-/* Does the profile do anything at all? */
+/* Has the profile no tasks (no rate, tasks=off)? */
 bool mcg_profile_is_idle(const struct mcg_profile *p);
 
 /* ---- The worker pool ------------------------------------------------------- */
@@ -108,8 +112,28 @@ int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg);
 
 /* ---- Files of a cgroup ---------------------------------------------------- */
 
-/* memcgfs.workload: 0 or -EINVAL (old profile kept). */
+/* ---- Tasks ----------------------------------------------------------------
+ *
+ * A cgroup whose profile is not idle has tasks: the program the profile
+ * describes, one thread per emulated CPU.  Setting the profile idle is the
+ * tasks exiting: their anonymous memory (mlocked too), shmem, swap, stacks,
+ * page tables and unreclaimable slab are freed; page cache and reclaimable
+ * slab stay charged, as in the kernel.  A dying cgroup has none.
+ */
+
+/* memcgfs.workload: 0 or -EINVAL (old profile kept).  A busy profile
+ * replaced by an idle one: the tasks exit. */
 int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, const char *text);
+/* Has cg itself tasks?  Has cg or a descendant (cgroup.events populated)? */
+bool mcg_workload_cgroup_busy(struct mcg_workload *wl, struct mcg_cgroup *cg);
+bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *cg);
+/* cgroup.freeze (cg's effective state): frozen tasks stay, holding their
+ * memory, and make no page events until thawed; writeback still ends.
+ * 0, or -ENODEV once cg is removed. */
+int mcg_workload_set_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg, bool frozen);
+/* cgroup.kill: every task of cg's subtree exits (their profiles become
+ * idle).  0. */
+int mcg_workload_kill(struct mcg_workload *wl, struct mcg_cgroup *cg);
 /* Canonical text of cg's profile; g_free() it. */
 char *mcg_workload_get_profile(struct mcg_workload *wl, struct mcg_cgroup *cg);
 
