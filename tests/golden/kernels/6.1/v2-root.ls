@@ -1,0 +1,13 @@
+cgroup.controllers
+cgroup.max.depth
+cgroup.max.descendants
+cgroup.procs
+cgroup.stat
+cgroup.subtree_control
+cgroup.threads
+cpu.stat
+io.stat
+memory.numa_stat
+memory.pressure
+memory.reclaim
+memory.stat
