@@ -178,9 +178,9 @@ v1_numa() {
 	for s in total file anon unevictable; do echo "hierarchical_$s=0 N0=0"; done
 }
 
-# The v2 core files memcgfs models (cgroup_base_files[] less the ones it
-# leaves out: cgroup.pressure, cgroup.stat's siblings of other controllers),
-# "name flag"; cgroup.kill where cgroup_base_files[] has it.
+# The v2 core files memcgfs models, "name flag": cgroup_base_files[] less
+# cgroup.pressure and the PSI files of other resources, plus cpu.stat and
+# io.stat; cgroup.kill where the source's cgroup_base_files[] has it.
 core_files() {	# SRC
 	printf '%s\n' "cgroup.controllers -" "cgroup.events NOT_ON_ROOT" "cgroup.freeze NOT_ON_ROOT" \
 		"cgroup.max.depth -" "cgroup.max.descendants -" "cgroup.procs -" "cgroup.stat -" \
@@ -199,13 +199,13 @@ memory_files() {
 	done
 }
 
-# The v1 files: mem_cgroup_legacy_files[] and memsw_files[] as memory.NAME,
-# cgroup1_base_files[] of kernel/cgroup/cgroup-v1.c as they are.
+# The v1 files: mem_cgroup_legacy_files[] and memsw_files[] as memory.NAME
+# (cgroup.event_control keeps its name), cgroup1_base_files[] of
+# kernel/cgroup/cgroup-v1.c as they are (CFTYPE_NO_PREFIX).
 v1_files() {	# SRC LEGACY_FILE
 	cftypes "$2" 'mem_cgroup_legacy_files\[\] = \{' | sed 's/^/memory./; s/^memory\.cgroup\./cgroup./'
 	cftypes "$2" 'memsw_files\[\] = \{' | sed 's/^/memory./'
-	cftypes "$1/kernel/cgroup/cgroup-v1.c" 'cgroup1_base_files\[\] = \{' |
-		sed 's/^\([a-z_]*\) /cgroup.\1 /; s/^cgroup\.\(notify_on_release\|release_agent\|tasks\) /\1 /'
+	cftypes "$1/kernel/cgroup/cgroup-v1.c" 'cgroup1_base_files\[\] = \{'
 }
 
 # Directory listings of the memcg and the root from "name flag" lines.
