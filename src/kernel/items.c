@@ -927,14 +927,17 @@ static const struct mcg_stat_line v2_lines_5_10[] = {
  * __memory_events_show()):
  *
  *   enum node_stat_item, enum memcg_stat_item: unchanged from 6.1 (the
- *     demotion counters became node items only in 6.10, the vmalloc and
- *     zswap_incomp items later still), so the state slots are 6.1's.
- *   memory_stats[]: unchanged from 6.1 (33 rows; the pgdemote_* and
- *     pgpromote_success rows came with 6.10's node demotion counters).
+ *     demotion counters became node items, and memcg counts them, only
+ *     after 6.6, as 6.12 has them; the vmalloc and zswap_incomp items came
+ *     later still), so the state slots are 6.1's.
+ *   memory_stats[]: unchanged from 6.1 (33 rows; the 6.6.14 copy has no
+ *     pgdemote_* nor pgpromote_success row, which 6.12 has).
  *   memcg_vm_event_stat[]: 6.1's plus PGSCAN_KHUGEPAGED and
  *     PGSTEAL_KHUGEPAGED (57e9cc50f4dd "mm: vmscan: split khugepaged stats
- *     from direct reclaim stats", 6.2).  No zswpwb (6.8), thp_swpout (6.7)
- *     nor swpin_zero (6.13) yet.
+ *     from direct reclaim stats", 6.2).  No zswpwb (7108cc3f765c "mm: memcg:
+ *     add per-memcg zswap writeback stat", 6.8), and none of 6.12's
+ *     thp_swpout*, swpin/swpout_zero or NUMA balancing events: the
+ *     6.6.14 copy lacks them all.
  *   "pgscan"/"pgsteal": kswapd + direct + khugepaged (the same 6.2 commit).
  *   memcg1_stats[]: 6.1's (swapcached joined in 6.11's memcontrol-v1.c).
  */
