@@ -297,9 +297,10 @@ for ver in 5.10 6.1 6.12 7.3; do
 done
 
 # ---- 6.6: 6.1's lists and the commits of 6.2 to 6.6 ----------------------------
+# (each edit checked against a 6.6.14 mm/memcontrol.c found in the tool library)
 
 D=$OUT/6.6; rm -rf "$D"; mkdir -p "$D"
-# memory_stats[]: unchanged (the pgdemote_*/pgpromote_success rows came in 6.10).
+# memory_stats[]: unchanged (no pgdemote_*/pgpromote_success rows yet).
 cp "$TMPD/stats.6.1" "$TMPD/stats"
 # memcg_vm_event_stat[]: 57e9cc50f4dd "mm: vmscan: split khugepaged stats from
 # direct reclaim stats" (6.2) adds PGSCAN_KHUGEPAGED and PGSTEAL_KHUGEPAGED
