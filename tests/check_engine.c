@@ -1427,6 +1427,76 @@ START_TEST(test_kernel_resolve)
 }
 END_TEST
 
+/* Every release from 5.4 to 7.3 resolves to the newest layout table at or
+ * before it and to the era of its stats machinery (kernel.c); anything else
+ * is refused. */
+START_TEST(test_kernel_releases)
+{
+	static const struct {
+		const char *release;
+		enum mcg_layout_id layout;
+		const char *era;
+		bool memcg_v1;
+	} cases[] = {
+		{ "5.4", MCG_LAYOUT_5_4, "5.10", true },
+		{ "5.8", MCG_LAYOUT_5_4, "5.10", true },
+		{ "5.10", MCG_LAYOUT_5_10, "5.10", true },
+		{ "5.12", MCG_LAYOUT_5_10, "5.10", true },
+		{ "5.13", MCG_LAYOUT_5_10, "6.1", true },	/* rstat from 5.13 */
+		{ "5.15", MCG_LAYOUT_5_15, "6.1", true },
+		{ "6.0", MCG_LAYOUT_5_15, "6.1", true },
+		{ "6.1", MCG_LAYOUT_6_1, "6.1", true },
+		{ "6.3", MCG_LAYOUT_6_1, "6.1", true },
+		{ "6.6", MCG_LAYOUT_6_6, "6.1", true },
+		{ "6.8", MCG_LAYOUT_6_6, "6.12", true },	/* v1 follows the layout */
+		{ "6.12", MCG_LAYOUT_6_12, "6.12", false },	/* Debian: no MEMCG_V1 */
+		{ "6.16", MCG_LAYOUT_6_12, "6.12", false },
+		{ "6.17", MCG_LAYOUT_6_12, "7.3", false },
+		{ "6.19", MCG_LAYOUT_6_12, "7.3", false },
+		{ "7.1", MCG_LAYOUT_6_12, "7.3", false },
+		{ "7.3", MCG_LAYOUT_7_3, "7.3", true },
+	};
+	static const char *const unknown[] = {
+		"4.19", "5.3", "5.20", "6.20", "7.4", "8.0", "9.0", "6", "6.", ".6", "6.1.2",
+		"06.1", "6.01", "6.1x", " 6.1", "-6.1", "+6.1", "", "garbage", "6,1", "1234.1",
+	};
+	struct mcg_kernel k;
+	const char *why = NULL;
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const struct mcg_kernel *era = mcg_kernel_get(cases[i].era);
+
+		ck_assert_msg(mcg_kernel_release_known(cases[i].release), "%s", cases[i].release);
+		ck_assert_int_eq(mcg_kernel_resolve(cases[i].release, NULL, &k, &why), 0);
+		ck_assert_str_eq(k.version, cases[i].release);
+		ck_assert_str_eq(k.era, cases[i].era);
+		ck_assert_msg(k.layout == cases[i].layout, "%s: layout %d", cases[i].release,
+			      (int)k.layout);
+		ck_assert_int_eq(k.memcg_v1, cases[i].memcg_v1);
+		/* the mechanisms are the era's, whole */
+		ck_assert_int_eq(k.stats, era->stats);
+		ck_assert_int_eq(k.updater, era->updater);
+		ck_assert_int_eq(k.flush, era->flush);
+		ck_assert_int_eq(k.local, era->local);
+		ck_assert_uint_eq(k.charge_batch, era->charge_batch);
+		ck_assert_int_eq(mcg_kernel_check_hierarchy(&k, true, &why), k.memcg_v1 ? 0 : -1);
+	}
+	for (unsigned i = 0; i < G_N_ELEMENTS(unknown); i++) {
+		why = NULL;
+		ck_assert_msg(!mcg_kernel_release_known(unknown[i]), "'%s'", unknown[i]);
+		ck_assert_int_eq(mcg_kernel_resolve(unknown[i], NULL, &k, &why), -1);
+		ck_assert_ptr_nonnull(why);
+		ck_assert_ptr_null(strchr(why, '\n'));
+	}
+	ck_assert(!mcg_kernel_release_known(NULL));
+	/* a seed's base is a release, not an era: 6.3 runs 6.1's mechanisms
+	 * but is not the kernel seed 000 was written for */
+	ck_assert_int_eq(mcg_kernel_resolve("6.3", "000:after", &k, &why), -1);
+	ck_assert_int_eq(mcg_kernel_resolve("6.3", "004:after", &k, &why), 0);
+	ck_assert_str_eq(k.version, "6.3");
+}
+END_TEST
+
 /* ---- page counters and events ---- */
 
 START_TEST(test_page_counters)
@@ -1759,6 +1829,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_seed004_css_ref);
 	tcase_add_test(tc, test_charge_stock);
 	tcase_add_test(tc, test_kernel_resolve);
+	tcase_add_test(tc, test_kernel_releases);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("counters");

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # v1: an empty memcg's memory.stat and memory.numa_stat byte for byte as the
 # real kernel's (tests/golden, captured on Linux); v2: key order of
-# memory.stat and memory.numa_stat as the spec's tables (7.3 and 6.12).
+# memory.stat and memory.numa_stat as the spec's tables (7.3 and 6.12); then
+# every tabulated release, v1 and v2, an empty cgroup and the root, byte for
+# byte as tests/golden/kernels (derived from source by
+# tests/golden/derive.sh, see tests/golden/README.md).
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
 GOLDEN=$top_srcdir/tests/golden
@@ -56,4 +59,61 @@ mount_fs "$TMP/v510" --kernel=5.10
 mkdir "$TMP/v510/c" || fail mkdir
 expect "5.10 memory.stat tail" "$(keys "$TMP/v510/c/memory.stat" | tr ' ' '\n' | tail -n 12 | tr '\n' ' ')" \
 	"workingset_nodereclaim pgfault pgmajfault pgrefill pgscan pgsteal pgactivate pgdeactivate pglazyfree pglazyfreed thp_fault_alloc thp_collapse_alloc "
+# Every tabulated release: the goldens of tests/golden/kernels/VERSION, named
+# HIERARCHY-{memcg,root}.FILE.  The root is read with one empty child "c"; a
+# file without a golden must not exist (5.4's root has no memory.stat).
+KGOLDEN=$top_srcdir/tests/golden/kernels
+listing() { ls "$1" | grep -v '^memcgfs\.' | grep -vx c; }
+for kdir in "$KGOLDEN"/*; do
+	ver=${kdir##*/}
+	for h in v1 v2; do
+		if [ ! -f "$kdir/$h-memcg.ls" ]; then
+			# no v1 memory controller in this build: one line, exit 2
+			mkdir -p "$TMP/none"
+			rc=0
+			"$MEMCGFS" -f --kernel="$ver" --hierarchy="$h" "$TMP/none" 2>"$TMP/err" || rc=$?
+			[ "$rc" = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ] ||
+				fail "$ver $h: want exit 2 and one line, got $rc: $(cat "$TMP/err")"
+			continue
+		fi
+		mnt=$TMP/k-$ver-$h
+		mount_fs "$mnt" --kernel="$ver" --hierarchy="$h"
+		mkdir "$mnt/c" || fail "mkdir $ver $h"
+		for where in memcg root; do
+			d=$mnt/c
+			[ $where = root ] && d=$mnt
+			listing "$d" > "$TMP/ls"
+			cmp -s "$kdir/$h-$where.ls" "$TMP/ls" ||
+				{ diff -u "$kdir/$h-$where.ls" "$TMP/ls"; fail "$ver $h $where: file set"; }
+			for f in memory.stat memory.numa_stat memory.events memory.events.local \
+				 memory.swap.events cgroup.stat; do
+				if [ -f "$kdir/$h-$where.$f" ]; then
+					# through cat: cmp -s trusts st_size, which
+					# cgroupfs (and memcgfs) report as 4096
+					cat "$d/$f" > "$TMP/got" || fail "read $ver $h $where $f"
+					cmp -s "$kdir/$h-$where.$f" "$TMP/got" ||
+						{ diff -u "$kdir/$h-$where.$f" "$TMP/got"; fail "$ver $h $where $f"; }
+				elif [ -e "$d/$f" ]; then
+					fail "$ver $h $where: $f exists, the kernel has none"
+				fi
+			done
+		done
+		rmdir "$mnt/c" || fail "rmdir $ver $h"
+		fusermount3 -u "$mnt" || fail "umount $ver $h"
+	done
+done
+[ -d "$KGOLDEN/7.3" ] && [ -d "$KGOLDEN/5.4" ] || fail "no goldens in $KGOLDEN"
+
+# An unknown release: the daemon exits 2 with one line.
+for ver in 4.19 5.3 6.20 9.0 garbage 6.01; do
+	rc=0
+	"$MEMCGFS" -f --kernel="$ver" "$TMP/none" 2>"$TMP/err" || rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "bad kernel '$ver'" "$TMP/err" ||
+		fail "--kernel=$ver: want exit 2 and one line, got $rc: $(cat "$TMP/err")"
+done
+# A release between two tables mounts with the older table's layout.
+mount_fs "$TMP/k63" --kernel=6.3
+mkdir "$TMP/k63/c" || fail mkdir
+cat "$TMP/k63/c/memory.stat" > "$TMP/got" || fail "read 6.3"
+cmp -s "$KGOLDEN/6.1/v2-memcg.memory.stat" "$TMP/got" || fail "6.3 prints 6.1's layout"
 echo "PASS: fs-golden"

@@ -1265,12 +1265,20 @@ static int write_pressure(struct fs_call *c, char *buf)
  * cgroup1_base_files[] in kernel/cgroup/cgroup-v1.c) of 5.10, 6.1, 6.12 and
  * 7.3, with the upstream release that added each:
  *
- *   cgroup.kill                 5.14 (661ee6280931): not in 5.10, in 6.1
- *   memory.peak                 5.19 (8e20d4b33266): not in 5.10, in 6.1
- *   memory.reclaim              5.19 (94968384dde1): not in 5.10, in 6.1
- *   memory.zswap.current, .max  5.19 (f4840ccfca25): not in 5.10, in 6.1
- *   memory.swap.peak            6.5 (b6c1a8af5b1e): not in 6.1, in 6.12
+ *   memory.stat on the root     5.8 (54b512e96d8d "memcg: expose root cgroup's
+ *                               memory.stat"): CFTYPE_NOT_ON_ROOT in 5.4
+ *   memory.swap.high            5.8 (4b82ab4f2850 "mm: memcontrol: add
+ *                               memory.swap.high"): not in 5.4
+ *   memory.numa_stat (v2)       5.10 (5f9a4f4a7096): not in 5.4
+ *   cgroup.kill                 5.14 (661ee6280931): not in 5.10, in 5.15
+ *   memory.peak                 5.19 (8e20d4b33266): not in 5.15, in 6.1
+ *   memory.reclaim              5.19 (94968384dde1): not in 5.15, in 6.1
+ *   memory.zswap.current, .max  5.19 (f4840ccfca25): not in 5.15, in 6.1
+ *   memory.swap.peak            6.5 (b6c1a8af5b1e): not in 6.1, in 6.6
+ *   memory.zswap.writeback      6.8 (501a06fe8e4c): not in 6.6, in 6.12
  *
+ * 5.10, 6.1, 6.12 and 7.3 are read from their source; 5.4, 5.15 and 6.6
+ * from the commits above (and 6.6's memory_files[] from a 6.6.14 copy).
  * The v1 memory files are the same in all four (kmem.slabinfo needs
  * CONFIG_SLUB_DEBUG, set by Debian), as are the v1 core files; every other v2
  * file here is in all four.  memory.pressure is in cgroup_base_files[] in
@@ -1279,6 +1287,7 @@ static int write_pressure(struct fs_call *c, char *buf)
 /* Each also ends the row with its ctrl, which fs_files_of() fills in. */
 #define ALL_KERNELS 0, 0, 0
 #define SINCE(major, minor) MCG_KVER(major, minor), 0, 0
+#define BEFORE(major, minor) 0, MCG_KVER(major, minor), 0
 
 /* v1: ../shared/spec/golden/v1-memcg-dir-listing.txt (less the vendor file)
  * and the root's two extra files, modes from v1-memcg-files.tsv. */
@@ -1377,27 +1386,28 @@ static const struct fs_file v2_files[] = {
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MAX), ALL_KERNELS },
 	{ "memory.min", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_memory_min,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MIN), ALL_KERNELS },
-	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0, ALL_KERNELS },
+	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0, SINCE(5, 10) },
 	{ "memory.oom.group", RW, FS_NOT_ON_ROOT, show_oom_group, write_oom_group, 0, ALL_KERNELS },
 	{ "memory.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), SINCE(5, 19) },
 	{ "memory.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, 0, ALL_KERNELS },
 	{ "memory.reclaim", WO, 0, NULL, write_memory_reclaim, 0, SINCE(5, 19) },
-	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0, ALL_KERNELS },
+	{ "memory.stat", RO, FS_NOT_ON_ROOT, show_memory_stat, NULL, 0, BEFORE(5, 8) },
+	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0, SINCE(5, 8) },
 	{ "memory.swap.current", RO, FS_NOT_ON_ROOT, show_v2_usage, NULL,
 	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_USAGE), ALL_KERNELS },
 	{ "memory.swap.events", RO, FS_NOT_ON_ROOT | FS_NOTIFY, show_swap_events, NULL, 0, ALL_KERNELS },
 	{ "memory.swap.high", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_high,
-	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_HIGH), ALL_KERNELS },
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_HIGH), SINCE(5, 8) },
 	{ "memory.swap.max", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_max,
 	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_MAX), ALL_KERNELS },
 	{ "memory.swap.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
 	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_WATERMARK), SINCE(6, 5) },
 	{ "memory.zswap.current", RO, FS_NOT_ON_ROOT, show_zswap_current, NULL, 0, SINCE(5, 19) },
 	{ "memory.zswap.max", RW, FS_NOT_ON_ROOT, show_zswap_max, write_zswap_max, 0, SINCE(5, 19) },
-	/* In 6.12's zswap_files[], not in 6.1's; on the root too. */
+	/* In zswap_files[] since 6.8; on the root too. */
 	{ "memory.zswap.writeback", RW, 0, show_zswap_writeback, write_zswap_writeback, 0,
-	  SINCE(6, 12) },
+	  SINCE(6, 8) },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },

@@ -93,8 +93,8 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 			return bad("nodes", v, "1..64");
 		return 0;
 	case KEY_KERNEL:
-		if (!mcg_kernel_get(v))
-			return bad("kernel", v, "5.10, 6.1, 6.12 or 7.3");
+		if (!mcg_kernel_release_known(v))
+			return bad("kernel", v, MCG_KERNEL_RELEASES);
 		g_free(o->kernel_version);
 		o->kernel_version = g_strdup(v);
 		return 0;
@@ -172,6 +172,10 @@ static void usage_kernels(void)
 	const struct mcg_seed *seeds;
 	unsigned nr;
 
+	printf("    --kernel takes any release from 5.4 to 7.3.  It prints the layout of the\n"
+	       "    newest table at or before it (5.4, 5.10, 5.15, 6.1, 6.6, 6.12, 7.3) and\n"
+	       "    runs the mechanisms of the era its stats machinery belongs to:\n"
+	       "    5.4-5.12 the 5.10 era, 5.13-6.7 6.1, 6.8-6.16 6.12, 6.17-7.3 7.3.\n\n");
 	for (unsigned i = 0; i < G_N_ELEMENTS(eras_help); i += 2)
 		printf("    %-22s %s\n", eras_help[i], eras_help[i + 1]);
 	printf("\nSeed patches (--seed=NNN:before|after):\n");
@@ -194,8 +198,9 @@ static void usage(const char *prog)
 	       "    --hierarchy=v1|v2      cgroup v1 memory hierarchy or cgroup v2 (default v2)\n"
 	       "    --cpus=N               emulated CPUs, 1..1024 (default: online CPUs)\n"
 	       "    --nodes=N              NUMA nodes, 1..64 (default 1)\n"
-	       "    --kernel=VERSION       the kernel modelled: its files and its statistics\n"
-	       "                           machinery (default 7.3, or the seed's base)\n"
+	       "    --kernel=VERSION       the kernel modelled, 5.4 to 7.3: its files and its\n"
+	       "                           statistics machinery (default 7.3, or the seed's\n"
+	       "                           base); see Kernels below\n"
 	       "    --seed=NNN:before|after  a seed patch's experiment: its base kernel\n"
 	       "                           without (before) or with (after) the patch\n"
 	       "    --flush_period_ms=N    periodic statistics flush, 0 = off (default %u)\n"

@@ -38,6 +38,7 @@
 
 const struct mcg_kernel mcg_era_5_10 = {
 	.version = "5.10",
+	.era = "5.10",
 	.layout = MCG_LAYOUT_5_10,
 	.memcg_v1 = true,
 	.stats = MCG_STATS_BATCHED_ATOMICS,

@@ -37,6 +37,7 @@
 
 const struct mcg_kernel mcg_era_6_1 = {
 	.version = "6.1",
+	.era = "6.1",
 	.layout = MCG_LAYOUT_6_1,
 	.memcg_v1 = true,
 	.stats = MCG_STATS_RSTAT,

@@ -27,6 +27,7 @@
 
 const struct mcg_kernel mcg_era_6_12 = {
 	.version = "6.12",
+	.era = "6.12",
 	.layout = MCG_LAYOUT_6_12,
 	.memcg_v1 = false,
 	.stats = MCG_STATS_RSTAT,

@@ -20,6 +20,7 @@
 
 const struct mcg_kernel mcg_era_7_3 = {
 	.version = "7.3",
+	.era = "7.3",
 	.layout = MCG_LAYOUT_7_3,
 	.memcg_v1 = true,
 	.stats = MCG_STATS_RSTAT,

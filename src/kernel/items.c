@@ -28,6 +28,11 @@
  *   events         -> kind EVENT, event slots 0 .. nr_event_slots-1
  *   everything else stays ABSENT (slot MCG_SLOT_NONE): updates are dropped
  *
+ * There is one layout per tabulated release: 7.3, 6.12, 6.1 and 5.10 read
+ * from Debian's source, 6.6, 5.15 and 5.4 derived from the commits between
+ * them (each list says which).  Adding a kernel means adding its lists, its
+ * layout_descs[] entry and its row in kernel.c's layout_of[].
+ *
  * The lists are kept verbatim rather than generated from flags so that a diff
  * against a new kernel's memcontrol.c is a line-by-line comparison.  The
  * item counts are checked at compile time against the totals the spec
@@ -132,6 +137,12 @@ static const char *const item_names[MCG_NR_ITEMS] = {
  * and their flush and free loops walk them all the same.  Lists name such a
  * slot UNUSED_SLOT; it holds no item, and reads as 0 forever. */
 #define UNUSED_SLOT MCG_NR_ITEMS
+
+/* Lines of a v2 memory.stat written out by hand (5.4, 5.10, 5.15). */
+#define LINE(name, item) { (name), MCG_LINE_ITEM, (item) }
+#define SLAB_LINE { "slab", MCG_LINE_SLAB, MCG_NR_ITEMS }
+#define PGSCAN_LINE { "pgscan", MCG_LINE_PGSCAN, MCG_NR_ITEMS }
+#define PGSTEAL_LINE { "pgsteal", MCG_LINE_PGSTEAL, MCG_NR_ITEMS }
 
 /* ---- Units (identical in both layouts) ------------------------------------ */
 
@@ -846,22 +857,6 @@ static const struct mcg_stat_row v2_stats_5_10[] = {
 	{ "workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM },
 };
 
-/* The event lines memory_stat_format() writes by hand, in its order; the
- * first three come before "pgscan" and "pgsteal" (V2_EVENTS_FIRST_5_10). */
-static const struct mcg_stat_row v2_events_5_10[] = {
-	{ "pgfault",			MCG_PGFAULT },
-	{ "pgmajfault",			MCG_PGMAJFAULT },
-	{ "pgrefill",			MCG_PGREFILL },
-	/* pgscan, pgsteal */
-	{ "pgactivate",			MCG_PGACTIVATE },
-	{ "pgdeactivate",		MCG_PGDEACTIVATE },
-	{ "pglazyfree",			MCG_PGLAZYFREE },
-	{ "pglazyfreed",		MCG_PGLAZYFREED },
-	{ "thp_fault_alloc",		MCG_THP_FAULT_ALLOC },	/* CONFIG_TRANSPARENT_HUGEPAGE */
-	{ "thp_collapse_alloc",		MCG_THP_COLLAPSE_ALLOC },
-};
-#define V2_EVENTS_FIRST_5_10 3
-
 static const enum mcg_item pgscan_5_10[] = {
 	MCG_PGSCAN_KSWAPD, MCG_PGSCAN_DIRECT,
 };
@@ -879,6 +874,375 @@ static const struct mcg_stat_row v1_stats_5_10[] = {
 	{ "dirty",			MCG_FILE_DIRTY },
 	{ "writeback",			MCG_WRITEBACK },
 	{ "swap",			MCG_MEMCG_SWAP },	/* do_memsw_account() */
+};
+
+/* memory_stat_format() of 5.10, line by line: the memory_stats[] loop with
+ * "slab" after slab_unreclaimable, then the event lines it writes by hand,
+ * pgfault, pgmajfault and pgrefill before the pgscan and pgsteal sums. */
+static const struct mcg_stat_line v2_lines_5_10[] = {
+	LINE("anon",			MCG_ANON_MAPPED),
+	LINE("file",			MCG_FILE_PAGES),
+	LINE("kernel_stack",		MCG_KERNEL_STACK_KB),
+	LINE("percpu",			MCG_MEMCG_PERCPU_B),
+	LINE("sock",			MCG_MEMCG_SOCK),
+	LINE("shmem",			MCG_SHMEM),
+	LINE("file_mapped",		MCG_FILE_MAPPED),
+	LINE("file_dirty",		MCG_FILE_DIRTY),
+	LINE("file_writeback",		MCG_WRITEBACK),
+	LINE("anon_thp",		MCG_ANON_THPS),
+	LINE("inactive_anon",		MCG_INACTIVE_ANON),
+	LINE("active_anon",		MCG_ACTIVE_ANON),
+	LINE("inactive_file",		MCG_INACTIVE_FILE),
+	LINE("active_file",		MCG_ACTIVE_FILE),
+	LINE("unevictable",		MCG_UNEVICTABLE),
+	LINE("slab_reclaimable",	MCG_SLAB_RECLAIMABLE_B),
+	LINE("slab_unreclaimable",	MCG_SLAB_UNRECLAIMABLE_B),
+	SLAB_LINE,
+	LINE("workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON),
+	LINE("workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE),
+	LINE("workingset_activate_anon", MCG_WORKINGSET_ACTIVATE_ANON),
+	LINE("workingset_activate_file", MCG_WORKINGSET_ACTIVATE_FILE),
+	LINE("workingset_restore_anon",	MCG_WORKINGSET_RESTORE_ANON),
+	LINE("workingset_restore_file",	MCG_WORKINGSET_RESTORE_FILE),
+	LINE("workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM),
+	LINE("pgfault",			MCG_PGFAULT),
+	LINE("pgmajfault",		MCG_PGMAJFAULT),
+	LINE("pgrefill",		MCG_PGREFILL),
+	PGSCAN_LINE,
+	PGSTEAL_LINE,
+	LINE("pgactivate",		MCG_PGACTIVATE),
+	LINE("pgdeactivate",		MCG_PGDEACTIVATE),
+	LINE("pglazyfree",		MCG_PGLAZYFREE),
+	LINE("pglazyfreed",		MCG_PGLAZYFREED),
+	LINE("thp_fault_alloc",		MCG_THP_FAULT_ALLOC),	/* CONFIG_TRANSPARENT_HUGEPAGE */
+	LINE("thp_collapse_alloc",	MCG_THP_COLLAPSE_ALLOC),
+};
+
+/* ---- Linux 6.6 LTS, derived from history ----------------------------------
+ *
+ * No 6.6 source can be had here (Debian ships 6.1 and 6.12).  Each list
+ * below is 6.1's with the commits that changed it between 6.1 and 6.6, and
+ * was checked against a 6.6.14 mm/memcontrol.c read from the tool library
+ * (memory_stats[], memcg_vm_event_stat[], memcg1_stats[], memory_files[],
+ * __memory_events_show()):
+ *
+ *   enum node_stat_item, enum memcg_stat_item: unchanged from 6.1 (the
+ *     demotion counters became node items, and memcg counts them, only
+ *     after 6.6, as 6.12 has them; the vmalloc and zswap_incomp items came
+ *     later still), so the state slots are 6.1's.
+ *   memory_stats[]: unchanged from 6.1 (33 rows; the 6.6.14 copy has no
+ *     pgdemote_* nor pgpromote_success row, which 6.12 has).
+ *   memcg_vm_event_stat[]: 6.1's plus PGSCAN_KHUGEPAGED and
+ *     PGSTEAL_KHUGEPAGED (57e9cc50f4dd "mm: vmscan: split khugepaged stats
+ *     from direct reclaim stats", 6.2).  No zswpwb (7108cc3f765c "mm: memcg:
+ *     add per-memcg zswap writeback stat", 6.8), and none of 6.12's
+ *     thp_swpout*, swpin/swpout_zero or NUMA balancing events: the
+ *     6.6.14 copy lacks them all.
+ *   "pgscan"/"pgsteal": kswapd + direct + khugepaged (the same 6.2 commit).
+ *   memcg1_stats[]: 6.1's (swapcached joined in 6.11's memcontrol-v1.c).
+ */
+static const enum mcg_item events_6_6[] = {
+	MCG_PGPGIN,
+	MCG_PGPGOUT,
+	MCG_PGSCAN_KSWAPD,
+	MCG_PGSCAN_DIRECT,
+	MCG_PGSCAN_KHUGEPAGED,		/* 57e9cc50f4dd (6.2) */
+	MCG_PGSTEAL_KSWAPD,
+	MCG_PGSTEAL_DIRECT,
+	MCG_PGSTEAL_KHUGEPAGED,		/* 57e9cc50f4dd (6.2) */
+	MCG_PGFAULT,
+	MCG_PGMAJFAULT,
+	MCG_PGREFILL,
+	MCG_PGACTIVATE,
+	MCG_PGDEACTIVATE,
+	MCG_PGLAZYFREE,
+	MCG_PGLAZYFREED,
+	MCG_ZSWPIN,			/* CONFIG_MEMCG_KMEM && CONFIG_ZSWAP */
+	MCG_ZSWPOUT,
+	MCG_THP_FAULT_ALLOC,		/* CONFIG_TRANSPARENT_HUGEPAGE */
+	MCG_THP_COLLAPSE_ALLOC,
+};
+
+static const enum mcg_item pgscan_6_6[] = {
+	MCG_PGSCAN_KSWAPD, MCG_PGSCAN_DIRECT, MCG_PGSCAN_KHUGEPAGED,
+};
+static const enum mcg_item pgsteal_6_6[] = {
+	MCG_PGSTEAL_KSWAPD, MCG_PGSTEAL_DIRECT, MCG_PGSTEAL_KHUGEPAGED,
+};
+
+/* ---- Linux 5.15 LTS, derived from history ---------------------------------
+ *
+ * No 5.15 source can be had here.  5.15 is 5.10's structure (the memcg
+ * arrays indexed by the full enums, memory_stat_format() writing the event
+ * lines by hand) with the commits of 5.11 to 5.15, and 6.1's lists less the
+ * commits of 5.16 to 6.1:
+ *
+ *   node items: 6.1's enum node_stat_item less NR_THROTTLED_WRITTEN (5.16,
+ *     "mm/vmscan: throttle reclaim until some writeback completes if
+ *     congested"), NR_SECONDARY_PAGETABLE (ebc97a52b5d6, 6.0) and
+ *     PGPROMOTE_SUCCESS/PGPROMOTE_CANDIDATE (5.18 / 6.1): 39 slots.  Against
+ *     5.10: NR_PAGETABLE became a node item (f0c0c115fb81 "mm: memcontrol:
+ *     account pagetables per node", 5.11), NR_SWAPCACHE was added
+ *     (b6038942480e "mm: memcg: add swapcache stat for memcg v2", 5.12), and
+ *     the THP items count pages per lruvec (69473e5de873, 5.12, and the
+ *     file/shmem THP conversions of 5.11-5.12), so no item counts huge
+ *     pages any more.
+ *   memcg items: MEMCG_SWAP, MEMCG_SOCK, MEMCG_PERCPU_B, as in 5.10: MEMCG_KMEM
+ *     ("kernel", a8c49af3be5f, 5.18), MEMCG_VMALLOC (5.19) and the zswap
+ *     items (f4840ccfca25, 5.19) came later.
+ *   memory_stats[]: 6.1's rows less kernel (5.18), sec_pagetables (6.0),
+ *     vmalloc (5.19), zswap and zswapped (5.19); against 5.10 it adds
+ *     pagetables (5.11), swapcached (5.12), file_thp and shmem_thp (5.11).
+ *   the event lines: 5.10's hand-written ones (memcg_vm_event_stat[] and its
+ *     loop came with 6.0's "memcg: reduce size of memcg vmstats
+ *     structures"), zswpin/zswpout not yet (5.19).
+ *   memcg1_stats[]: 6.1's, with workingset_refault_anon/file ("mm:
+ *     memcontrol: add workingset refault stats for cgroup v1", 5.14).
+ */
+static const enum mcg_item node_items_5_15[] = {
+	MCG_INACTIVE_ANON,		/*  0 NR_INACTIVE_ANON = NR_LRU_BASE */
+	MCG_ACTIVE_ANON,		/*  1 */
+	MCG_INACTIVE_FILE,		/*  2 */
+	MCG_ACTIVE_FILE,		/*  3 */
+	MCG_UNEVICTABLE,		/*  4 */
+	MCG_SLAB_RECLAIMABLE_B,		/*  5 */
+	MCG_SLAB_UNRECLAIMABLE_B,	/*  6 */
+	UNUSED_SLOT,			/*  7 NR_ISOLATED_ANON */
+	UNUSED_SLOT,			/*  8 NR_ISOLATED_FILE */
+	UNUSED_SLOT,			/*  9 WORKINGSET_NODES */
+	MCG_WORKINGSET_REFAULT_ANON,	/* 10 */
+	MCG_WORKINGSET_REFAULT_FILE,	/* 11 */
+	MCG_WORKINGSET_ACTIVATE_ANON,	/* 12 */
+	MCG_WORKINGSET_ACTIVATE_FILE,	/* 13 */
+	MCG_WORKINGSET_RESTORE_ANON,	/* 14 */
+	MCG_WORKINGSET_RESTORE_FILE,	/* 15 */
+	MCG_WORKINGSET_NODERECLAIM,	/* 16 */
+	MCG_ANON_MAPPED,		/* 17 */
+	MCG_FILE_MAPPED,		/* 18 */
+	MCG_FILE_PAGES,			/* 19 */
+	MCG_FILE_DIRTY,			/* 20 */
+	MCG_WRITEBACK,			/* 21 */
+	UNUSED_SLOT,			/* 22 NR_WRITEBACK_TEMP */
+	MCG_SHMEM,			/* 23 */
+	MCG_SHMEM_THPS,			/* 24 */
+	UNUSED_SLOT,			/* 25 NR_SHMEM_PMDMAPPED */
+	MCG_FILE_THPS,			/* 26 */
+	UNUSED_SLOT,			/* 27 NR_FILE_PMDMAPPED */
+	MCG_ANON_THPS,			/* 28 */
+	UNUSED_SLOT,			/* 29 NR_VMSCAN_WRITE: node level only */
+	UNUSED_SLOT,			/* 30 NR_VMSCAN_IMMEDIATE */
+	UNUSED_SLOT,			/* 31 NR_DIRTIED */
+	UNUSED_SLOT,			/* 32 NR_WRITTEN */
+	UNUSED_SLOT,			/* 33 NR_KERNEL_MISC_RECLAIMABLE */
+	UNUSED_SLOT,			/* 34 NR_FOLL_PIN_ACQUIRED */
+	UNUSED_SLOT,			/* 35 NR_FOLL_PIN_RELEASED */
+	MCG_KERNEL_STACK_KB,		/* 36 */
+	MCG_PAGETABLE,			/* 37 f0c0c115fb81 (5.11) */
+	MCG_SWAPCACHE,			/* 38 CONFIG_SWAP, b6038942480e (5.12) */
+};
+
+static const enum mcg_item memcg_items_5_15[] = {
+	MCG_MEMCG_SWAP,			/* 39 = NR_VM_NODE_STAT_ITEMS */
+	MCG_MEMCG_SOCK,			/* 40 */
+	MCG_MEMCG_PERCPU_B,		/* 41; MEMCG_NR_STAT = 42 */
+};
+
+/* memory_stat_format() of 5.15, line by line. */
+static const struct mcg_stat_line v2_lines_5_15[] = {
+	LINE("anon",			MCG_ANON_MAPPED),
+	LINE("file",			MCG_FILE_PAGES),
+	LINE("kernel_stack",		MCG_KERNEL_STACK_KB),
+	LINE("pagetables",		MCG_PAGETABLE),		/* 5.11 */
+	LINE("percpu",			MCG_MEMCG_PERCPU_B),
+	LINE("sock",			MCG_MEMCG_SOCK),
+	LINE("shmem",			MCG_SHMEM),
+	LINE("file_mapped",		MCG_FILE_MAPPED),
+	LINE("file_dirty",		MCG_FILE_DIRTY),
+	LINE("file_writeback",		MCG_WRITEBACK),
+	LINE("swapcached",		MCG_SWAPCACHE),		/* 5.12, CONFIG_SWAP */
+	LINE("anon_thp",		MCG_ANON_THPS),		/* CONFIG_TRANSPARENT_HUGEPAGE */
+	LINE("file_thp",		MCG_FILE_THPS),		/* 5.11 */
+	LINE("shmem_thp",		MCG_SHMEM_THPS),	/* 5.11 */
+	LINE("inactive_anon",		MCG_INACTIVE_ANON),
+	LINE("active_anon",		MCG_ACTIVE_ANON),
+	LINE("inactive_file",		MCG_INACTIVE_FILE),
+	LINE("active_file",		MCG_ACTIVE_FILE),
+	LINE("unevictable",		MCG_UNEVICTABLE),
+	LINE("slab_reclaimable",	MCG_SLAB_RECLAIMABLE_B),
+	LINE("slab_unreclaimable",	MCG_SLAB_UNRECLAIMABLE_B),
+	SLAB_LINE,
+	LINE("workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON),
+	LINE("workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE),
+	LINE("workingset_activate_anon", MCG_WORKINGSET_ACTIVATE_ANON),
+	LINE("workingset_activate_file", MCG_WORKINGSET_ACTIVATE_FILE),
+	LINE("workingset_restore_anon",	MCG_WORKINGSET_RESTORE_ANON),
+	LINE("workingset_restore_file",	MCG_WORKINGSET_RESTORE_FILE),
+	LINE("workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM),
+	LINE("pgfault",			MCG_PGFAULT),
+	LINE("pgmajfault",		MCG_PGMAJFAULT),
+	LINE("pgrefill",		MCG_PGREFILL),
+	PGSCAN_LINE,
+	PGSTEAL_LINE,
+	LINE("pgactivate",		MCG_PGACTIVATE),
+	LINE("pgdeactivate",		MCG_PGDEACTIVATE),
+	LINE("pglazyfree",		MCG_PGLAZYFREE),
+	LINE("pglazyfreed",		MCG_PGLAZYFREED),
+	LINE("thp_fault_alloc",		MCG_THP_FAULT_ALLOC),	/* CONFIG_TRANSPARENT_HUGEPAGE */
+	LINE("thp_collapse_alloc",	MCG_THP_COLLAPSE_ALLOC),
+};
+
+/* memory_stats[] of 5.15: what v2 numa_stat loops over (the line list above
+ * less the derived and event lines). */
+static const struct mcg_stat_row v2_stats_5_15[] = {
+	{ "anon",			MCG_ANON_MAPPED },
+	{ "file",			MCG_FILE_PAGES },
+	{ "kernel_stack",		MCG_KERNEL_STACK_KB },
+	{ "pagetables",			MCG_PAGETABLE },
+	{ "percpu",			MCG_MEMCG_PERCPU_B },
+	{ "sock",			MCG_MEMCG_SOCK },
+	{ "shmem",			MCG_SHMEM },
+	{ "file_mapped",		MCG_FILE_MAPPED },
+	{ "file_dirty",			MCG_FILE_DIRTY },
+	{ "file_writeback",		MCG_WRITEBACK },
+	{ "swapcached",			MCG_SWAPCACHE },
+	{ "anon_thp",			MCG_ANON_THPS },
+	{ "file_thp",			MCG_FILE_THPS },
+	{ "shmem_thp",			MCG_SHMEM_THPS },
+	{ "inactive_anon",		MCG_INACTIVE_ANON },
+	{ "active_anon",		MCG_ACTIVE_ANON },
+	{ "inactive_file",		MCG_INACTIVE_FILE },
+	{ "active_file",		MCG_ACTIVE_FILE },
+	{ "unevictable",		MCG_UNEVICTABLE },
+	{ "slab_reclaimable",		MCG_SLAB_RECLAIMABLE_B },
+	{ "slab_unreclaimable",		MCG_SLAB_UNRECLAIMABLE_B },
+	{ "workingset_refault_anon",	MCG_WORKINGSET_REFAULT_ANON },
+	{ "workingset_refault_file",	MCG_WORKINGSET_REFAULT_FILE },
+	{ "workingset_activate_anon",	MCG_WORKINGSET_ACTIVATE_ANON },
+	{ "workingset_activate_file",	MCG_WORKINGSET_ACTIVATE_FILE },
+	{ "workingset_restore_anon",	MCG_WORKINGSET_RESTORE_ANON },
+	{ "workingset_restore_file",	MCG_WORKINGSET_RESTORE_FILE },
+	{ "workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM },
+};
+
+/* ---- Linux 5.4 LTS, derived from history ----------------------------------
+ *
+ * No 5.4 source can be had here.  Its memory_stat_format() was read from a
+ * copy in the tool library (the seq_buf version of c8713d0b2312 "mm:
+ * memcontrol: dump memory.stat during cgroup OOM", 5.3, with
+ * mem_cgroup_lru_names[], which ebc5d83d0443 replaced in 5.5); the rest is
+ * 5.10's lists less the commits of 5.5 to 5.10:
+ *
+ *   v2 memory.stat is all hand-written lines, in another order than 5.10:
+ *     "slab" (reclaimable + unreclaimable, pages) right after kernel_stack,
+ *     and the workingset lines between pgmajfault and pgrefill.  There is no
+ *     percpu (772616b031f0, 5.9), no workingset_restore (5.9) and one
+ *     workingset_refault and workingset_activate, of file pages only: anon
+ *     pages joined the workingset in 5.9 (170b04b7ae49 "mm: workingset: age
+ *     nonresident information alongside anonymous pages"), so those two
+ *     lines print the file items here.
+ *   anon, file, anon_thp and kernel_stack are memcg_stat_item counters
+ *     (MEMCG_RSS, MEMCG_CACHE, MEMCG_RSS_HUGE, MEMCG_KERNEL_STACK_KB), not
+ *     per-node items: NR_ANON_MAPPED etc. became the memcg's counters with
+ *     the 5.8 charge rework (0d1c20722ab3 "mm: memcontrol: switch to native
+ *     NR_ANON_MAPPED counter") and NR_KERNEL_STACK_KB a node item in 5.9
+ *     (991e7673859e).  MEMCG_RSS_HUGE counts pages (HPAGE_PMD_NR per THP,
+ *     printed x PAGE_SIZE).
+ *   slab is in pages (NR_SLAB_RECLAIMABLE; bytes since d42f3245c7e2, 5.9);
+ *     the emulation keeps bytes, which print the same for whole pages.
+ *   enum node_stat_item of 5.4 (include/linux/mmzone.h): 32 entries, with
+ *     NR_UNSTABLE_NFS (removed in 5.8) and without NR_FOLL_PIN_* (5.7) and
+ *     NR_KERNEL_STACK_KB (5.9); enum memcg_stat_item: MEMCG_CACHE, MEMCG_RSS,
+ *     MEMCG_RSS_HUGE, MEMCG_SWAP, MEMCG_SOCK, MEMCG_KERNEL_STACK_KB.
+ *   memcg1_stats[]: 5.10's names (cache, rss, rss_huge, shmem, mapped_file,
+ *     dirty, writeback, swap).
+ *   no v2 memory.numa_stat (5f9a4f4a7096, 5.10): no memory_stats[] rows.
+ */
+static const enum mcg_item node_items_5_4[] = {
+	MCG_INACTIVE_ANON,		/*  0 NR_INACTIVE_ANON = NR_LRU_BASE */
+	MCG_ACTIVE_ANON,		/*  1 */
+	MCG_INACTIVE_FILE,		/*  2 */
+	MCG_ACTIVE_FILE,		/*  3 */
+	MCG_UNEVICTABLE,		/*  4 */
+	MCG_SLAB_RECLAIMABLE_B,		/*  5 NR_SLAB_RECLAIMABLE, pages */
+	MCG_SLAB_UNRECLAIMABLE_B,	/*  6 NR_SLAB_UNRECLAIMABLE, pages */
+	UNUSED_SLOT,			/*  7 NR_ISOLATED_ANON */
+	UNUSED_SLOT,			/*  8 NR_ISOLATED_FILE */
+	UNUSED_SLOT,			/*  9 WORKINGSET_NODES */
+	MCG_WORKINGSET_REFAULT_FILE,	/* 10 WORKINGSET_REFAULT (file pages only) */
+	MCG_WORKINGSET_ACTIVATE_FILE,	/* 11 WORKINGSET_ACTIVATE */
+	MCG_WORKINGSET_RESTORE_FILE,	/* 12 WORKINGSET_RESTORE */
+	MCG_WORKINGSET_NODERECLAIM,	/* 13 */
+	UNUSED_SLOT,			/* 14 NR_ANON_MAPPED: memory.stat prints MEMCG_RSS */
+	MCG_FILE_MAPPED,		/* 15 */
+	UNUSED_SLOT,			/* 16 NR_FILE_PAGES: memory.stat prints MEMCG_CACHE */
+	MCG_FILE_DIRTY,			/* 17 */
+	MCG_WRITEBACK,			/* 18 */
+	UNUSED_SLOT,			/* 19 NR_WRITEBACK_TEMP */
+	MCG_SHMEM,			/* 20 */
+	UNUSED_SLOT,			/* 21 NR_SHMEM_THPS: node level only */
+	UNUSED_SLOT,			/* 22 NR_SHMEM_PMDMAPPED */
+	UNUSED_SLOT,			/* 23 NR_FILE_THPS: node level only */
+	UNUSED_SLOT,			/* 24 NR_FILE_PMDMAPPED */
+	UNUSED_SLOT,			/* 25 NR_ANON_THPS: memory.stat prints MEMCG_RSS_HUGE */
+	UNUSED_SLOT,			/* 26 NR_UNSTABLE_NFS */
+	UNUSED_SLOT,			/* 27 NR_VMSCAN_WRITE */
+	UNUSED_SLOT,			/* 28 NR_VMSCAN_IMMEDIATE */
+	UNUSED_SLOT,			/* 29 NR_DIRTIED */
+	UNUSED_SLOT,			/* 30 NR_WRITTEN */
+	UNUSED_SLOT,			/* 31 NR_KERNEL_MISC_RECLAIMABLE */
+};
+
+/* enum memcg_stat_item of 5.4 (include/linux/memcontrol.h). */
+static const enum mcg_item memcg_items_5_4[] = {
+	MCG_FILE_PAGES,			/* 32 MEMCG_CACHE = NR_VM_NODE_STAT_ITEMS */
+	MCG_ANON_MAPPED,		/* 33 MEMCG_RSS */
+	MCG_ANON_THPS,			/* 34 MEMCG_RSS_HUGE, in pages */
+	MCG_MEMCG_SWAP,			/* 35 */
+	MCG_MEMCG_SOCK,			/* 36 */
+	MCG_KERNEL_STACK_KB,		/* 37 MEMCG_KERNEL_STACK_KB; MEMCG_NR_STAT = 38 */
+};
+
+/* 5.4 prints refaults and activations as counts, like 5.10. */
+static const enum mcg_item count_items_5_4[] = {
+	MCG_WORKINGSET_REFAULT_FILE,
+	MCG_WORKINGSET_ACTIVATE_FILE,
+	MCG_WORKINGSET_RESTORE_FILE,
+	MCG_WORKINGSET_NODERECLAIM,
+};
+
+/* memory_stat_format() of 5.4, line by line. */
+static const struct mcg_stat_line v2_lines_5_4[] = {
+	LINE("anon",			MCG_ANON_MAPPED),	/* MEMCG_RSS */
+	LINE("file",			MCG_FILE_PAGES),	/* MEMCG_CACHE */
+	LINE("kernel_stack",		MCG_KERNEL_STACK_KB),
+	SLAB_LINE,
+	LINE("sock",			MCG_MEMCG_SOCK),
+	LINE("shmem",			MCG_SHMEM),
+	LINE("file_mapped",		MCG_FILE_MAPPED),
+	LINE("file_dirty",		MCG_FILE_DIRTY),
+	LINE("file_writeback",		MCG_WRITEBACK),
+	LINE("anon_thp",		MCG_ANON_THPS),		/* MEMCG_RSS_HUGE */
+	LINE("inactive_anon",		MCG_INACTIVE_ANON),	/* mem_cgroup_lru_names[] */
+	LINE("active_anon",		MCG_ACTIVE_ANON),
+	LINE("inactive_file",		MCG_INACTIVE_FILE),
+	LINE("active_file",		MCG_ACTIVE_FILE),
+	LINE("unevictable",		MCG_UNEVICTABLE),
+	LINE("slab_reclaimable",	MCG_SLAB_RECLAIMABLE_B),
+	LINE("slab_unreclaimable",	MCG_SLAB_UNRECLAIMABLE_B),
+	LINE("pgfault",			MCG_PGFAULT),
+	LINE("pgmajfault",		MCG_PGMAJFAULT),
+	LINE("workingset_refault",	MCG_WORKINGSET_REFAULT_FILE),
+	LINE("workingset_activate",	MCG_WORKINGSET_ACTIVATE_FILE),
+	LINE("workingset_nodereclaim",	MCG_WORKINGSET_NODERECLAIM),
+	LINE("pgrefill",		MCG_PGREFILL),
+	PGSCAN_LINE,
+	PGSTEAL_LINE,
+	LINE("pgactivate",		MCG_PGACTIVATE),
+	LINE("pgdeactivate",		MCG_PGDEACTIVATE),
+	LINE("pglazyfree",		MCG_PGLAZYFREE),
+	LINE("pglazyfreed",		MCG_PGLAZYFREED),
+	LINE("thp_fault_alloc",		MCG_THP_FAULT_ALLOC),	/* CONFIG_TRANSPARENT_HUGEPAGE */
+	LINE("thp_collapse_alloc",	MCG_THP_COLLAPSE_ALLOC),
 };
 
 /* The totals the spec verified by counting the kernel arrays (spec 7.3):
@@ -906,8 +1270,17 @@ G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_10) == 37);
 G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_10) + G_N_ELEMENTS(memcg_items_5_10) == 40);
 G_STATIC_ASSERT(G_N_ELEMENTS(events_5_10) == 15);
 G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_5_10) == 24);
-G_STATIC_ASSERT(G_N_ELEMENTS(v2_events_5_10) == 9);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_lines_5_10) == 36);
 G_STATIC_ASSERT(G_N_ELEMENTS(v1_stats_5_10) == 8);
+/* The history-derived layouts, counted from the lists of their comments. */
+G_STATIC_ASSERT(G_N_ELEMENTS(events_6_6) == 19);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_15) == 39);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_15) + G_N_ELEMENTS(memcg_items_5_15) == 42);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_stats_5_15) == 28);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_lines_5_15) == 40);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_4) == 32);
+G_STATIC_ASSERT(G_N_ELEMENTS(node_items_5_4) + G_N_ELEMENTS(memcg_items_5_4) == 38);
+G_STATIC_ASSERT(G_N_ELEMENTS(v2_lines_5_4) == 31);
 /* Slots are u8 with 0xff as "none", and the inverse maps hold 64. */
 G_STATIC_ASSERT(G_N_ELEMENTS(node_items_7_3) + G_N_ELEMENTS(memcg_items_7_3) <= 64);
 G_STATIC_ASSERT(G_N_ELEMENTS(events_6_12) <= 64);
@@ -925,10 +1298,11 @@ struct layout_desc {
 	unsigned nr_v2_stats;
 	const enum mcg_item *pgscan_items, *pgsteal_items;
 	unsigned nr_pgscan_items, nr_pgsteal_items;
-	/* Explicit v2 event rows where the kernel wrote them by hand (5.10);
-	 * NULL: derived from events, as memcg_stat_format() loops over them. */
-	const struct mcg_stat_row *v2_events;
-	unsigned nr_v2_events, nr_v2_events_first;
+	/* v2 memory.stat line by line where the kernel wrote it by hand (up
+	 * to 5.15); NULL: built from v2_stats and events, as
+	 * memcg_stat_format() loops over them. */
+	const struct mcg_stat_line *v2_lines;
+	unsigned nr_v2_lines;
 	const struct mcg_stat_row *v1_stats;
 	unsigned nr_v1_stats;
 	/* A CONFIG_MEMCG_V1=n build of the same lists: the entries of
@@ -996,10 +1370,46 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_stats, v2_stats_5_10),
 		LIST(pgscan_items, pgscan_5_10),
 		LIST(pgsteal_items, pgsteal_5_10),
-		LIST(v2_events, v2_events_5_10),
-		.nr_v2_events_first = V2_EVENTS_FIRST_5_10,
+		LIST(v2_lines, v2_lines_5_10),
 		LIST(v1_stats, v1_stats_5_10),
 		LIST(hpage_items, hpage_items_5_10),
+	},
+	[MCG_LAYOUT_6_6] = {
+		.name = "6.6",
+		.version = MCG_KVER(6, 6),
+		LIST(node_items, node_items_6_1),
+		LIST(memcg_items, memcg_items_6_1),
+		LIST(events, events_6_6),
+		LIST(count_items, count_items_6_1),
+		LIST(v2_stats, v2_stats_6_1),
+		LIST(pgscan_items, pgscan_6_6),
+		LIST(pgsteal_items, pgsteal_6_6),
+		LIST(v1_stats, v1_stats_6_1),
+	},
+	[MCG_LAYOUT_5_15] = {
+		.name = "5.15",
+		.version = MCG_KVER(5, 15),
+		LIST(node_items, node_items_5_15),
+		LIST(memcg_items, memcg_items_5_15),
+		LIST(events, events_5_10),
+		LIST(count_items, count_items_5_10),
+		LIST(v2_stats, v2_stats_5_15),
+		LIST(pgscan_items, pgscan_5_10),
+		LIST(pgsteal_items, pgsteal_5_10),
+		LIST(v2_lines, v2_lines_5_15),
+		LIST(v1_stats, v1_stats_6_1),
+	},
+	[MCG_LAYOUT_5_4] = {
+		.name = "5.4",
+		.version = MCG_KVER(5, 4),
+		LIST(node_items, node_items_5_4),
+		LIST(memcg_items, memcg_items_5_4),
+		LIST(events, events_5_10),
+		LIST(count_items, count_items_5_4),
+		LIST(pgscan_items, pgscan_5_10),
+		LIST(pgsteal_items, pgsteal_5_10),
+		LIST(v2_lines, v2_lines_5_4),
+		LIST(v1_stats, v1_stats_5_10),
 	},
 	/* Seed 001's kernel: 7.3's lists built as CONFIG_MEMCG_V1=n builds
 	 * them.  Same version, so the same v2 files (7.3's memory_files[]
@@ -1022,11 +1432,11 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 
 #undef LIST
 
-/* Built layouts, and the storage of their v2 event rows (derived from the
- * event list, so they cannot be static tables).  Written once, under
- * pthread_once. */
+/* Built layouts, and the storage of the v2 lines built from memory_stats[]
+ * and the event list.  Written once, under pthread_once. */
+#define MAX_V2_LINES 128
 static struct mcg_layout layouts[MCG_NR_LAYOUTS];
-static struct mcg_stat_row v2_event_rows[MCG_NR_LAYOUTS][64];
+static struct mcg_stat_line v2_lines_built[MCG_NR_LAYOUTS][MAX_V2_LINES];
 
 /* Is `item` left out of this build: an entry the kernel compiles only with
  * CONFIG_MEMCG_V1, in a layout built without it? */
@@ -1055,7 +1465,7 @@ static void layout_place(struct mcg_layout *l, enum mcg_item item, enum mcg_item
 }
 
 static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
-			 const struct layout_desc *d, struct mcg_stat_row *event_rows)
+			 const struct layout_desc *d, struct mcg_stat_line *lines)
 {
 	unsigned i, slot = 0;
 
@@ -1144,35 +1554,45 @@ static void layout_build(struct mcg_layout *l, enum mcg_layout_id id,
 	l->v1_stats = d->v1_stats;
 	l->nr_v1_stats = d->nr_v1_stats;
 
-	if (d->v2_events != NULL) {
-		for (i = 0; i < d->nr_v2_events; i++)
-			g_assert(l->kind[d->v2_events[i].item] == MCG_KIND_EVENT);
-		g_assert(d->nr_v2_events_first <= d->nr_v2_events);
-		l->v2_events = d->v2_events;
-		l->nr_v2_events = d->nr_v2_events;
-		l->nr_v2_events_first = d->nr_v2_events_first;
+	l->has_v1 = !d->no_memcg_v1;
+
+	if (d->v2_lines != NULL) {
+		for (i = 0; i < d->nr_v2_lines; i++)
+			g_assert(d->v2_lines[i].kind != MCG_LINE_ITEM ||
+				 mcg_layout_has(l, d->v2_lines[i].item));
+		l->v2_lines = d->v2_lines;
+		l->nr_v2_lines = d->nr_v2_lines;
 		return;
 	}
 
-	/* memcg_stat_format() skips PGPGIN/PGPGOUT, which exist only for v1's
-	 * memory.stat; doing the skip here keeps the formatter a plain loop. */
-	l->v2_events = event_rows;
-	l->nr_v2_events = 0;
+	/* memcg_stat_format(): the memory_stats[] rows with the derived "slab"
+	 * after slab_unreclaimable, the two sums, then the events less
+	 * PGPGIN/PGPGOUT, which exist only for v1's memory.stat.  Building the
+	 * lines here keeps the formatter a plain loop. */
+	l->v2_lines = lines;
+	l->nr_v2_lines = 0;
+	for (i = 0; i < d->nr_v2_stats; i++) {
+		lines[l->nr_v2_lines++] = (struct mcg_stat_line)LINE(d->v2_stats[i].name,
+								     d->v2_stats[i].item);
+		if (d->v2_stats[i].item == MCG_SLAB_UNRECLAIMABLE_B)
+			lines[l->nr_v2_lines++] = (struct mcg_stat_line)SLAB_LINE;
+	}
+	lines[l->nr_v2_lines++] = (struct mcg_stat_line)PGSCAN_LINE;
+	lines[l->nr_v2_lines++] = (struct mcg_stat_line)PGSTEAL_LINE;
 	for (i = 0; i < d->nr_events; i++) {
 		enum mcg_item item = d->events[i];
 
 		if (item == MCG_PGPGIN || item == MCG_PGPGOUT || desc_drops(d, item))
 			continue;
-		event_rows[l->nr_v2_events].name = item_names[item];
-		event_rows[l->nr_v2_events].item = item;
-		l->nr_v2_events++;
+		lines[l->nr_v2_lines++] = (struct mcg_stat_line)LINE(item_names[item], item);
 	}
+	g_assert(l->nr_v2_lines <= MAX_V2_LINES);
 }
 
 static void layouts_build(void)
 {
 	for (unsigned i = 0; i < MCG_NR_LAYOUTS; i++)
-		layout_build(&layouts[i], i, &layout_descs[i], v2_event_rows[i]);
+		layout_build(&layouts[i], i, &layout_descs[i], v2_lines_built[i]);
 }
 
 /* pthread_once rather than g_once: both publish the tables safely, but

@@ -154,12 +154,32 @@ struct mcg_stat_row {
 	enum mcg_item item;
 };
 
+/* What a line of v2 memory.stat prints. */
+enum mcg_line_kind {
+	MCG_LINE_ITEM = 0,	/* "name value": a state item in its output unit, or an event */
+	MCG_LINE_SLAB,		/* "slab": slab_reclaimable + slab_unreclaimable, in bytes */
+	MCG_LINE_PGSCAN,	/* "pgscan": the raw sum of the layout's pgscan items */
+	MCG_LINE_PGSTEAL,	/* "pgsteal": the raw sum of its pgsteal items */
+};
+
+/* One line of v2 memory.stat, in the order the kernel prints it. */
+struct mcg_stat_line {
+	const char *name;
+	enum mcg_line_kind kind;
+	enum mcg_item item;	/* MCG_LINE_ITEM only */
+};
+
+/* The layouts: one per tabulated kernel release (src/kernel/items.c).  A
+ * release between two tables prints the older table (mcg_kernel_resolve()). */
 enum mcg_layout_id {
 	MCG_LAYOUT_7_3 = 0,	/* Linux 7.3, the default */
 	MCG_LAYOUT_6_12,	/* Linux 6.12 LTS */
 	MCG_LAYOUT_6_1,		/* Linux 6.1 LTS */
 	MCG_LAYOUT_5_10,	/* Linux 5.10 LTS */
 	MCG_LAYOUT_7_3_NO_V1,	/* Linux 7.3 with CONFIG_MEMCG_V1=n (seed 001) */
+	MCG_LAYOUT_6_6,		/* Linux 6.6 LTS, derived from history */
+	MCG_LAYOUT_5_15,	/* Linux 5.15 LTS, derived from history */
+	MCG_LAYOUT_5_4,		/* Linux 5.4 LTS, derived from history */
 	MCG_NR_LAYOUTS
 };
 
@@ -172,7 +192,8 @@ enum mcg_layout_id {
 struct mcg_layout {
 	enum mcg_layout_id id;
 	const char *name;		/* "7.3", "6.12", "7.3-no-v1" */
-	unsigned version;		/* MCG_KVER() of the kernel: files.c gates files on it */
+	unsigned version;		/* MCG_KVER() of the kernel: files and event
+					 * lines are gated on it */
 
 	/* Per item: kind, slot in its array, storage and output unit. */
 	uint8_t kind[MCG_NR_ITEMS];
@@ -189,33 +210,37 @@ struct mcg_layout {
 	enum mcg_item state_item[64];
 	enum mcg_item event_item[64];
 
-	/* v2 memory.stat: memory_stats[] rows in order.  A row of item
-	 * MCG_SLAB_UNRECLAIMABLE_B is followed by the derived "slab" line; the
-	 * MCG_HUGETLB row prints only with hugetlb accounting on. */
+	/* memory_stats[] rows in order: what v2 numa_stat prints (its per-node
+	 * rows).  None for 5.4, which has no memory_stats[] and no v2
+	 * numa_stat.  The MCG_HUGETLB row prints only with hugetlb accounting on
+	 * (in memory.stat; numa_stat prints it always). */
 	const struct mcg_stat_row *v2_stats;
 	unsigned nr_v2_stats;
 	/* Items summed into the "pgscan" and "pgsteal" summary lines. */
 	const enum mcg_item *pgscan_items, *pgsteal_items;
 	unsigned nr_pgscan_items, nr_pgsteal_items;
-	/* Event rows of v2 memory.stat: memcg_vm_event_stat[] less PGPGIN and
-	 * PGPGOUT (which v2 skips), or for 5.10 the hand-written event lines of
-	 * memory_stat_format().  The first nr_v2_events_first rows print before
-	 * the pgscan/pgsteal summaries (5.10: pgfault, pgmajfault, pgrefill),
-	 * the others after them (all of them from 6.1 on). */
-	const struct mcg_stat_row *v2_events;
-	unsigned nr_v2_events;
-	unsigned nr_v2_events_first;
+	/* v2 memory.stat, line by line.  From 6.1 on built from memory_stats[]
+	 * as memcg_stat_format() loops: the rows (with "slab" after
+	 * slab_unreclaimable), "pgscan", "pgsteal", then memcg_vm_event_stat[]
+	 * less PGPGIN and PGPGOUT.  Up to 5.15 the kernel wrote the lines by
+	 * hand (memory_stat_format()), and the layout lists them as written. */
+	const struct mcg_stat_line *v2_lines;
+	unsigned nr_v2_lines;
 
 	/* v1 memory.stat: memcg1_stats[] with memcg1_stat_names[], in order.
 	 * The memcg1_events[] and LRU lines are the same in every layout.
 	 * None in a CONFIG_MEMCG_V1=n layout, which has no v1 memory.stat. */
 	const struct mcg_stat_row *v1_stats;
 	unsigned nr_v1_stats;
+	/* The legacy (v1) memory controller is built: false for a layout built
+	 * with CONFIG_MEMCG_V1=n (Debian's 6.12, seed 001). */
+	bool has_v1;
 };
 
 /* The layout for an id; never NULL for a valid id.  Thread-safe. */
 const struct mcg_layout *mcg_layout_get(enum mcg_layout_id id);
-/* The layout named "7.3", "6.12", "6.1" or "5.10", or NULL. */
+/* The layout named "7.3", "6.12", "6.6", "6.1", "5.15", "5.10", "5.4" or
+ * "7.3-no-v1", or NULL. */
 const struct mcg_layout *mcg_layout_by_name(const char *name);
 
 /* Is the item tracked by this layout at all? */

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The list of eras and the resolution of "--kernel" and "--seed" into one kernel. */
+/* The list of eras, the releases memcgfs models, and the resolution of "--kernel" and
+ * "--seed" into one kernel. */
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <glib.h>
 
 #include "kernel/eras.h"
 
@@ -12,6 +17,90 @@ static const struct mcg_kernel *const eras[] = {
 };
 
 #define NR_ERAS (sizeof(eras) / sizeof(eras[0]))
+
+/*
+ * Every release from 5.4 to 7.3, and what it is made of.
+ *
+ * A release has two halves, taken independently:
+ *
+ *   its layout (which files, which lines, in which order): the table of the
+ *     newest tabulated release at or before it.  Tables exist for every LTS
+ *     release from 5.4 (5.4, 5.10, 5.15, 6.1, 6.6, 6.12) and for 7.3
+ *     (src/kernel/items.c); 6.3 prints 6.1's layout, 7.1 prints 6.12's.
+ *     Adding a release's exact layout means adding its table there and its
+ *     row in layout_of[] below.
+ *
+ *   its mechanisms (how stats travel from an update to a reader): the era
+ *     whose stats machinery the release already has, i.e. the nearest
+ *     modelled era in mechanism.  The boundaries are the commits that
+ *     replaced one machinery by the next:
+ *
+ *       5.4  .. 5.12  5.10's  batched atomics; memcg joined rstat in 5.13
+ *                             (2d146aa3aa84 "mm: memcontrol: switch to rstat")
+ *       5.13 .. 6.7   6.1's   rstat, one global flush threshold; per-memcg
+ *                             thresholds came in 6.8 (8d59d2214c23 "mm: memcg:
+ *                             make stats flushing threshold per-memcg")
+ *       6.8  .. 6.16  6.12's  per-memcg thresholds, per-CPU locked updater;
+ *                             the lockless llist updater came in 6.17
+ *       6.17 .. 7.3   7.3's
+ *
+ *     What a release differs in from its era is not modelled: 5.4 still
+ *     walked the subtree for v1 numa_stat (seed 003 before), 5.15 had a
+ *     MEMCG_CHARGE_BATCH of 32 (64 since 5.19), 6.6 kept v1 locals in the
+ *     flush (seed 000 after).
+ *
+ *   CONFIG_MEMCG_V1 follows the layout: a layout built without it (Debian's
+ *   6.12) has no v1 memory controller, whatever era runs it.
+ */
+struct release_range {
+	unsigned major, first_minor, last_minor;
+};
+
+static const struct release_range releases[] = {
+	{ 5, 4, 19 },
+	{ 6, 0, 19 },	/* 6.19 was followed by 7.0 */
+	{ 7, 0, 3 },
+};
+
+static const struct {
+	unsigned since;
+	enum mcg_layout_id layout;
+} layout_of[] = {
+	{ MCG_KVER(5, 4), MCG_LAYOUT_5_4 },
+	{ MCG_KVER(5, 10), MCG_LAYOUT_5_10 },
+	{ MCG_KVER(5, 15), MCG_LAYOUT_5_15 },
+	{ MCG_KVER(6, 1), MCG_LAYOUT_6_1 },
+	{ MCG_KVER(6, 6), MCG_LAYOUT_6_6 },
+	{ MCG_KVER(6, 12), MCG_LAYOUT_6_12 },
+	{ MCG_KVER(7, 3), MCG_LAYOUT_7_3 },
+};
+
+static const struct {
+	unsigned since;
+	const struct mcg_kernel *era;
+} era_of[] = {
+	{ MCG_KVER(5, 4), &mcg_era_5_10 },
+	{ MCG_KVER(5, 13), &mcg_era_6_1 },
+	{ MCG_KVER(6, 8), &mcg_era_6_12 },
+	{ MCG_KVER(6, 17), &mcg_era_7_3 },
+};
+
+/* The canonical names of the releases, "5.4" ... "7.3": mcg_kernel.version
+ * points into this, so it outlives every caller. */
+static char release_names[64][6];
+
+static void release_names_fill(void)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(releases); i++)
+		for (unsigned minor = releases[i].first_minor; minor <= releases[i].last_minor;
+		     minor++) {
+			g_assert(n < G_N_ELEMENTS(release_names));
+			snprintf(release_names[n++], sizeof(release_names[0]), "%u.%u",
+				 releases[i].major, minor);
+		}
+}
 
 const struct mcg_kernel *const *mcg_kernel_list(unsigned *nr)
 {
@@ -29,6 +118,71 @@ const struct mcg_kernel *mcg_kernel_get(const char *version)
 	return NULL;
 }
 
+/* "MAJOR.MINOR", both plain decimal without leading zeros or signs, of a
+ * release in releases[]: its MCG_KVER() and its index among the names, or
+ * false. */
+static bool release_parse(const char *version, unsigned *kver, unsigned *index)
+{
+	unsigned major = 0, minor = 0, n = 0;
+	const char *p = version;
+
+	if (!p)
+		return false;
+	for (unsigned *field = &major;; field = &minor, p++) {
+		const char *start = p;
+
+		while (*p >= '0' && *p <= '9' && p - start < 3)
+			*field = *field * 10 + (unsigned)(*p++ - '0');
+		if (p == start || (*start == '0' && p - start > 1))
+			return false;
+		if (field == &minor)
+			break;
+		if (*p != '.')
+			return false;
+	}
+	if (*p != '\0')
+		return false;
+	for (unsigned i = 0; i < G_N_ELEMENTS(releases); i++) {
+		const struct release_range *r = &releases[i];
+
+		if (major == r->major && minor >= r->first_minor && minor <= r->last_minor) {
+			*kver = MCG_KVER(major, minor);
+			*index = n + minor - r->first_minor;
+			return true;
+		}
+		n += r->last_minor - r->first_minor + 1;
+	}
+	return false;
+}
+
+bool mcg_kernel_release_known(const char *version)
+{
+	unsigned kver, index;
+
+	return release_parse(version, &kver, &index);
+}
+
+/* The kernel of a release: its era's mechanisms with its layout. */
+static void release_kernel(const char *version, struct mcg_kernel *out)
+{
+	static pthread_once_t named = PTHREAD_ONCE_INIT;
+	unsigned kver = 0, index = 0, i;
+
+	pthread_once(&named, release_names_fill);
+	if (!release_parse(version, &kver, &index))
+		g_assert_not_reached();
+	for (i = G_N_ELEMENTS(era_of); i-- > 0;)
+		if (kver >= era_of[i].since)
+			break;
+	*out = *era_of[i].era;
+	for (i = G_N_ELEMENTS(layout_of); i-- > 0;)
+		if (kver >= layout_of[i].since)
+			break;
+	out->version = release_names[index];
+	out->layout = layout_of[i].layout;
+	out->memcg_v1 = mcg_layout_get(out->layout)->has_v1;
+}
+
 const struct mcg_kernel *mcg_kernel_default(void)
 {
 	return &mcg_era_7_3;
@@ -37,16 +191,18 @@ const struct mcg_kernel *mcg_kernel_default(void)
 int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel *out,
 		       const char **why)
 {
+	struct mcg_kernel release;
 	const struct mcg_kernel *era = NULL;
 	const struct mcg_seed *s = NULL;
 	bool after = false;
 
 	if (version) {
-		era = mcg_kernel_get(version);
-		if (!era) {
-			*why = "unknown kernel version (known: 5.10, 6.1, 6.12, 7.3)";
+		if (!mcg_kernel_release_known(version)) {
+			*why = "unknown kernel version (known: " MCG_KERNEL_RELEASES ")";
 			return -1;
 		}
+		release_kernel(version, &release);
+		era = &release;
 	}
 	if (seed) {
 		const char *colon = strchr(seed, ':');

@@ -120,11 +120,15 @@ enum mcg_css_ref {
 struct mcg_seed;
 
 struct mcg_kernel {
-	const char *version;		/* "6.1" */
+	/* The release modelled ("6.1", "6.3"), and the era whose mechanisms it
+	 * runs ("6.1" for both): the same string for the four plain eras. */
+	const char *version;
+	const char *era;
 	enum mcg_layout_id layout;	/* its file layouts */
 	/* CONFIG_MEMCG_V1: the legacy (v1) memory controller is built in.
-	 * True for every plain era (Debian builds it).  Without it (seed
-	 * 001's kernels) mm/memcontrol-v1.c is not built (mm/Makefile), the
+	 * For a release, as its layout is built (mcg_layout.has_v1).  Without
+	 * it (Debian's 6.12, seed 001's kernels) mm/memcontrol-v1.c is not
+	 * built (mm/Makefile), the
 	 * subsystem has no legacy_cftypes (memory_cgrp_subsys in
 	 * mm/memcontrol.c), so only a v2 hierarchy can mount, and the layout
 	 * loses the v1-only items (MCG_LAYOUT_7_3_NO_V1). */
@@ -165,6 +169,11 @@ struct mcg_kernel {
 
 /* The plain era of a version ("5.10", "6.1", "6.12", "7.3"), or NULL. */
 const struct mcg_kernel *mcg_kernel_get(const char *version);
+/* The releases --kernel accepts, for a one-line error and --help. */
+#define MCG_KERNEL_RELEASES \
+	"a Linux release from 5.4 to 7.3 (5.4 ... 5.19, 6.0 ... 6.19, 7.0 ... 7.3)"
+/* Is `version` a release memcgfs models ("5.4" ... "7.3", major.minor)? */
+bool mcg_kernel_release_known(const char *version);
 /* The default era (the newest). */
 const struct mcg_kernel *mcg_kernel_default(void);
 /* Every era, oldest first; *nr receives the count. */
@@ -188,8 +197,11 @@ const struct mcg_seed *mcg_seed_list(unsigned *nr);
 
 /* Resolves the kernel a mount runs: `version` (NULL: the seed's base era, or
  * the default) with `seed` ("NNN:before" or "NNN:after", NULL for none)
- * applied.  0, or -1 with a one-line reason in *why (static string, for a
- * user who asked for a combination that never existed). */
+ * applied.  Any release from 5.4 to 7.3 resolves (see kernel.c): it prints
+ * the layout of the newest tabulated release at or before it and runs the
+ * mechanisms of the era of its stats machinery.  0, or -1 with a one-line
+ * reason in *why (static string, for a user who asked for a combination that
+ * never existed). */
 int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel *out,
 		       const char **why);
 

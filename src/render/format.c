@@ -15,25 +15,28 @@
 /*
  * How memory.stat and memory.numa_stat are printed.
  *
- * Nothing here knows a key.  The layout carries the kernel's memory_stats[]
- * rows and the memcg_vm_event_stat[] rows, and the renderers are loops over
- * them, exactly as memcg_stat_format() and memory_numa_stat_show() are:
+ * Nothing here knows a key.  The layout carries v2 memory.stat as a list of
+ * lines in the kernel's order, and the renderers are loops over them:
  *
- *   memory.stat   = for each memory_stats[] row:   "key value"   (bytes or count)
- *                     after slab_unreclaimable:     "slab sum"    (derived)
- *                     hugetlb row:                  only with memory_hugetlb_accounting
- *                   first nr_v2_events_first event rows           (5.10 only)
- *                   "pgscan sum", "pgsteal sum"                   (raw pages)
- *                   for each v2 event row:         "key count"
+ *   memory.stat   = for each line of the layout:
+ *                     item line:     "key value"   (bytes, or a count)
+ *                     slab line:     "slab sum"    (derived, bytes)
+ *                     pgscan line:   "pgscan sum"  (raw pages or counts)
+ *                     pgsteal line:  "pgsteal sum"
+ *                     the hugetlb line only with memory_hugetlb_accounting
  *   numa_stat     = for each memory_stats[] row whose item is per-node:
- *                     "key N0=v N1=v ..."                         (same units)
+ *                     "key N0=v N1=v ..."          (same units)
  *
- * Which numbers a row prints is the layout's business too: the unit of an
+ * From 6.1 on the lines are built from memory_stats[] and
+ * memcg_vm_event_stat[] as memcg_stat_format() loops over them; up to 5.15
+ * memory_stat_format() wrote them by hand, in an order that moved from
+ * release to release (5.4 prints "slab" after kernel_stack and its
+ * workingset lines after pgmajfault), and the layout lists them as written.
+ * Which numbers a line prints is the layout's business too: the unit of an
  * item (pages, bytes, KiB, count) and whether the summaries read state or
- * events differ between 6.12 and 7.3, and 5.10 prints three of its event
- * lines before the summaries (nr_v2_events_first), and mcg_stat_read() hides the
- * difference between the two kinds.  So one renderer serves both kernels,
- * and a new kernel is a new table, not a new renderer.
+ * events differ between kernels, and mcg_stat_read() hides the difference
+ * between the two kinds.  So one renderer serves every kernel, and a new
+ * kernel is a new table, not a new renderer.
  *
  * Staleness is also the kernel's: each render first asks for the
  * thresholded flush of the cgroup being read (mem_cgroup_flush_stats()), and
@@ -50,29 +53,20 @@ static unsigned long long stat_output(struct mcg_engine *e, const struct mcg_lay
 	return mcg_layout_output_value(l, item, (long)mcg_stat_read(e, cg, item, MCG_HIERARCHICAL));
 }
 
-/* A reclaim summary line: the raw sum of its items, pages for 7.3 state and
+/* A reclaim summary: the raw sum of its items, pages for 7.3 state and
  * counts for 6.12 events alike, no unit scaling (the kernel sums
  * memcg_page_state() / memcg_events() directly). */
-static void summary_append(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out,
-			   const char *name, const enum mcg_item *items, unsigned nr_items)
+static unsigned long long summary_sum(struct mcg_engine *e, struct mcg_cgroup *cg,
+				      const enum mcg_item *items, unsigned nr_items)
 {
 	unsigned long sum = 0;
 
 	for (unsigned i = 0; i < nr_items; i++)
 		sum += mcg_stat_read(e, cg, items[i], MCG_HIERARCHICAL);
-	g_string_append_printf(out, "%s %lu\n", name, sum);
+	return sum;
 }
 
-/* Event rows [from, to) of the layout: "name count". */
-static void events_append(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out,
-			  const struct mcg_layout *l, unsigned from, unsigned to)
-{
-	for (unsigned i = from; i < to; i++)
-		g_string_append_printf(out, "%s %lu\n", l->v2_events[i].name,
-				       mcg_stat_read(e, cg, l->v2_events[i].item, MCG_HIERARCHICAL));
-}
-
-/* memcg_stat_format(); memory_stat_format() in 6.1 and 5.10 */
+/* memcg_stat_format(); memory_stat_format() up to 6.1 */
 static void memcg_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
 {
 	const struct mcg_engine_config *cfg = mcg_engine_config(e);
@@ -80,30 +74,32 @@ static void memcg_stat_format(struct mcg_engine *e, struct mcg_cgroup *cg, GStri
 
 	mcg_memcg_flush_stats(e, cg);
 
-	for (unsigned i = 0; i < l->nr_v2_stats; i++) {
-		const struct mcg_stat_row *row = &l->v2_stats[i];
-		unsigned long long size;
+	for (unsigned i = 0; i < l->nr_v2_lines; i++) {
+		const struct mcg_stat_line *line = &l->v2_lines[i];
+		unsigned long long value = 0;
 
-		/* memcg_accounts_hugetlb(): a mount option of cgroup2, so
-		 * memory.stat hides the row unless hugetlb is charged at all
-		 * (numa_stat does not; see below). */
-		if (row->item == MCG_HUGETLB && !cfg->hugetlb_accounting)
-			continue;
-		size = stat_output(e, l, cg, row->item);
-		g_string_append_printf(out, "%s %llu\n", row->name, size);
-
-		if (row->item == MCG_SLAB_UNRECLAIMABLE_B) {
-			size += stat_output(e, l, cg, MCG_SLAB_RECLAIMABLE_B);
-			g_string_append_printf(out, "slab %llu\n", size);
+		switch (line->kind) {
+		case MCG_LINE_ITEM:
+			/* memcg_accounts_hugetlb(): a mount option of cgroup2,
+			 * so memory.stat hides the row unless hugetlb is
+			 * charged at all (numa_stat does not; see below). */
+			if (line->item == MCG_HUGETLB && !cfg->hugetlb_accounting)
+				continue;
+			value = stat_output(e, l, cg, line->item);
+			break;
+		case MCG_LINE_SLAB:
+			value = stat_output(e, l, cg, MCG_SLAB_RECLAIMABLE_B) +
+				stat_output(e, l, cg, MCG_SLAB_UNRECLAIMABLE_B);
+			break;
+		case MCG_LINE_PGSCAN:
+			value = summary_sum(e, cg, l->pgscan_items, l->nr_pgscan_items);
+			break;
+		case MCG_LINE_PGSTEAL:
+			value = summary_sum(e, cg, l->pgsteal_items, l->nr_pgsteal_items);
+			break;
 		}
+		g_string_append_printf(out, "%s %llu\n", line->name, value);
 	}
-
-	/* 5.10 writes pgfault, pgmajfault and pgrefill before the summaries;
-	 * from 6.1 on every event row follows them. */
-	events_append(e, cg, out, l, 0, l->nr_v2_events_first);
-	summary_append(e, cg, out, "pgscan", l->pgscan_items, l->nr_pgscan_items);
-	summary_append(e, cg, out, "pgsteal", l->pgsteal_items, l->nr_pgsteal_items);
-	events_append(e, cg, out, l, l->nr_v2_events_first, l->nr_v2_events);
 }
 
 /* memory_numa_stat_show(): the memory.stat rows of per-node items, one
@@ -155,12 +151,13 @@ void mcg_format_numa_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *
  * __memory_events_show() and swap_events_show() are hand-written seq_printf
  * lines in every kernel; what changed is which lines there are:
  *
- *   oom_group_kill  since 5.17 (4b82ab4f2850, "mm/memcg: Add oom_group_kill
- *                   memory event"): absent in 5.10, present in 6.1
+ *   oom_group_kill  since 5.17 ("mm/memcg: Add oom_group_kill memory
+ *                   event"): absent in 5.15, present in 6.1
  *   sock_throttled  present in 7.3's __memory_events_show(), absent in
- *                   6.12's: gated at the first modelled era that has it
- *
- * memory.swap.events (high, max, fail) is the same in all four.
+ *                   6.12's: gated at the first modelled release that has it
+ *   swap "high"     since 5.8 (4b82ab4f2850 "mm: memcontrol: add
+ *                   memory.swap.high"): 5.4's swap_events_show() prints
+ *                   max and fail only
  */
 #define EVENT_NONE MCG_NR_MEMORY_EVENTS
 
@@ -181,7 +178,7 @@ static const struct memory_event_row {
 	 * line reads 0, as it does on a kernel whose sockets never stall. */
 	{ "sock_throttled",	EVENT_NONE,			MCG_KVER(7, 3) },
 }, swap_event_rows[] = {
-	{ "high",		MCG_MEMORY_SWAP_HIGH,		0 },
+	{ "high",		MCG_MEMORY_SWAP_HIGH,		MCG_KVER(5, 8) },
 	{ "max",		MCG_MEMORY_SWAP_MAX,		0 },
 	{ "fail",		MCG_MEMORY_SWAP_FAIL,		0 },
 };

@@ -22,11 +22,12 @@
  * two print the same digits, but the formats are kept as the kernel has them.
  *
  * The memcg1_stats[] rows depend on the kernel (layout->v1_stats, from
- * src/kernel/items.c): 5.10 has no workingset_refault_* rows, 6.1 adds them,
- * 6.12 and 7.3 add swapcached after swap.  The events, the LRU lines and the
- * two limits are the same in 5.10, 6.1, 6.12 and 7.3 (memcg_stat_show() in
- * 5.10 and 6.1 mm/memcontrol.c, memcg1_stat_format() in 6.12 and 7.3
- * mm/memcontrol-v1.c), so those tables live here.  hierarchical_memsw_limit
+ * src/kernel/items.c): 5.4 and 5.10 have no workingset_refault_* rows, 5.14
+ * added them (5.15, 6.1, 6.6), and 6.12 and 7.3 add swapcached after swap.
+ * The events, the LRU lines and the two limits are the same in every
+ * release modelled (memcg_stat_show() in 5.10 and 6.1 mm/memcontrol.c,
+ * memcg1_stat_format() in 6.12 and 7.3 mm/memcontrol-v1.c; 5.4, 5.15 and
+ * 6.6 derived, see items.c), so those tables live here.  hierarchical_memsw_limit
  * and the swap rows are gated by do_memsw_account(), true on every v1
  * hierarchy with swap accounting (Debian's default), as emulated.
  */

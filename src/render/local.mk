@@ -20,4 +20,6 @@ EXTRA_DIST += \
 	tests/golden/v1-empty-memcg.memory.numa_stat \
 	tests/golden/v1-root.memory.stat \
 	tests/golden/v1-root.memory.numa_stat \
+	tests/golden/derive.sh \
+	tests/golden/kernels \
 	$(NULL)

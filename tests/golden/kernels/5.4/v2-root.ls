@@ -1,0 +1,12 @@
+cgroup.controllers
+cgroup.max.depth
+cgroup.max.descendants
+cgroup.procs
+cgroup.stat
+cgroup.subtree_control
+cgroup.threads
+cpu.pressure
+cpu.stat
+io.pressure
+io.stat
+memory.pressure

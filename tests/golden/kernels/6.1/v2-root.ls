@@ -1,0 +1,16 @@
+cgroup.controllers
+cgroup.max.depth
+cgroup.max.descendants
+cgroup.pressure
+cgroup.procs
+cgroup.stat
+cgroup.subtree_control
+cgroup.threads
+cpu.pressure
+cpu.stat
+io.pressure
+io.stat
+memory.numa_stat
+memory.pressure
+memory.reclaim
+memory.stat
