@@ -196,6 +196,12 @@ bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node);
  * ancestor)?  Called with fs->ctl_lock held. */
 bool fs_node_may_mkdir(struct mcgfs *fs, struct fs_node *parent);
 
+/* ---- Repeatable states (state.c): memcgfs.clock and memcgfs.charge ---------- */
+
+int fs_show_clock(struct fs_call *c, GString *out);
+int fs_write_clock(struct fs_call *c, char *buf);
+int fs_write_charge(struct fs_call *c, char *buf);
+
 /* ---- The kernel's parsers (parse.c) ----------------------------------------- */
 
 /* strstrip(): trims leading and trailing white space in place. */

@@ -9,6 +9,7 @@ memcgfs_SOURCES = \
 	src/fs/files.c \
 	src/fs/options.c \
 	src/fs/parse.c \
+	src/fs/state.c \
 	$(NULL)
 memcgfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)
 memcgfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
