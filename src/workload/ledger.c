@@ -230,11 +230,6 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	return 1;
 }
 
-/* One anonymous fault (do_anonymous_page() or a THP fault): a quarter of
- * faults find a swapped page while there are any; otherwise the fault
- * brings a new folio, a THP whenever the THP share of pages is due.
- * Returns the pages of the fault rate it used up (a THP's 512 may go
- * beyond this step's share: the caller carries the debt). */
 /* A new anonymous folio of `pages` (1 or a THP) on a node, `mlocked` of
  * them mlocked: do_anonymous_page() or do_huge_pmd_anonymous_page() after
  * the charge. */
@@ -256,6 +251,11 @@ static void anon_folio_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long 
 	wl_stat(x, w, nid, MCG_PGPGIN, 1);
 }
 
+/* One anonymous fault (do_anonymous_page() or a THP fault): a quarter of
+ * faults find a swapped page while there are any; otherwise the fault
+ * brings a new folio, a THP whenever the THP share of pages is due.
+ * Returns the pages of the fault rate it used up (a THP's 512 may go
+ * beyond this step's share: the caller carries the debt). */
 static long anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
@@ -296,10 +296,8 @@ static void io_account(struct wl_ctx *x, struct mcg_cgroup *cg, enum mcg_io_op o
 		mcg_io_account(x->cpu, cg, 0, op, (uint64_t)lmin(IO_CHUNK, pages - done) * MCG_PAGE_SIZE);
 }
 
-/* One page read into the page cache (filemap_add_folio() from readahead):
- * half of them find a shadow entry while there are any, refault and are
- * activated at once.  The reads go to the disk a request of IO_CHUNK pages
- * at a time. */
+/* A page read into the page cache on a node, a refault (activated at once)
+ * or not, mapped or not, after the charge. */
 static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long refault,
 			  long mapped)
 {
@@ -330,6 +328,10 @@ static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long r
 	}
 }
 
+/* One page read into the page cache (filemap_add_folio() from readahead):
+ * half of them find a shadow entry while there are any, refault and are
+ * activated at once.  The reads go to the disk a request of IO_CHUNK pages
+ * at a time. */
 static long file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
