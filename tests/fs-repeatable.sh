@@ -69,7 +69,7 @@ done
 snapshot() { cat "$G/memcgfs.clock" "$G/job/memory.stat" "$G/job/memory.numa_stat" \
 	"$G/job/memory.events" "$G/job/memory.current"; }
 snapshot > "$TMP/before"
-for bad in "2" "2 s" "s" "-1s" "1h" "1.5s" "18446744073709551616ns" "18446744073709551615s" " "; do
+for bad in "2" "2 s" "s" "-1s" "1h" "1.5s" "18446744073709551616ns" "18446744073709551615s" "3601s" " "; do
 	expect "memcgfs.clock '$bad'" "$(err write "$G/memcgfs.clock" "$bad")" EINVAL
 done
 for bad in "anon" "anon 100" "anon 1000" "anon 0" "anon -0" "anon 1M node=2" "anon 1M cpu=2" \

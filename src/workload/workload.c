@@ -489,7 +489,7 @@ int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns)
 	uint64_t now, target, tick_ns = (uint64_t)wl->tick_ms * 1000000u;
 	int err;
 
-	if (!wl->manual_clock)
+	if (!wl->manual_clock || ns > MCG_WORKLOAD_MAX_ADVANCE_NS)
 		return -EINVAL;
 	pthread_mutex_lock(&wl->clock_lock);
 	now = mcg_engine_clock_ns(wl->e);
