@@ -5,7 +5,7 @@
 set -eu
 # gnuplot-nox draws the experiments' plots (memcgfs-bench experiment).
 packages="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libglib2.0-dev libfuse3-dev fuse3 check gnuplot-nox"
+	libglib2.0-dev libfuse3-dev fuse3 check gnuplot-nox cgroup-tools"
 missing=
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

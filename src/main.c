@@ -49,6 +49,8 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "memcgfs: bad workload profile: %s\n", strerror(-err));
 		goto out_engine;
 	}
+	if (opts.has_random_seed)
+		mcg_workload_set_seed(wl, opts.random_seed);
 	err = mcg_workload_set_tick_ms(wl, opts.tick_ms);
 	if (!err)
 		err = mcg_workload_start(wl);

@@ -740,6 +740,64 @@ START_TEST(test_ratelimited)
 }
 END_TEST
 
+/* A manual clock moves only when told: every periodic flush due on the way
+ * runs (two in 4.5 s at a 2 s period), a clock never goes back, and the
+ * ratelimited flush waits for two periods without a root flush, in
+ * emulated time.  A real clock cannot be set. */
+START_TEST(test_manual_clock)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_cgroup *a;
+	struct mcg_flush_counters fc;
+
+	mcg_engine_config_init(&cfg);
+	cfg.manual_clock = true;
+	e = mcg_engine_new(&cfg);
+	a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	g_usleep(20000);
+	ck_assert_uint_eq(mcg_engine_clock_ns(e), 0);
+	for (int k = 0; k < 10; k++)
+		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, BATCH_7_3);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 1999999999), 0);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.periodic, 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 4500000000u), 0);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.periodic, 2);
+	ck_assert_uint_eq(mcg_engine_clock_ns(e), 4500000000u);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL),
+			 10 * BATCH_7_3);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 4499999999u), -EINVAL);
+	ck_assert_uint_eq(mcg_engine_clock_ns(e), 4500000000u);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+
+	/* No periodic flush: the ratelimit's two default periods pass. */
+	cfg.flush_period_ms = 0;
+	e = mcg_engine_new(&cfg);
+	a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	for (int k = 0; k < 10; k++)
+		test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, BATCH_7_3);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 2 * 2000000000u), 0);
+	mcg_memcg_flush_stats_ratelimited(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.flushes, 0);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 2 * 2000000000u + 1), 0);
+	mcg_memcg_flush_stats_ratelimited(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.flushes, 1);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+
+	cfg.manual_clock = false;
+	e = mcg_engine_new(&cfg);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 1), -EINVAL);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* A flush costs the updated pairs, not the tree: 1000 idle cgroups and 10
  * updated ones on one CPU make 11 visits (the 10 and the root). */
 START_TEST(test_flush_visits_only_updated)
@@ -1811,6 +1869,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_staleness_bound);
 	tcase_add_test(tc, test_periodic_flusher);
 	tcase_add_test(tc, test_ratelimited);
+	tcase_add_test(tc, test_manual_clock);
 	tcase_add_test(tc, test_flush_visits_only_updated);
 	suite_add_tcase(s, tc);
 

@@ -378,7 +378,7 @@ START_TEST(test_long_run_invariants)
 	w = mcg_cgroup_workload(cg);
 	for (unsigned step = 1; step <= 6000; step++) {
 		for (unsigned c = 0; c < 2; c++) {
-			struct wl_ctx x = { r.wl, r.e, mcg_engine_cpu(r.e, c), c, 0 };
+			struct wl_ctx x = { r.wl, r.e, mcg_engine_cpu(r.e, c), c, 0, NULL };
 
 			mcg_cpu_enter(x.cpu);
 			wl_step(&x, w, p, 0.1);
@@ -682,6 +682,152 @@ START_TEST(test_profile_nodes)
 }
 END_TEST
 
+/* ---- repeatable runs ---- */
+
+struct manual_run {
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *cg;
+};
+
+/* A manual-clock pool of 2 CPUs and 2 nodes, seeded, one busy cgroup,
+ * three emulated seconds, a direct charge and a free. */
+static void manual_run(struct manual_run *r, uint64_t seed)
+{
+	struct mcg_engine_config cfg;
+	int err;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	cfg.nr_nodes = 2;
+	cfg.manual_clock = true;
+	r->e = mcg_engine_new(&cfg);
+	r->wl = mcg_workload_new(r->e, NULL, &err);
+	ck_assert_ptr_nonnull(r->wl);
+	mcg_workload_set_seed(r->wl, seed);
+	ck_assert_int_eq(mcg_workload_start(r->wl), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(r->wl, mcg_engine_root(r->e), "a", &r->cg), 0);
+	ck_assert_int_eq(mcg_workload_set_profile(r->wl, r->cg,
+						  "anon=5000 file_read=3000 file_write=500 slab=200 "
+						  "footprint=8M turnover=20 nodes=all"), 0);
+	ck_assert_int_eq(mcg_workload_clock_advance(r->wl, 1500000000u), 0);
+	ck_assert_int_eq(mcg_workload_charge(r->wl, r->cg, MCG_PAGES_ANON, 1, 1, 256), 0);
+	ck_assert_int_eq(mcg_workload_clock_advance(r->wl, 1500000000u), 0);
+	ck_assert_int_eq(mcg_workload_charge(r->wl, r->cg, MCG_PAGES_ANON, 1, 1, -100), 0);
+	__mcg_memcg_flush_stats(r->e, mcg_engine_root(r->e), true);
+}
+
+static void manual_run_free(struct manual_run *r)
+{
+	mcg_workload_cgroup_destroy(r->wl, r->cg);
+	mcg_cgroup_put(r->cg);
+	mcg_workload_free(r->wl);
+	mcg_engine_free(r->e);
+}
+
+/* The same calls on a manual clock with one seed give the same counters,
+ * node by node; another seed other node choices.  Time moved only by the
+ * calls: 3 s, a periodic flush at 2 s. */
+START_TEST(test_manual_clock_repeatable)
+{
+	static const enum mcg_item items[] = {
+		MCG_ANON_MAPPED, MCG_FILE_PAGES, MCG_INACTIVE_FILE, MCG_ACTIVE_FILE, MCG_FILE_DIRTY,
+		MCG_WRITEBACK, MCG_SLAB_RECLAIMABLE_B, MCG_PGFAULT,
+	};
+	struct manual_run a, b, c;
+	struct mcg_flush_counters fc;
+	bool differ = false;
+
+	manual_run(&a, 5);
+	manual_run(&b, 5);
+	manual_run(&c, 6);
+	ck_assert_uint_eq(mcg_engine_clock_ns(a.e), 3000000000u);
+	mcg_engine_flush_counters(a.e, &fc);
+	ck_assert_uint_eq(fc.periodic, 1);
+	ck_assert_uint_gt(mcg_stat_read(a.e, a.cg, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+	for (unsigned i = 0; i < G_N_ELEMENTS(items); i++) {
+		if (items[i] == MCG_PGFAULT) {
+			ck_assert_uint_eq(mcg_stat_read(a.e, a.cg, items[i], MCG_HIERARCHICAL),
+					  mcg_stat_read(b.e, b.cg, items[i], MCG_HIERARCHICAL));
+			continue;
+		}
+		for (int nid = 0; nid < 2; nid++) {
+			unsigned long va = mcg_stat_read_node(a.e, a.cg, nid, items[i], MCG_HIERARCHICAL);
+
+			ck_assert_uint_eq(va, mcg_stat_read_node(b.e, b.cg, nid, items[i],
+								 MCG_HIERARCHICAL));
+			differ |= va != mcg_stat_read_node(c.e, c.cg, nid, items[i], MCG_HIERARCHICAL);
+		}
+	}
+	ck_assert(differ);
+	ck_assert_uint_eq(mcg_counter_read(a.cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+			  mcg_counter_read(b.cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE));
+	manual_run_free(&a);
+	manual_run_free(&b);
+	manual_run_free(&c);
+}
+END_TEST
+
+/* memcgfs.charge's path: pages of a kind land on the node and in the
+ * counters; bad requests change nothing; a charge at the limit reclaims
+ * page cache, then the OOM killer ends it with ENOMEM.  A real clock
+ * cannot be advanced. */
+START_TEST(test_direct_charge)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *cg;
+	int err;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	cfg.nr_nodes = 2;
+	e = mcg_engine_new(&cfg);
+	wl = mcg_workload_new(e, NULL, &err);
+	ck_assert_int_eq(mcg_workload_clock_advance(wl, 1), -EINVAL);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, mcg_engine_root(e), "a", &cg), 0);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 0, 1, 1000), 0);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_FILE, 1, 0, 500), 0);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_KERNEL_STACK, 0, 0, 4), 0);
+	/* Bad requests: nothing changes. */
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 2, 0, 1), -EINVAL);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 0, 2, 1), -EINVAL);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 0, 0, 0), -EINVAL);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_NR_PAGE_KINDS, 0, 0, 1), -EINVAL);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 0, 1, -1001), -EINVAL);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 1, 1, -1), -EINVAL);
+	mcg_memcg_drain_all_stock(e, NULL, cg);
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	/* In the items' storage units: pages, kB for kernel stacks. */
+	ck_assert_uint_eq(mcg_stat_read_node(e, cg, 1, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 1000);
+	ck_assert_uint_eq(mcg_stat_read_node(e, cg, 0, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 0);
+	ck_assert_uint_eq(mcg_stat_read(e, cg, MCG_PGFAULT, MCG_HIERARCHICAL), 1000);
+	ck_assert_uint_eq(mcg_stat_read(e, cg, MCG_FILE_PAGES, MCG_HIERARCHICAL), 500);
+	ck_assert_uint_eq(mcg_stat_read(e, cg, MCG_KERNEL_STACK_KB, MCG_HIERARCHICAL),
+			  4 * MCG_PAGE_SIZE / 1024);
+	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 1504);
+	/* A free of what CPU 0 holds on node 1. */
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 0, 1, -400), 0);
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	ck_assert_uint_eq(mcg_stat_read(e, cg, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 600);
+	ck_assert_uint_eq(mcg_stat_read(e, cg, MCG_PGPGOUT, MCG_HIERARCHICAL), 400);
+	/* 1104 pages under a limit of 1200: 200 more anon pages reclaim the
+	 * page cache, then 96 more kill the task that faults. */
+	ck_assert_int_eq(mcg_workload_set_limit(wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 1200,
+						false), 0);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 1, 0, 200), 0);
+	ck_assert_uint_gt(mcg_memory_event_read(cg, MCG_MEMORY_MAX, false), 0);
+	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 1, 0, 1000), -ENOMEM);
+	ck_assert_uint_eq(mcg_memory_event_read(cg, MCG_MEMORY_OOM_KILL, false), 1);
+	ck_assert_uint_le(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 1200);
+	mcg_workload_cgroup_destroy(wl, cg);
+	mcg_cgroup_put(cg);
+	mcg_workload_free(wl);
+	mcg_engine_free(e);
+}
+END_TEST
+
 static Suite *make_workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -705,6 +851,8 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_profile_nodes);
 	tcase_add_test(tc, test_memsw_limit);
 	tcase_add_test(tc, test_swap_limits);
+	tcase_add_test(tc, test_manual_clock_repeatable);
+	tcase_add_test(tc, test_direct_charge);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -17,7 +17,8 @@ mkdir "$M/x" || fail mkdir
 if [ -f "$SPEC/v1-memcg-dir-listing.txt" ]; then
 	# the kernel's files, less the vendor one, plus the emulator's own
 	{ grep -v '^memory.shown_ram_in_bytes$' "$SPEC/v1-memcg-dir-listing.txt"
-	  echo memcgfs.workload; echo memcgfs.workload_stat; } | LC_ALL=C sort > "$TMP/want"
+	  echo memcgfs.workload; echo memcgfs.workload_stat; echo memcgfs.charge; } |
+		LC_ALL=C sort > "$TMP/want"
 	ls "$M/x" | LC_ALL=C sort > "$TMP/got"
 	diff -u "$TMP/want" "$TMP/got" || fail "v1 child file set"
 fi
@@ -35,10 +36,11 @@ if [ -f "$SPEC/v1-memcg-files.tsv" ]; then
 	done < "$SPEC/v1-memcg-files.tsv"
 fi
 # the root: the same files plus cgroup.sane_behavior and release_agent, and
-# the emulator's memcgfs.flush_stats and memcgfs.read_stats
+# the emulator's memcgfs.flush_stats, memcgfs.read_stats and memcgfs.clock
 listing "$M/x" > "$TMP/child"
 { cat "$TMP/child"; echo "-r--r--r-- cgroup.sane_behavior"; echo "-rw-r--r-- release_agent"
-  echo "-r--r--r-- memcgfs.flush_stats"; echo "-r--r--r-- memcgfs.read_stats"; } |
+  echo "-r--r--r-- memcgfs.flush_stats"; echo "-r--r--r-- memcgfs.read_stats"
+  echo "-rw-r--r-- memcgfs.clock"; } |
 	sort -k2 > "$TMP/want"
 listing "$M" | sort -k2 > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v1 root file set"
@@ -71,6 +73,7 @@ cat > "$TMP/want" <<'LIST'
 -rw-r--r-- io.pressure
 -r--r--r-- io.stat
 -rw-r--r-- io.weight
+--w------- memcgfs.charge
 -rw-r--r-- memcgfs.workload
 -r--r--r-- memcgfs.workload_stat
 -r--r--r-- memory.current
@@ -112,6 +115,8 @@ cat > "$TMP/want" <<'LIST'
 -r--r--r-- cpu.stat.local
 -rw-r--r-- io.pressure
 -r--r--r-- io.stat
+--w------- memcgfs.charge
+-rw-r--r-- memcgfs.clock
 -r--r--r-- memcgfs.flush_stats
 -r--r--r-- memcgfs.read_stats
 -rw-r--r-- memcgfs.workload

@@ -103,6 +103,19 @@ static enum mcg_update_path engine_update_path(const struct mcg_kernel *k)
 	return MCG_PATH_ANY;
 }
 
+/* flush_memcg_stats_dwork(): forced on purpose, whole tree. */
+static void periodic_flush(struct mcg_engine *e)
+{
+	atomic_fetch_add_explicit(&e->nr_periodic, 1, memory_order_relaxed);
+	__mcg_memcg_flush_stats(e, e->root, true);
+}
+
+static bool periodic_flush_runs(const struct mcg_engine *e)
+{
+	/* 5.10 has no memcg flush to run. */
+	return e->cfg.flush_period_ms && e->cfg.kernel.flush != MCG_FLUSH_NONE;
+}
+
 static void *periodic_flusher(void *arg)
 {
 	struct mcg_engine *e = arg;
@@ -123,9 +136,7 @@ static void *periodic_flusher(void *arg)
 		if (e->flusher_stop)
 			break;
 		pthread_mutex_unlock(&e->flusher_lock);
-		/* flush_memcg_stats_dwork(): forced on purpose, whole tree. */
-		atomic_fetch_add_explicit(&e->nr_periodic, 1, memory_order_relaxed);
-		__mcg_memcg_flush_stats(e, e->root, true);
+		periodic_flush(e);
 		pthread_mutex_lock(&e->flusher_lock);
 		/* A deferrable work does not catch up on missed periods. */
 		struct timespec now;
@@ -155,6 +166,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	if (!e)
 		goto err_nomem;
 	e->cfg = *cfg;
+	pthread_mutex_init(&e->clock_lock, NULL);
 	e->layout = mcg_layout_get(cfg->kernel.layout);
 	e->charge_batch = cfg->kernel.charge_batch;
 	e->nr_stock = cfg->kernel.nr_memcg_stock;
@@ -208,9 +220,12 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->flusher_cond, &cattr);
 	pthread_condattr_destroy(&cattr);
-	atomic_store(&e->flush_last_time_ns, (int64_t)mcg_now_ns());
-	/* flush_memcg_stats_dwork(); 5.10 has no memcg flush to run. */
-	if (cfg->flush_period_ms && cfg->kernel.flush != MCG_FLUSH_NONE) {
+	e->clock_origin_ns = mcg_now_ns();
+	e->next_periodic_ns = (uint64_t)cfg->flush_period_ms * 1000000u;
+	atomic_store(&e->flush_last_time_ns, engine_now_ns(e));
+	/* flush_memcg_stats_dwork(), unless the clock is manual: then
+	 * mcg_engine_clock_set() runs it. */
+	if (periodic_flush_runs(e) && !cfg->manual_clock) {
 		if (pthread_create(&e->flusher, NULL, periodic_flusher, e))
 			goto err_free;
 		e->flusher_running = true;
@@ -250,6 +265,7 @@ void mcg_engine_free(struct mcg_engine *e)
 		pthread_mutex_destroy(&e->flusher_lock);
 		pthread_cond_destroy(&e->flusher_cond);
 	}
+	pthread_mutex_destroy(&e->clock_lock);
 	/* The stocks' references go first: a destroyed cgroup they pin is
 	 * released now.  Online cgroups are freed whatever their count;
 	 * destroyed ones were unlinked and go with their last reference. */
@@ -271,6 +287,39 @@ void mcg_engine_free(struct mcg_engine *e)
 	for (int p = 0; p < MCG_NR_PARTS; p++)
 		rstat_tree_destroy(&e->trees[p]);
 	free(e);
+}
+
+uint64_t mcg_engine_clock_ns(const struct mcg_engine *e)
+{
+	if (e->cfg.manual_clock)
+		return atomic_load_explicit(&e->clock_ns, memory_order_acquire);
+	return mcg_now_ns() - e->clock_origin_ns;
+}
+
+/* The manual clock: each periodic flush runs with the clock at its own
+ * deadline, and the next is due a period later, as the kernel's work
+ * requeues itself FLUSH_TIME after it ran (flush_memcg_stats_dwork()):
+ * time that passes with nothing else happening still has its flushes. */
+int mcg_engine_clock_set(struct mcg_engine *e, uint64_t now_ns)
+{
+	uint64_t period_ns = (uint64_t)e->cfg.flush_period_ms * 1000000u;
+
+	if (!e->cfg.manual_clock)
+		return -EINVAL;
+	g_assert(!engine_thread_in_cpu());
+	pthread_mutex_lock(&e->clock_lock);
+	if (now_ns < atomic_load_explicit(&e->clock_ns, memory_order_relaxed)) {
+		pthread_mutex_unlock(&e->clock_lock);
+		return -EINVAL;
+	}
+	while (periodic_flush_runs(e) && e->next_periodic_ns <= now_ns) {
+		atomic_store_explicit(&e->clock_ns, e->next_periodic_ns, memory_order_release);
+		periodic_flush(e);
+		e->next_periodic_ns += period_ns;
+	}
+	atomic_store_explicit(&e->clock_ns, now_ns, memory_order_release);
+	pthread_mutex_unlock(&e->clock_lock);
+	return 0;
 }
 
 struct mcg_cpu *mcg_engine_cpu(struct mcg_engine *e, unsigned cpu)

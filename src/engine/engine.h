@@ -61,6 +61,8 @@ struct mcg_engine_config {
 	enum mcg_hierarchy hierarchy;
 	unsigned flush_period_ms;	/* periodic forced root flush; 0 = off */
 	bool hugetlb_accounting;	/* cgroup2 memory_hugetlb_accounting */
+	/* Emulated time (see "Clock" below) instead of CLOCK_MONOTONIC. */
+	bool manual_clock;
 };
 
 /* Defaults: 1 CPU, 1 node, the default kernel (7.3), v2, 2 s period. */
@@ -79,6 +81,27 @@ void mcg_engine_free(struct mcg_engine *e);
 const struct mcg_engine_config *mcg_engine_config(const struct mcg_engine *e);
 /* The layout of the engine's kernel (immutable). */
 const struct mcg_layout *mcg_engine_layout(const struct mcg_engine *e);
+
+/* ---- Clock ----------------------------------------------------------------
+ *
+ * The time the flush heuristics follow: the periodic flush of the whole
+ * tree every flush_period_ms, and the ratelimited (6.12, 7.3) and delayed
+ * (6.1) flushes, which skip unless the last root flush is two periods old.
+ * By default that is CLOCK_MONOTONIC and the periodic flush is a thread.
+ * With cfg.manual_clock the time is emulated: it starts at 0 and moves
+ * only by mcg_engine_clock_set(), which runs the periodic flushes that fall
+ * due on the way, each at its own deadline, in the caller's thread; no
+ * flusher thread runs.  Two engines given the same calls then flush at the
+ * same moments.  (The daemon's own timings, flush_ns and the like, stay on
+ * CLOCK_MONOTONIC: they measure this machine, not the emulation.)
+ */
+
+/* Nanoseconds since the engine was created: emulated, or real. */
+uint64_t mcg_engine_clock_ns(const struct mcg_engine *e);
+/* Manual clock only: moves the time forward to now_ns, first running each
+ * periodic flush due at or before it.  Not inside a CPU window.  0, or
+ * -EINVAL (a real clock, or now_ns before the current time). */
+int mcg_engine_clock_set(struct mcg_engine *e, uint64_t now_ns);
 
 /* ---- Hierarchy ---------------------------------------------------------- */
 

@@ -38,7 +38,7 @@ bool flush_global(struct mcg_engine *e, bool force)
 		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
 		return false;
 	}
-	atomic_store_explicit(&e->flush_last_time_ns, (int64_t)mcg_now_ns(), memory_order_relaxed);
+	atomic_store_explicit(&e->flush_last_time_ns, engine_now_ns(e), memory_order_relaxed);
 	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
 	if (force)
 		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
@@ -56,6 +56,6 @@ bool flush_global_delayed(struct mcg_engine *e)
 						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
 	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
 
-	return (int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000 &&
+	return engine_now_ns(e) > last + 2 * (int64_t)period_ms * 1000000 &&
 	       flush_global(e, false);
 }

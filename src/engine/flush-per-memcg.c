@@ -34,7 +34,7 @@ bool flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
 		return false;
 	}
 	if (!cg->parent)
-		atomic_store_explicit(&e->flush_last_time_ns, (int64_t)mcg_now_ns(),
+		atomic_store_explicit(&e->flush_last_time_ns, engine_now_ns(e),
 				      memory_order_relaxed);
 	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
 	if (force)
@@ -49,6 +49,6 @@ bool flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg)
 						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
 	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
 
-	return (int64_t)mcg_now_ns() > last + 2 * (int64_t)period_ms * 1000000 &&
+	return engine_now_ns(e) > last + 2 * (int64_t)period_ms * 1000000 &&
 	       flush_per_memcg(e, cg, false);
 }

@@ -250,6 +250,15 @@ struct mcg_engine {
 	/* Callbacks left out of the two sums above (memcg_flush_cpu()). */
 	_Atomic uint64_t callbacks_untimed;
 
+	/* The clock (engine.c): with cfg.manual_clock, the emulated time and
+	 * the next periodic flush's deadline, both moved under clock_lock
+	 * (clock_ns is read by anyone); otherwise clock_origin_ns, the
+	 * CLOCK_MONOTONIC time of creation (immutable). */
+	pthread_mutex_t clock_lock;
+	_Atomic uint64_t clock_ns;
+	uint64_t next_periodic_ns;		/* clock_lock */
+	uint64_t clock_origin_ns;
+
 	/* Periodic flusher. */
 	pthread_t flusher;
 	bool flusher_running;			/* immutable after start */
@@ -294,6 +303,15 @@ static inline uint64_t mcg_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* What flush_last_time_ns and the ratelimits compare: the emulated time
+ * with a manual clock, else CLOCK_MONOTONIC. */
+static inline int64_t engine_now_ns(const struct mcg_engine *e)
+{
+	if (e->cfg.manual_clock)
+		return (int64_t)atomic_load_explicit(&e->clock_ns, memory_order_acquire);
+	return (int64_t)mcg_now_ns();
 }
 
 /* percpu.c */

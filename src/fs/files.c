@@ -1346,6 +1346,8 @@ static const struct fs_file v1_files[] = {
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.clock", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, fs_show_clock, fs_write_clock, 0, ALL_KERNELS },
+	{ "memcgfs.charge", WO, FS_EMULATOR, NULL, fs_write_charge, 0, ALL_KERNELS },
 };
 
 /* v2: the cgroup core files, cpu.stat and io.stat, the memory controller's
@@ -1413,6 +1415,8 @@ static const struct fs_file v2_files[] = {
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.clock", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, fs_show_clock, fs_write_clock, 0, ALL_KERNELS },
+	{ "memcgfs.charge", WO, FS_EMULATOR, NULL, fs_write_charge, 0, ALL_KERNELS },
 };
 
 _Static_assert(G_N_ELEMENTS(v1_files) < FS_IDX_LIMIT, "v1 table too long for the inode bits");

@@ -21,6 +21,7 @@
 #define MEMCGFS_FS_FS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "engine/engine.h"
 #include "workload/workload.h"
@@ -39,6 +40,8 @@ struct mcgfs_options {
 	char *seed;				/* owned: --seed as given, or NULL */
 	char *workload;				/* owned: profile of new cgroups, or NULL */
 	unsigned tick_ms;			/* the workers' pacing clock */
+	bool has_random_seed;			/* --random_seed given ... */
+	uint64_t random_seed;			/* ... and its value */
 	char *mountpoint;			/* owned */
 	bool foreground;			/* -f */
 	bool debug;				/* -d: FUSE request trace, implies -f */

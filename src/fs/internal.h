@@ -279,6 +279,12 @@ void fs_notify_free(struct mcgfs *fs);
 int fs_notify_start(struct mcgfs *fs);
 void fs_notify_stop(struct mcgfs *fs);
 
+/* ---- Repeatable states (state.c): memcgfs.clock and memcgfs.charge ---------- */
+
+int fs_show_clock(struct fs_call *c, GString *out);
+int fs_write_clock(struct fs_call *c, char *buf);
+int fs_write_charge(struct fs_call *c, char *buf);
+
 /* ---- The kernel's parsers (parse.c) ----------------------------------------- */
 
 /* strstrip(): trims leading and trailing white space in place. */

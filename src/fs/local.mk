@@ -10,6 +10,7 @@ memcgfs_SOURCES = \
 	src/fs/notify.c \
 	src/fs/options.c \
 	src/fs/parse.c \
+	src/fs/state.c \
 	$(NULL)
 memcgfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)
 memcgfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
@@ -34,6 +35,10 @@ FS_TESTS = \
 	tests/fs-churn.sh \
 	tests/fs-signal.sh \
 	tests/fs-workload.sh \
+	tests/fs-repeatable.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh
+# The chosen state of tests/fs-repeatable.sh and the man page's example.
+EXTRA_DIST += tests/repeatable/README.md tests/repeatable/job-7.3.memory.stat \
+	tests/repeatable/job-7.3.memory.numa_stat tests/repeatable/job-7.3.memory.events

@@ -32,6 +32,8 @@ enum {
 	KEY_WORKLOAD,
 	KEY_SEED,
 	KEY_TICK,
+	KEY_CLOCK,
+	KEY_RANDOM_SEED,
 };
 
 /* Options that take a value, by key name. */
@@ -46,6 +48,8 @@ static const struct { const char *name; int key; } valued[] = {
 	{ "workload", KEY_WORKLOAD },
 	{ "seed", KEY_SEED },
 	{ "tick_ms", KEY_TICK },
+	{ "clock", KEY_CLOCK },
+	{ "random_seed", KEY_RANDOM_SEED },
 };
 
 
@@ -123,6 +127,23 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 		if (!parse_uint(v, 1, MCG_WORKLOAD_MAX_TICK_MS, &o->tick_ms))
 			return bad("tick_ms", v, "1..100 milliseconds");
 		return 0;
+	case KEY_CLOCK:
+		if (strcmp(v, "manual") == 0)
+			o->engine.manual_clock = true;
+		else if (strcmp(v, "real") == 0)
+			o->engine.manual_clock = false;
+		else
+			return bad("clock", v, "real or manual");
+		return 0;
+	case KEY_RANDOM_SEED: {
+		guint64 seed;
+
+		if (!g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT64, &seed, NULL))
+			return bad("random_seed", v, "a number, 0..18446744073709551615");
+		o->random_seed = seed;
+		o->has_random_seed = true;
+		return 0;
+	}
 	case KEY_MAX_READ:
 		if (!parse_uint(v, 512, 1 << 20, &o->max_read))
 			return bad("max_read", v, "512..1048576 bytes");
@@ -211,6 +232,10 @@ static void usage(const char *prog)
 	       "                           multi-fault, file-reader) or \"key=value ...\"\n"
 	       "                           (see memcgfs(8)); default idle\n"
 	       "    --tick_ms=N            the workers' pacing clock, 1..100 (default %u)\n"
+	       "    --clock=real|manual    manual: time moves only by writes to the root's\n"
+	       "                           memcgfs.clock (repeatable runs; default real)\n"
+	       "    --random_seed=N        seed of the workers' random choices (default:\n"
+	       "                           a random seed)\n"
 	       "\n"
 	       "Kernels:\n",
 	       prog, (unsigned)MCG_DEFAULT_FLUSH_PERIOD_MS, MCGFS_DEFAULT_TIMEOUT,

@@ -69,7 +69,8 @@ struct wl_ledger {
 	unsigned next_node[WL_NR_ROTORS];
 	/* Allocations pick their node at random (xorshift64*): a rotation
 	 * would alias with the periodic shares above and pile, say, every
-	 * mlocked page on one node. */
+	 * mlocked page on one node.  Seeded at first use from the pool's
+	 * seed, the cgroup's id and the CPU (0: not yet). */
 	uint64_t rng;
 	/* Pages read since the last read request went to the disk. */
 	long reads_unsubmitted;
@@ -146,6 +147,14 @@ struct mcg_workload {
 
 	/* The open touch window; bumped by mcg_workload_touch_window(). */
 	_Atomic uint64_t touch_window;
+
+	/* Repeatable runs (workload.h): the ledgers' random seed (set before
+	 * any step), and with a manual clock, the emulated time of the next
+	 * tick's steps, moved under clock_lock. */
+	uint64_t seed;
+	bool manual_clock;			/* immutable */
+	pthread_mutex_t clock_lock;
+	uint64_t next_tick_ns;			/* clock_lock */
 };
 
 static inline struct wl_ledger *wl_ledger(const struct wl_cgroup *w, unsigned cpu)
@@ -167,6 +176,7 @@ struct wl_ctx {
 	struct mcg_cpu *cpu;
 	unsigned cpu_id;
 	uint64_t stat_updates;
+	struct wl_cgroup *oom_killed;	/* the last OOM victim of this context */
 };
 
 /* ledger.c: page life cycle, as CPU ctx->cpu (entered). */
@@ -197,6 +207,17 @@ bool wl_ledger_in_flight(const struct mcg_workload *wl, const struct wl_ledger *
 /* Moves a dead cgroup's ledger into its parent's (no stat changes). */
 void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
 		     const struct wl_ledger *src);
+
+/* One page of a kind on node nid, every choice made: charged through
+ * wl_charge() with the counters its kind covers, then the ledger and the
+ * stat updates of the kernel path that makes such a page.  The workload's
+ * page events and memcgfs.charge share it.  false if the charge failed
+ * (nothing changed). */
+bool wl_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_kind kind);
+/* Pages of a kind the ledger holds on nid that wl_page_free() can free. */
+long wl_page_held(const struct wl_ledger *l, int nid, enum mcg_page_kind kind);
+/* Frees up to n pages of a kind on nid; returns the pages freed. */
+long wl_page_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_kind kind, long n);
 
 /* What a charge covers besides the memory counter (v1 only). */
 enum wl_charge_flags {

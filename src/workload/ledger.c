@@ -56,11 +56,6 @@ static long lmin(long a, long b)
 	return a < b ? a : b;
 }
 
-static long lmax(long a, long b)
-{
-	return a > b ? a : b;
-}
-
 /* ceil(v * frac) for v >= 0, at most v: slow drains still finish. */
 static long part_of(long v, double frac)
 {
@@ -130,11 +125,25 @@ void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
 	ledger_in_flight_add(dst, atomic_load_explicit(&src->in_flight, memory_order_relaxed));
 }
 
-/* 31 random bits from the ledger's generator (xorshift64*). */
-static unsigned ledger_random(const struct wl_ctx *x, struct wl_ledger *l)
+/* The first state of a ledger's generator: splitmix64 of the pool's seed,
+ * the cgroup's id and the CPU, never 0 (xorshift's fixed point). */
+static uint64_t ledger_seed(uint64_t seed, uint64_t cgroup_id, unsigned cpu)
 {
+	uint64_t z = seed + cgroup_id * 0x9e3779b97f4a7c15ULL + cpu * 0xbf58476d1ce4e5b9ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
+/* 31 random bits from w's generator on this CPU (xorshift64*). */
+static unsigned ledger_random(const struct wl_ctx *x, struct wl_cgroup *w)
+{
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+
 	if (!l->rng)
-		l->rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)x->cpu_id << 32) ^ (uintptr_t)l;
+		l->rng = ledger_seed(x->wl->seed, mcg_cgroup_id(w->cg), x->cpu_id);
 	l->rng ^= l->rng >> 12;
 	l->rng ^= l->rng << 25;
 	l->rng ^= l->rng >> 27;
@@ -142,13 +151,13 @@ static unsigned ledger_random(const struct wl_ctx *x, struct wl_ledger *l)
 }
 
 /* A random node among those the profile allows. */
-static int pick_node(const struct wl_ctx *x, const struct mcg_profile *p, struct wl_ledger *l)
+static int pick_node(const struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	unsigned nodes = x->wl->nr_nodes, allowed = 0, k;
 
 	if (nodes == 1)
 		return 0;
-	k = ledger_random(x, l);
+	k = ledger_random(x, w);
 	if (p->all_nodes)
 		return (int)(k % nodes);
 	for (unsigned nid = 0; nid < nodes; nid++)
@@ -237,6 +246,27 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	return 1;
 }
 
+/* A new anonymous folio of `pages` (1 or a THP) on a node, `mlocked` of
+ * them mlocked: do_anonymous_page() or do_huge_pmd_anonymous_page() after
+ * the charge. */
+static void anon_folio_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long pages, bool thp,
+			   long mlocked)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+
+	node->mlocked += mlocked;
+	node->anon_inactive += pages - mlocked;
+	node->thp += thp ? THP_PAGES : 0;
+	wl_stat(x, w, nid, MCG_ANON_MAPPED, pages);
+	wl_stat(x, w, nid, MCG_INACTIVE_ANON, pages - mlocked);
+	wl_stat(x, w, nid, MCG_UNEVICTABLE, mlocked);
+	wl_stat(x, w, nid, MCG_ANON_THPS, thp ? THP_PAGES : 0);
+	wl_stat(x, w, nid, MCG_THP_FAULT_ALLOC, thp);
+	/* One fault and one pgpgin per folio. */
+	wl_stat(x, w, nid, MCG_PGFAULT, 1);
+	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+}
+
 /* One anonymous fault (do_anonymous_page() or a THP fault): a quarter of
  * faults find a swapped page while there are any; otherwise the fault
  * brings a new folio, a THP whenever the THP share of pages is due.
@@ -245,7 +275,7 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 static long anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid = pick_node(x, p, l);
+	int nid = pick_node(x, w, p);
 	struct wl_node *node = &l->node[nid];
 	long pages = 1, mlocked;
 	bool thp;
@@ -272,17 +302,7 @@ static long anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 	if (!thp && !wl_charge(x, w, 1, WL_MEMSW))
 		return 1;
 	mlocked = thp ? 0 : share_of(l, WL_CARRY_MLOCK, 1, p->mlock);
-	node->mlocked += mlocked;
-	node->anon_inactive += pages - mlocked;
-	node->thp += thp ? THP_PAGES : 0;
-	wl_stat(x, w, nid, MCG_ANON_MAPPED, pages);
-	wl_stat(x, w, nid, MCG_INACTIVE_ANON, pages - mlocked);
-	wl_stat(x, w, nid, MCG_UNEVICTABLE, mlocked);
-	wl_stat(x, w, nid, MCG_ANON_THPS, thp ? THP_PAGES : 0);
-	wl_stat(x, w, nid, MCG_THP_FAULT_ALLOC, thp);
-	/* One fault and one pgpgin per folio. */
-	wl_stat(x, w, nid, MCG_PGFAULT, 1);
-	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+	anon_folio_add(x, w, nid, pages, thp, mlocked);
 	return pages;
 }
 
@@ -292,26 +312,17 @@ static void io_account(struct wl_ctx *x, struct mcg_cgroup *cg, enum mcg_io_op o
 		mcg_io_account(x->cpu, cg, 0, op, (uint64_t)lmin(IO_CHUNK, pages - done) * MCG_PAGE_SIZE);
 }
 
-/* One page read into the page cache (filemap_add_folio() from readahead):
- * half of them find a shadow entry while there are any, refault and are
- * activated at once.  The reads go to the disk a request of IO_CHUNK pages
- * at a time. */
-static long file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+/* A page read into the page cache on a node, a refault (activated at once)
+ * or not, mapped or not, after the charge. */
+static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long refault,
+			  long mapped)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid;
-	struct wl_node *node;
-	long refault, mapped;
+	struct wl_node *node = &l->node[nid];
 
-	if (!wl_charge(x, w, 1, WL_MEMSW))
-		return 1;
-	nid = pick_node(x, p, l);
-	node = &l->node[nid];
-	refault = fault_is(l, WL_CARRY_REFAULT_FILE, 50, node->shadow_file > 0);
 	node->shadow_file -= refault;
 	if (refault)
 		mcg_memcg_flush_for_refault(x->e, w->cg);
-	mapped = share_of(l, WL_CARRY_MAPPED, 1, p->mapped);
 	node->file_inactive += 1 - refault;
 	node->file_active += refault;
 	node->mapped += mapped;
@@ -331,21 +342,33 @@ static long file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_pr
 		io_account(x, w->cg, MCG_IO_READ, IO_CHUNK);
 		l->reads_unsubmitted = 0;
 	}
+}
+
+/* One page read into the page cache (filemap_add_folio() from readahead):
+ * half of them find a shadow entry while there are any, refault and are
+ * activated at once.  The reads go to the disk a request of IO_CHUNK pages
+ * at a time. */
+static long file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+{
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+	int nid;
+	long refault;
+
+	if (!wl_charge(x, w, 1, WL_MEMSW))
+		return 1;
+	nid = pick_node(x, w, p);
+	refault = fault_is(l, WL_CARRY_REFAULT_FILE, 50, l->node[nid].shadow_file > 0);
+	file_page_add(x, w, nid, refault, share_of(l, WL_CARRY_MAPPED, 1, p->mapped));
 	return 1;
 }
 
 /* One page written into the page cache, dirty (filemap_add_folio() and
  * folio_account_dirtied()). */
-static long file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+static void file_dirty_add(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid;
-	struct wl_node *node;
+	struct wl_node *node = &l->node[nid];
 
-	if (!wl_charge(x, w, 1, WL_MEMSW))
-		return 1;
-	nid = pick_node(x, p, l);
-	node = &l->node[nid];
 	node->file_inactive++;
 	node->dirty++;
 	ledger_in_flight_add(l, 1);
@@ -353,42 +376,41 @@ static long file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 	wl_stat(x, w, nid, MCG_INACTIVE_FILE, 1);
 	wl_stat(x, w, nid, MCG_FILE_DIRTY, 1);
 	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+}
+
+static long file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+{
+	if (wl_charge(x, w, 1, WL_MEMSW))
+		file_dirty_add(x, w, pick_node(x, w, p));
 	return 1;
 }
 
 /* One shmem page faulted in: swap-backed, counted as file, kept on the
  * anon LRU. */
-static long shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+static void shmem_add(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 {
-	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid;
-
-	if (!wl_charge(x, w, 1, WL_MEMSW))
-		return 1;
-	nid = pick_node(x, p, l);
-	l->node[nid].shmem++;
+	wl_ledger(w, x->cpu_id)->node[nid].shmem++;
 	wl_stat(x, w, nid, MCG_SHMEM, 1);
 	wl_stat(x, w, nid, MCG_FILE_PAGES, 1);
 	wl_stat(x, w, nid, MCG_INACTIVE_ANON, 1);
 	wl_stat(x, w, nid, MCG_PGFAULT, 1);
 	wl_stat(x, w, nid, MCG_PGPGIN, 1);
+}
+
+static long shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+{
+	if (wl_charge(x, w, 1, WL_MEMSW))
+		shmem_add(x, w, pick_node(x, w, p));
 	return 1;
 }
 
 /* Kernel memory in one cgroup: slab (half of it reclaimable), kernel stacks
- * and page tables (a quarter and the rest of `kernel`).  Each part picks
- * its own node. */
-static void kernel_part(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
-			enum mcg_item item, long n)
+ * and page tables (a quarter and the rest of `kernel`), n pages of one item
+ * on node nid. */
+static void kernel_part(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long n)
 {
-	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	int nid;
-	struct wl_node *node;
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
 
-	if (n <= 0)
-		return;
-	nid = pick_node(x, p, l);
-	node = &l->node[nid];
 	switch (item) {
 	case MCG_SLAB_RECLAIMABLE_B:
 		node->slab_reclaimable += n;
@@ -418,8 +440,8 @@ static long slab_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 	if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
 		return 1;
 	reclaimable = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_SLAB_RECLAIMABLE, 1, 50);
-	kernel_part(x, w, p, MCG_SLAB_RECLAIMABLE_B, reclaimable);
-	kernel_part(x, w, p, MCG_SLAB_UNRECLAIMABLE_B, 1 - reclaimable);
+	kernel_part(x, w, pick_node(x, w, p),
+		    reclaimable ? MCG_SLAB_RECLAIMABLE_B : MCG_SLAB_UNRECLAIMABLE_B, 1);
 	return 1;
 }
 
@@ -431,8 +453,7 @@ static long kernel_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg
 	if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
 		return 1;
 	stack = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_KERNEL_STACK, 1, 25);
-	kernel_part(x, w, p, MCG_KERNEL_STACK_KB, stack);
-	kernel_part(x, w, p, MCG_PAGETABLE, 1 - stack);
+	kernel_part(x, w, pick_node(x, w, p), stack ? MCG_KERNEL_STACK_KB : MCG_PAGETABLE, 1);
 	return 1;
 }
 
@@ -566,18 +587,25 @@ static long free_shmem(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	return k;
 }
 
-/* Frees the given pages of each kernel kind (clamped to what is there). */
-static long free_kernel_parts(struct wl_ctx *x, struct wl_cgroup *w, int nid, long rec,
-			      long unrec, long stack, long pt)
+/* Kinds of kernel memory free_kernel() may take, taken in this order. */
+enum kmem_kinds {
+	KMEM_SLAB_RECLAIMABLE = 1,
+	KMEM_SLAB_UNRECLAIMABLE = 2,
+	KMEM_KERNEL_STACK = 4,
+	KMEM_PAGETABLES = 8,
+	KMEM_ALL = 15,
+};
+
+/* Frees up to n pages of the given kinds of kernel memory, in that order. */
+static long free_kernel(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, unsigned kinds)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
-	long k;
+	long rec = kinds & KMEM_SLAB_RECLAIMABLE ? lmin(node->slab_reclaimable, n) : 0;
+	long unrec = kinds & KMEM_SLAB_UNRECLAIMABLE ? lmin(node->slab_unreclaimable, n - rec) : 0;
+	long stack = kinds & KMEM_KERNEL_STACK ? lmin(node->kernel_stack, n - rec - unrec) : 0;
+	long pt = kinds & KMEM_PAGETABLES ? lmin(node->pagetables, n - rec - unrec - stack) : 0;
+	long k = rec + unrec + stack + pt;
 
-	rec = lmax(lmin(node->slab_reclaimable, rec), 0);
-	unrec = lmax(lmin(node->slab_unreclaimable, unrec), 0);
-	stack = lmax(lmin(node->kernel_stack, stack), 0);
-	pt = lmax(lmin(node->pagetables, pt), 0);
-	k = rec + unrec + stack + pt;
 	if (k <= 0)
 		return 0;
 	node->slab_reclaimable -= rec;
@@ -593,12 +621,6 @@ static long free_kernel_parts(struct wl_ctx *x, struct wl_cgroup *w, int nid, lo
 	return k;
 }
 
-/* Shrinkers: up to n pages of reclaimable slab. */
-static long free_slab_reclaimable(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
-{
-	return free_kernel_parts(x, w, nid, n, 0, 0, 0);
-}
-
 static long free_mlocked(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
@@ -612,6 +634,127 @@ static long free_mlocked(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	wl_stat(x, w, nid, MCG_PGPGOUT, k);
 	wl_uncharge(x, w, k, WL_MEMSW);
 	return k;
+}
+
+/* Truncates up to n dirty page-cache pages of a node: truncate_cleanup_folio()
+ * cancels the dirty state (folio_cancel_dirty() -> folio_account_cleaned():
+ * file_dirty) and the folio leaves the page cache (filemap_unaccount_folio():
+ * file), mapped pages in proportion as in drop_file().  Returns pages. */
+static long truncate_dirty(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+{
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+	struct wl_node *node = &l->node[nid];
+	long k = lmin(node->dirty, n);
+	long total = node->file_inactive + node->file_active;
+	long unmapped;
+
+	if (k <= 0)
+		return 0;
+	unmapped = total ? (long)((double)node->mapped * k / total) : 0;
+	node->mapped -= unmapped;
+	node->dirty -= k;
+	node->file_inactive -= k;
+	ledger_in_flight_add(l, -k);
+	wl_stat(x, w, nid, MCG_FILE_DIRTY, -k);
+	wl_stat(x, w, nid, MCG_FILE_PAGES, -k);
+	wl_stat(x, w, nid, MCG_INACTIVE_FILE, -k);
+	wl_stat(x, w, nid, MCG_FILE_MAPPED, -unmapped);
+	wl_stat(x, w, nid, MCG_PGPGOUT, k);
+	wl_uncharge(x, w, k, WL_MEMSW);
+	return k;
+}
+
+/* ---- pages of one kind (memcgfs.charge) ---- */
+
+static const struct {
+	const char *name;		/* memory.stat's */
+	unsigned charge_flags;		/* enum wl_charge_flags */
+	enum mcg_item kernel_item;	/* kernel memory: its item */
+	unsigned kmem_kind;		/* kernel memory: enum kmem_kinds */
+} page_kinds[MCG_NR_PAGE_KINDS] = {
+	[MCG_PAGES_ANON] = { "anon", WL_MEMSW, 0, 0 },
+	[MCG_PAGES_FILE] = { "file", WL_MEMSW, 0, 0 },
+	[MCG_PAGES_FILE_DIRTY] = { "file_dirty", WL_MEMSW, 0, 0 },
+	[MCG_PAGES_SHMEM] = { "shmem", WL_MEMSW, 0, 0 },
+	[MCG_PAGES_SLAB_RECLAIMABLE] = { "slab_reclaimable", WL_MEMSW | WL_KMEM,
+					 MCG_SLAB_RECLAIMABLE_B, KMEM_SLAB_RECLAIMABLE },
+	[MCG_PAGES_SLAB_UNRECLAIMABLE] = { "slab_unreclaimable", WL_MEMSW | WL_KMEM,
+					   MCG_SLAB_UNRECLAIMABLE_B, KMEM_SLAB_UNRECLAIMABLE },
+	[MCG_PAGES_KERNEL_STACK] = { "kernel_stack", WL_MEMSW | WL_KMEM, MCG_KERNEL_STACK_KB,
+				     KMEM_KERNEL_STACK },
+	[MCG_PAGES_PAGETABLES] = { "pagetables", WL_MEMSW | WL_KMEM, MCG_PAGETABLE,
+				   KMEM_PAGETABLES },
+};
+
+const char *mcg_page_kind_name(enum mcg_page_kind kind)
+{
+	return (unsigned)kind < MCG_NR_PAGE_KINDS ? page_kinds[kind].name : NULL;
+}
+
+bool wl_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_kind kind)
+{
+	if (!wl_charge(x, w, 1, page_kinds[kind].charge_flags))
+		return false;
+	switch (kind) {
+	case MCG_PAGES_ANON:
+		anon_folio_add(x, w, nid, 1, false, 0);
+		break;
+	case MCG_PAGES_FILE:
+		file_page_add(x, w, nid, 0, 0);
+		break;
+	case MCG_PAGES_FILE_DIRTY:
+		file_dirty_add(x, w, nid);
+		break;
+	case MCG_PAGES_SHMEM:
+		shmem_add(x, w, nid);
+		break;
+	default:
+		kernel_part(x, w, nid, page_kinds[kind].kernel_item, 1);
+		break;
+	}
+	return true;
+}
+
+long wl_page_held(const struct wl_ledger *l, int nid, enum mcg_page_kind kind)
+{
+	const struct wl_node *n = &l->node[nid];
+
+	switch (kind) {
+	case MCG_PAGES_ANON:		/* small evictable pages: free_anon() */
+		return n->anon_inactive + n->anon_active - n->thp;
+	case MCG_PAGES_FILE:		/* clean page cache: drop_file() */
+		return n->file_inactive - n->dirty - n->writeback + n->file_active;
+	case MCG_PAGES_FILE_DIRTY:
+		return n->dirty;
+	case MCG_PAGES_SHMEM:
+		return n->shmem;
+	case MCG_PAGES_SLAB_RECLAIMABLE:
+		return n->slab_reclaimable;
+	case MCG_PAGES_SLAB_UNRECLAIMABLE:
+		return n->slab_unreclaimable;
+	case MCG_PAGES_KERNEL_STACK:
+		return n->kernel_stack;
+	case MCG_PAGES_PAGETABLES:
+		return n->pagetables;
+	default:
+		return 0;
+	}
+}
+
+long wl_page_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_kind kind, long n)
+{
+	switch (kind) {
+	case MCG_PAGES_ANON:
+		return free_anon(x, w, nid, n);
+	case MCG_PAGES_FILE:
+		return drop_file(x, w, nid, n, false);
+	case MCG_PAGES_FILE_DIRTY:
+		return truncate_dirty(x, w, nid, n);
+	case MCG_PAGES_SHMEM:
+		return free_shmem(x, w, nid, n);
+	default:
+		return free_kernel(x, w, nid, n, page_kinds[kind].kmem_kind);
+	}
 }
 
 /*
@@ -668,10 +811,10 @@ static long trim_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum trim_
 	case TRIM_ANON: return free_anon(x, w, nid, n);
 	case TRIM_MLOCKED: return free_mlocked(x, w, nid, n);
 	case TRIM_SHMEM: return free_shmem(x, w, nid, n);
-	case TRIM_SLAB_RECLAIMABLE: return free_kernel_parts(x, w, nid, n, 0, 0, 0);
-	case TRIM_SLAB_UNRECLAIMABLE: return free_kernel_parts(x, w, nid, 0, n, 0, 0);
-	case TRIM_STACK: return free_kernel_parts(x, w, nid, 0, 0, n, 0);
-	case TRIM_PAGETABLES: return free_kernel_parts(x, w, nid, 0, 0, 0, n);
+	case TRIM_SLAB_RECLAIMABLE: return free_kernel(x, w, nid, n, KMEM_SLAB_RECLAIMABLE);
+	case TRIM_SLAB_UNRECLAIMABLE: return free_kernel(x, w, nid, n, KMEM_SLAB_UNRECLAIMABLE);
+	case TRIM_STACK: return free_kernel(x, w, nid, n, KMEM_KERNEL_STACK);
+	case TRIM_PAGETABLES: return free_kernel(x, w, nid, n, KMEM_PAGETABLES);
 	default: return free_swapped(x, w, nid, n);
 	}
 }
@@ -695,7 +838,7 @@ static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
 			double want = (double)trim_held(&l->node[nid], (enum trim_kind)k) * frac;
 			long part = (long)want;
 
-			if ((double)ledger_random(x, l) / 2147483648.0 < want - (double)part)
+			if ((double)ledger_random(x, w) / 2147483648.0 < want - (double)part)
 				part++;
 
 			/* A batch at a time, as the LRU lists move. */
@@ -797,7 +940,7 @@ static long reclaim_batch(struct wl_ctx *x, struct wl_cgroup *w, int nid, long w
 	wl_stat(x, w, nid, MCG_PGSCAN_ANON, swapped);
 	wl_stat(x, w, nid, MCG_PGSTEAL_ANON, swapped);
 	/* Shrinkers free reclaimable slab alongside. */
-	slab = free_slab_reclaimable(x, w, nid, want - evicted - swapped);
+	slab = free_kernel(x, w, nid, want - evicted - swapped, KMEM_SLAB_RECLAIMABLE);
 	return evicted + swapped + slab;
 }
 
@@ -842,8 +985,9 @@ long wl_tasks_exit_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 		/* Stacks, page tables and the tasks' own slab go with them;
 		 * reclaimable slab (dentries, inodes) stays with the page
 		 * cache, as it outlives the tasks in the kernel. */
-		freed += free_kernel_parts(x, w, nid, 0, node->slab_unreclaimable,
-					   node->kernel_stack, node->pagetables);
+		freed += free_kernel(x, w, nid,
+				     node->slab_unreclaimable + node->kernel_stack + node->pagetables,
+				     KMEM_SLAB_UNRECLAIMABLE | KMEM_KERNEL_STACK | KMEM_PAGETABLES);
 		if (node->swapped) {
 			wl_stat(x, w, nid, MCG_MEMCG_SWAP, -node->swapped);
 			wl_uncharge_swap(x, w, node->swapped, true);

@@ -156,6 +156,7 @@ static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
 	if (!victim)
 		return 0;
 	mcg_memory_event(victim->cg, MCG_MEMORY_OOM_KILL);
+	x->oom_killed = victim;
 	return wl_tasks_exit_ledger(x, victim);
 }
 
@@ -316,11 +317,60 @@ static bool worker_wait(struct mcg_workload *wl, uint64_t deadline_ns)
 	return go_on;
 }
 
+/* One round of a worker: a step of dt seconds of every cgroup whose profile
+ * is busy (or whose writeback is not done), each inside the CPU's window.
+ * With account_cputime, the time a step took goes to the cgroup's cpu.stat
+ * (half user, half system).  Sets *busy if any step ran; returns whether
+ * the CPU is behind (no sleeping). */
+static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool account_cputime,
+			 bool *busy)
+{
+	struct mcg_workload *wl = wk->wl;
+	bool behind = false;
+
+	*busy = false;
+	pthread_rwlock_rdlock(&wl->list_lock);
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+		const struct mcg_profile *p;
+		uint64_t t0;
+
+		bool stopped = atomic_load_explicit(&w->idle, memory_order_relaxed) ||
+			       atomic_load_explicit(&w->frozen, memory_order_relaxed);
+
+		/* An idle or frozen cgroup still finishes its writeback. */
+		if (stopped && !wl_ledger_in_flight(wl, wl_ledger(w, wk->cpu)))
+			continue;
+		*busy = true;
+		t0 = account_cputime ? now_ns() : 0;
+		mcg_cpu_enter(x->cpu);
+		/* Loaded inside the CPU window: set_profile syncs on it.
+		 * Frozen tasks make no page events. */
+		p = atomic_load_explicit(&w->frozen, memory_order_relaxed)
+			    ? wl->frozen_profile
+			    : atomic_load_explicit(&w->profile, memory_order_acquire);
+		behind |= wl_step(x, w, p, dt);
+		if (account_cputime) {
+			uint64_t spent = now_ns() - t0;
+
+			mcg_cputime_account(x->cpu, w->cg, MCG_CPUTIME_USER, spent / 2);
+			mcg_cputime_account(x->cpu, w->cg, MCG_CPUTIME_SYSTEM, spent - spent / 2);
+		}
+		mcg_cpu_exit(x->cpu);
+		atomic_store_explicit(&wk->steps,
+				      atomic_load_explicit(&wk->steps, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	atomic_store_explicit(&wk->stat_updates, x->stat_updates, memory_order_relaxed);
+	return behind;
+}
+
 static void *worker_main(void *arg)
 {
 	struct wl_worker *wk = arg;
 	struct mcg_workload *wl = wk->wl;
-	struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, wk->cpu), wk->cpu, 0 };
+	struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, wk->cpu), wk->cpu, 0, NULL };
 	uint64_t last = now_ns();
 
 	/* A kernel's reader runs its syscalls on its own CPU while the
@@ -341,46 +391,13 @@ static void *worker_main(void *arg)
 	while (worker_wait(wl, 0)) {
 		uint64_t start = now_ns();
 		double dt = (double)(start - last) / 1e9;
-		bool busy = false, behind = false;
+		bool busy, behind;
 
 		last = start;
 		/* After a pause or an overload, do not try to catch up. */
 		if (dt > 0.1)
 			dt = 0.1;
-		pthread_rwlock_rdlock(&wl->list_lock);
-		for (unsigned i = 0; i < wl->cgroups->len; i++) {
-			struct wl_cgroup *w = wl->cgroups->pdata[i];
-			const struct mcg_profile *p;
-			uint64_t t0;
-
-			bool stopped = atomic_load_explicit(&w->idle, memory_order_relaxed) ||
-				       atomic_load_explicit(&w->frozen, memory_order_relaxed);
-
-			/* An idle or frozen cgroup still finishes its writeback. */
-			if (stopped && !wl_ledger_in_flight(wl, wl_ledger(w, wk->cpu)))
-				continue;
-			busy = true;
-			t0 = now_ns();
-			mcg_cpu_enter(x.cpu);
-			/* Loaded inside the CPU window: set_profile syncs on it.
-			 * Frozen tasks make no page events. */
-			p = atomic_load_explicit(&w->frozen, memory_order_relaxed)
-				    ? wl->frozen_profile
-				    : atomic_load_explicit(&w->profile, memory_order_acquire);
-			behind |= wl_step(&x, w, p, dt);
-			{
-				uint64_t spent = now_ns() - t0;
-
-				mcg_cputime_account(x.cpu, w->cg, MCG_CPUTIME_USER, spent / 2);
-				mcg_cputime_account(x.cpu, w->cg, MCG_CPUTIME_SYSTEM, spent - spent / 2);
-			}
-			mcg_cpu_exit(x.cpu);
-			atomic_store_explicit(&wk->steps, atomic_load_explicit(&wk->steps,
-									       memory_order_relaxed) + 1,
-					      memory_order_relaxed);
-		}
-		pthread_rwlock_unlock(&wl->list_lock);
-		atomic_store_explicit(&wk->stat_updates, x.stat_updates, memory_order_relaxed);
+		behind = worker_round(wk, &x, dt, true, &busy);
 		/* Busy workers tick every tick_ms, idle ones look again less
 		 * often, and one that is behind runs flat out. */
 		if (!behind &&
@@ -421,6 +438,10 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	wl->default_profile = def;
 	wl->frozen_profile = frozen;
 	wl->tick_ms = MCG_WORKLOAD_DEFAULT_TICK_MS;
+	wl->seed = (uint64_t)g_random_int() << 32 | g_random_int();
+	wl->manual_clock = cfg->manual_clock;
+	pthread_mutex_init(&wl->clock_lock, NULL);
+	wl->next_tick_ns = mcg_engine_clock_ns(e) + (uint64_t)wl->tick_ms * 1000000u;
 	/* Window 0 is the one a fresh ledger records: never opened. */
 	atomic_init(&wl->touch_window, 1);
 	/* Writers (mkdir, rmdir) must not starve behind a stream of workers. */
@@ -442,6 +463,10 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 		mcg_cgroup_set_workload(mcg_engine_root(e), root);
 	}
 	wl->workers = g_new0(struct wl_worker, wl->nr_cpus);
+	for (unsigned c = 0; c < wl->nr_cpus; c++) {
+		wl->workers[c].wl = wl;
+		wl->workers[c].cpu = c;
+	}
 	return wl;
 }
 
@@ -449,17 +474,67 @@ int mcg_workload_set_tick_ms(struct mcg_workload *wl, unsigned ms)
 {
 	if (wl->started || ms < 1 || ms > MCG_WORKLOAD_MAX_TICK_MS)
 		return -EINVAL;
+	pthread_mutex_lock(&wl->clock_lock);
+	wl->next_tick_ns += (uint64_t)ms * 1000000u - (uint64_t)wl->tick_ms * 1000000u;
 	wl->tick_ms = ms;
+	pthread_mutex_unlock(&wl->clock_lock);
 	return 0;
+}
+
+void mcg_workload_set_seed(struct mcg_workload *wl, uint64_t seed)
+{
+	wl->seed = seed;
+}
+
+/*
+ * The manual clock.  What the workers would do in the time given, done
+ * here, in order: at each tick, first the periodic flushes due by then
+ * (mcg_engine_clock_set()), then one round of every CPU's worker, CPU 0
+ * first, each a step of one tick.  Between ticks nothing happens, so a
+ * read between two advances sees what the last tick left; the time after
+ * the last tick is not lost, the next advance reaches the next tick.
+ */
+int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns)
+{
+	uint64_t now, target, tick_ns = (uint64_t)wl->tick_ms * 1000000u;
+	int err;
+
+	if (!wl->manual_clock || ns > MCG_WORKLOAD_MAX_ADVANCE_NS)
+		return -EINVAL;
+	pthread_mutex_lock(&wl->clock_lock);
+	now = mcg_engine_clock_ns(wl->e);
+	if (ns > UINT64_MAX - now) {
+		pthread_mutex_unlock(&wl->clock_lock);
+		return -EINVAL;
+	}
+	target = now + ns;
+	while (wl->next_tick_ns <= target) {
+		mcg_engine_clock_set(wl->e, wl->next_tick_ns);
+		for (unsigned c = 0; c < wl->nr_cpus; c++) {
+			struct wl_worker *wk = &wl->workers[c];
+			struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c,
+					    atomic_load_explicit(&wk->stat_updates,
+								 memory_order_relaxed),
+					    NULL };
+			bool busy;
+
+			worker_round(wk, &x, (double)tick_ns / 1e9, false, &busy);
+		}
+		wl->next_tick_ns += tick_ns;
+	}
+	err = mcg_engine_clock_set(wl->e, target);
+	pthread_mutex_unlock(&wl->clock_lock);
+	return err;
 }
 
 int mcg_workload_start(struct mcg_workload *wl)
 {
+	/* With a manual clock the steps run in mcg_workload_clock_advance(). */
+	if (wl->manual_clock)
+		return 0;
 	for (unsigned c = 0; c < wl->nr_cpus; c++) {
 		int rc;
 
-		wl->workers[c].wl = wl;
-		wl->workers[c].cpu = c;
 		rc = pthread_create(&wl->workers[c].thread, NULL, worker_main, &wl->workers[c]);
 		if (rc) {
 			pthread_mutex_lock(&wl->park_lock);
@@ -501,6 +576,7 @@ void mcg_workload_free(struct mcg_workload *wl)
 	pthread_rwlock_destroy(&wl->list_lock);
 	pthread_mutex_destroy(&wl->hier_mutex);
 	pthread_mutex_destroy(&wl->park_lock);
+	pthread_mutex_destroy(&wl->clock_lock);
 	pthread_cond_destroy(&wl->park_cond);
 	g_free(wl);
 }
@@ -584,6 +660,43 @@ unsigned long mcg_workload_pairs_touched(struct mcg_workload *wl, uint64_t windo
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	return pairs;
+}
+
+/* ---- direct charges ---- */
+
+int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg_page_kind kind,
+			unsigned cpu, int nid, long pages)
+{
+	struct wl_ctx x = { wl, wl->e, NULL, cpu, 0, NULL };
+	struct wl_cgroup *w;
+	int err = 0;
+
+	if (cpu >= wl->nr_cpus || nid < 0 || (unsigned)nid >= wl->nr_nodes ||
+	    (unsigned)kind >= MCG_NR_PAGE_KINDS || pages == 0)
+		return -EINVAL;
+	x.cpu = mcg_engine_cpu(wl->e, cpu);
+	/* As a control operation: the list lock, then the CPU (reclaim and
+	 * the OOM killer walk the list as the workers' charges do). */
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	if (!w) {
+		pthread_rwlock_unlock(&wl->list_lock);
+		return -ENODEV;
+	}
+	mcg_cpu_enter(x.cpu);
+	if (pages < 0) {
+		if (wl_page_held(wl_ledger(w, cpu), nid, kind) < -pages)
+			err = -EINVAL;
+		else
+			wl_page_free(&x, w, nid, kind, -pages);
+	} else {
+		for (long i = 0; i < pages && !err; i++)
+			if (!wl_page_add(&x, w, nid, kind) || x.oom_killed == w)
+				err = -ENOMEM;
+	}
+	mcg_cpu_exit(x.cpu);
+	pthread_rwlock_unlock(&wl->list_lock);
+	return err;
 }
 
 /* ---- hierarchy ---- */
@@ -731,7 +844,7 @@ int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 static void tasks_exit_all_cpus(struct mcg_workload *wl, struct wl_cgroup *w)
 {
 	for (unsigned c = 0; c < wl->nr_cpus; c++) {
-		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0 };
+		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0, NULL };
 
 		mcg_cpu_enter(x.cpu);
 		wl_tasks_exit_ledger(&x, w);
@@ -881,7 +994,7 @@ static long reclaim_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg, lon
 	long total = 0;
 
 	for (unsigned c = 0; c < wl->nr_cpus && total < want; c++) {
-		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0 };
+		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0, NULL };
 
 		mcg_cpu_enter(x.cpu);
 		total += reclaim_subtree(&x, cg, want - total, kind);
@@ -895,7 +1008,7 @@ static long oom_kill_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	long freed = 0;
 
 	for (unsigned c = 0; c < wl->nr_cpus && !freed; c++) {
-		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0 };
+		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0, NULL };
 
 		mcg_cpu_enter(x.cpu);
 		if (oom_victim(&x, cg))

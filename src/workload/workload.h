@@ -101,6 +101,68 @@ void mcg_workload_free(struct mcg_workload *wl);
 void mcg_workload_pause(struct mcg_workload *wl);
 void mcg_workload_resume(struct mcg_workload *wl);
 
+/* ---- Repeatable runs ---------------------------------------------------------
+ *
+ * Two things make a run's files differ from the next run's: when things
+ * happen (threads, the wall clock) and the workers' random choices.  On an
+ * engine with a manual clock (mcg_engine_config.manual_clock) the pool
+ * starts no threads: time moves only by mcg_workload_clock_advance(), which
+ * does, in the caller's thread, every step the workers would have made in
+ * that time, a tick at a time (each CPU in turn, each cgroup in creation
+ * order, dt = one tick), and the periodic flushes due between them (a flush
+ * due at a tick runs before that tick's steps).  A fixed seed fixes the
+ * random choices.  The same calls then give the same counters.
+ */
+
+/* Seeds the workers' random choices (which node each allocation takes):
+ * each (cgroup, CPU) ledger draws from its own generator, seeded with
+ * `seed`, the cgroup's id and the CPU.  Without a call the seed is random.
+ * Before mcg_workload_start() and any charge. */
+void mcg_workload_set_seed(struct mcg_workload *wl, uint64_t seed);
+/* Manual clock only: moves the emulated time forward by ns, doing the
+ * steps and periodic flushes due on the way.  Steps done this way account
+ * no CPU time (cpu.stat): the workers' CPU time is this machine's.  0, or
+ * -EINVAL (a real clock, or more than MCG_WORKLOAD_MAX_ADVANCE_NS: an
+ * advance runs every tick in the caller's thread, and a file write must
+ * end). */
+#define MCG_WORKLOAD_MAX_ADVANCE_NS (3600 * 1000000000ULL)
+int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns);
+
+/* Kinds of pages a direct charge makes, named as memory.stat names them. */
+enum mcg_page_kind {
+	MCG_PAGES_ANON,			/* anon: faulted anonymous pages (inactive anon) */
+	MCG_PAGES_FILE,			/* file: page cache read from disk, clean */
+	MCG_PAGES_FILE_DIRTY,		/* file_dirty: page cache written, dirty */
+	MCG_PAGES_SHMEM,		/* shmem: tmpfs pages (file, on the anon LRU) */
+	MCG_PAGES_SLAB_RECLAIMABLE,	/* slab_reclaimable */
+	MCG_PAGES_SLAB_UNRECLAIMABLE,	/* slab_unreclaimable */
+	MCG_PAGES_KERNEL_STACK,		/* kernel_stack */
+	MCG_PAGES_PAGETABLES,		/* pagetables */
+	MCG_NR_PAGE_KINDS
+};
+/* The memory.stat name of a kind. */
+const char *mcg_page_kind_name(enum mcg_page_kind kind);
+
+/*
+ * memcgfs.charge: `pages` pages of `kind` made by cg's tasks on CPU cpu,
+ * node nid, or freed (pages < 0).  A charge goes page by page through the
+ * workload's own charge path: the CPU's stock, the page counters, and at a
+ * limit what try_charge_memcg() does (a "max" event, reclaim of the
+ * subtree, the stock drain, then an OOM kill), with the stat updates of the
+ * kernel path that makes such a page (a fault: anon, inactive_anon, pgfault,
+ * pgpgin; a read: file, inactive_file, io.stat reads ...).  A free takes
+ * pages of that kind from what CPU cpu's ledger of cg holds on nid, with
+ * the updates of the kernel path that frees them (pgpgout ...).
+ *
+ * 0; -EINVAL for a cpu, nid or kind out of range, pages == 0, or a free of
+ * more than the ledger holds (nothing changes); -ENODEV once cg is removed;
+ * -ENOMEM when a page cannot be charged even after reclaim and an OOM kill,
+ * or the OOM killer chose this very ledger (the faulting task is dead): the
+ * pages charged before stay, as a task's faults before it failed.
+ */
+int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg_page_kind kind,
+			unsigned cpu, int nid, long pages);
+
 /* ---- The hierarchy, through the pool ------------------------------------ */
 
 /* mcg_cgroup_create() plus the default profile: same returns. */
