@@ -77,6 +77,21 @@ us_y=$(cut -d' ' -f2 "$M/x/y/cgroup.stat.local")
 sleep 0.1
 expect "stat.local stopped" "$(cut -d' ' -f2 "$M/x/cgroup.stat.local")" "$us"
 
+# ---- extended attributes (kernfs_xattr_handlers[], fs/kernfs/inode.c) ----
+expect "set user xattr" "$(err setx "$M/x" user.oomd_kill 1)" OK
+expect "get user xattr" "$(err getx "$M/x" user.oomd_kill)" 1
+expect "set trusted on a file" "$(err setx "$M/x/memory.max" trusted.mark ab)" OK
+expect "create existing" "$(err setx "$M/x" user.oomd_kill 2 create)" EEXIST
+expect "replace missing" "$(err setx "$M/x" user.none 2 replace)" ENODATA
+expect "other namespace" "$(err setx "$M/x" system.foo 1)" EOPNOTSUPP
+expect "list" "$(err listx "$M/x" | tr '\n' ' ')" "user.oomd_kill "
+expect "list file" "$(err listx "$M/x/memory.max" | tr '\n' ' ')" "trusted.mark "
+expect "remove" "$(err rmx "$M/x" user.oomd_kill)" OK
+expect "remove again" "$(err rmx "$M/x" user.oomd_kill)" ENODATA
+i=0; while [ $i -lt 128 ]; do err setx "$M/x" user.n$i v >/dev/null; i=$((i + 1)); done
+expect "129th user xattr" "$(err setx "$M/x" user.n128 v)" ENOSPC
+expect "replacing the 128th" "$(err setx "$M/x" user.n127 w)" OK
+
 # ---- frozen tasks make no page events; thawed, they go on ----
 events() { awk '$1 == "page_events" { print $2 }' "$1/memcgfs.workload_stat"; }
 echo "anon=2000 footprint=4M" > "$M/x/memcgfs.workload"
@@ -109,6 +124,15 @@ as_nobody sh -c "echo +memory > $M/deleg/job/cgroup.subtree_control" || fail "no
 as_nobody mkdir "$M/deleg/job/task" || fail "nobody cannot nest"
 expect "nested file owner" "$(stat -c %u "$M/deleg/job/task/memory.high")" 65534
 expect "outside" "$(as_nobody "$SEQREAD" -e write "$M/x/cgroup.freeze" 1)" EACCES
+# psi_trigger_create(): windows that are not whole 2 s need CAP_SYS_RESOURCE
+expect "psi 1 s window, unprivileged" \
+	"$(as_nobody "$SEQREAD" "$M/deleg/job/memory.pressure" "w:some 100000 1000000")" EINVAL
+expect "psi 2 s window, unprivileged" \
+	"$(as_nobody "$SEQREAD" "$M/deleg/job/memory.pressure" "w:some 100000 2000000")" +19
+capeff=$(awk '$1 == "CapEff:" { print $2 }' /proc/self/status)
+if [ $(( 0x$capeff >> 24 & 1 )) -eq 1 ]; then want=+19; else want=EINVAL; fi
+expect "psi 1 s window, root (CAP_SYS_RESOURCE: $want)" \
+	"$("$SEQREAD" "$M/deleg/job/memory.pressure" "w:some 100000 1000000")" $want
 expect "outside mkdir" "$(as_nobody "$SEQREAD" -e mkdir "$M/x/z")" EACCES
 expect "own limit above" "$(as_nobody "$SEQREAD" -e write "$M/deleg/memory.max" 1G)" EACCES
 # files a root write makes appear belong to root, as cgroup_add_file() does

@@ -22,7 +22,10 @@
  *     mkdir DIR | rmdir DIR | rename OLD NEW | unlink PATH | creat PATH |
  *     openr PATH | openw PATH | read PATH | write PATH TEXT | mknod PATH |
  *     mkreg PATH | symlink TARGET PATH | link OLD NEW | odirect PATH |
- *     fsyncdir DIR | noreplace OLD NEW (renameat2 RENAME_NOREPLACE)
+ *     fsyncdir DIR | noreplace OLD NEW (renameat2 RENAME_NOREPLACE) |
+ *     setx PATH NAME VALUE [create|replace] | getx PATH NAME ("OK" becomes
+ *     the value) | rmx PATH NAME | listx PATH ("OK" becomes the names, one
+ *     per line, sorted)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +36,7 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 static void print_errno(int err)
@@ -40,6 +44,11 @@ static void print_errno(int err)
 	const char *name = strerrorname_np(err);
 
 	printf("%s\n", name ? name : "E?");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int one_call(int argc, char *argv[])
@@ -94,6 +103,33 @@ static int one_call(int argc, char *argv[])
 			int e = errno;
 			close(fd);
 			errno = e;
+		}
+	} else if (!strcmp(op, "setx") && argc > 3) {
+		int f = argc > 4 ? (!strcmp(argv[4], "create") ? XATTR_CREATE : XATTR_REPLACE) : 0;
+
+		r = setxattr(argv[1], argv[2], argv[3], strlen(argv[3]), f);
+	} else if (!strcmp(op, "getx") && argc > 2) {
+		ssize_t n = getxattr(argv[1], argv[2], buf, sizeof(buf) - 1);
+
+		if (n >= 0) {
+			printf("%.*s\n", (int)n, buf);
+			return 0;
+		}
+	} else if (!strcmp(op, "rmx") && argc > 2) {
+		r = removexattr(argv[1], argv[2]);
+	} else if (!strcmp(op, "listx")) {
+		ssize_t n = listxattr(argv[1], buf, sizeof(buf));
+
+		if (n >= 0) {
+			char *names[1024];
+			size_t k = 0;
+
+			for (char *p = buf; p < buf + n && k < 1024; p += strlen(p) + 1)
+				names[k++] = p;
+			qsort(names, k, sizeof(names[0]), cmp_str);
+			for (size_t i = 0; i < k; i++)
+				printf("%s\n", names[i]);
+			return 0;
 		}
 	} else if (!strcmp(op, "noreplace") && argc > 2)
 		r = renameat2(AT_FDCWD, argv[1], AT_FDCWD, argv[2], RENAME_NOREPLACE);

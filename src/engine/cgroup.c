@@ -61,6 +61,7 @@ void engine_cgroup_free(struct mcg_cgroup *cg)
 
 	if (cg->children_by_name)
 		g_hash_table_destroy(cg->children_by_name);
+	g_free(cg->name);
 	if (cg->pcpu)
 		pcpu_free(cg->engine, cg->pcpu_chunk, cg->pcpu_slot);
 	free(cg->aggregates);
@@ -129,11 +130,14 @@ void mcg_cgroup_set_workload(struct mcg_cgroup *cg, void *workload)
 	atomic_store_explicit(&cg->workload, workload, memory_order_release);
 }
 
-void mcg_cgroup_name(struct mcg_engine *e, const struct mcg_cgroup *cg, char *buf)
+char *mcg_cgroup_name(struct mcg_engine *e, const struct mcg_cgroup *cg)
 {
+	char *name;
+
 	pthread_rwlock_rdlock(&e->hier_lock);
-	memcpy(buf, cg->name, sizeof(cg->name));
+	name = g_strdup(cg->name ? cg->name : "");
 	pthread_rwlock_unlock(&e->hier_lock);
+	return name;
 }
 
 unsigned mcg_cgroup_nr_children(struct mcg_engine *e, const struct mcg_cgroup *cg)
@@ -219,7 +223,7 @@ int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const cha
 	cg = engine_cgroup_alloc(e, parent);
 	if (!cg)
 		return -ENOMEM;
-	strcpy(cg->name, name);
+	cg->name = g_strdup(name);
 
 	pthread_rwlock_wrlock(&e->hier_lock);
 	if (!mcg_cgroup_online(parent))
@@ -377,9 +381,12 @@ int mcg_cgroup_rename(struct mcg_engine *e, struct mcg_cgroup *cg, const char *n
 	else if (cgroup_find_child(cg->parent, new_name))
 		err = -EEXIST;
 	else {
-		g_hash_table_remove(cg->parent->children_by_name, cg->name);
-		strcpy(cg->name, new_name);
+		char *old = cg->name;
+
+		g_hash_table_remove(cg->parent->children_by_name, old);
+		cg->name = g_strdup(new_name);
 		g_hash_table_insert(cg->parent->children_by_name, cg->name, cg);
+		g_free(old);
 	}
 	pthread_rwlock_unlock(&e->hier_lock);
 	return err;

@@ -46,7 +46,10 @@ struct mcg_cpu;
 #define MCG_DEFAULT_FLUSH_PERIOD_MS 2000
 /* Unlimited page counter: PAGE_COUNTER_MAX = LONG_MAX / PAGE_SIZE. */
 #define MCG_PAGE_COUNTER_MAX (INT64_MAX / MCG_PAGE_SIZE)
-#define MCG_NAME_MAX 255
+/* The longest cgroup name: kernfs sets no limit of its own, so a name may
+ * be as long as the VFS passes one (PATH_MAX - 1; FUSE's name_max once
+ * max_pages is negotiated, fs/fuse/inode.c). */
+#define MCG_NAME_MAX 4095
 
 enum mcg_hierarchy {
 	MCG_HIERARCHY_V2 = 0,
@@ -147,8 +150,8 @@ bool mcg_cgroup_is_root(const struct mcg_cgroup *cg);
 struct mcg_cgroup *mcg_cgroup_parent(const struct mcg_cgroup *cg);
 /* Unique id, stable for the cgroup's life; the root is 1. */
 uint64_t mcg_cgroup_id(const struct mcg_cgroup *cg);
-/* Copy of the current name ("" for the root) into buf of MCG_NAME_MAX + 1. */
-void mcg_cgroup_name(struct mcg_engine *e, const struct mcg_cgroup *cg, char *buf);
+/* A copy of the current name ("" for the root); g_free() it. */
+char *mcg_cgroup_name(struct mcg_engine *e, const struct mcg_cgroup *cg);
 /* Depth below the root (root 0). */
 unsigned mcg_cgroup_depth(const struct mcg_cgroup *cg);
 unsigned mcg_cgroup_nr_children(struct mcg_engine *e, const struct mcg_cgroup *cg);

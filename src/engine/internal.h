@@ -125,7 +125,7 @@ struct mcg_cgroup {
 	_Atomic bool online;			/* cleared by destroy */
 
 	/* Hierarchy, protected by engine->hier_lock. */
-	char name[MCG_NAME_MAX + 1];
+	char *name;				/* g_strdup()ed; NULL for the root */
 	struct mcg_cgroup *first_child, *last_child, *prev_sibling, *next_sibling;
 	/* Destroyed children not yet released, linked by the same sibling
 	 * pointers (a cgroup is on one list or the other). */

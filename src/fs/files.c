@@ -1230,8 +1230,34 @@ static int write_io_weight(struct fs_call *c, char *buf)
 	return dev < 0 ? dev : -EOPNOTSUPP;
 }
 
+/* Has the calling task capability cap in its effective set (CapEff of
+ * /proc/PID/status)?  The kernel asks the opener's credentials
+ * (file->f_cred); FUSE names the writer, whose are used instead. */
+static bool caller_capable(const struct fs_call *c, unsigned cap)
+{
+	char path[64], line[256];
+	unsigned long long eff = 0;
+	bool found = false;
+	FILE *f;
+
+	g_snprintf(path, sizeof(path), "/proc/%d/status", (int)c->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return c->uid == 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &eff) == 1;
+	fclose(f);
+	return found && (eff >> cap) & 1;
+}
+
+#define FS_CAP_SYS_RESOURCE 24
+#define FS_PSI_WINDOW_MAX_US (10 * 1000 * 1000)
+
 /* A PSI trigger, "some|full <threshold us> <window us>", one per fd
- * (psi_trigger_create()).  Accepted and never fired: pressure stays 0. */
+ * (psi_trigger_create(), kernel/sched/psi.c): a window of at most 10 s,
+ * a whole number of 2 s windows without CAP_SYS_RESOURCE, a threshold
+ * within the window; EBUSY for a second trigger on the fd.  Accepted and
+ * never fired: pressure stays 0. */
 static int write_pressure(struct fs_call *c, char *buf)
 {
 	unsigned threshold, window;
@@ -1241,7 +1267,9 @@ static int write_pressure(struct fs_call *c, char *buf)
 	if (sscanf(buf, "some %u %u", &threshold, &window) != 2 &&
 	    sscanf(buf, "full %u %u", &threshold, &window) != 2)
 		return -EINVAL;
-	if (window == 0 || window > 10 * 1000 * 1000)
+	if (window == 0 || window > FS_PSI_WINDOW_MAX_US)
+		return -EINVAL;
+	if (window % 2000000 && !caller_capable(c, FS_CAP_SYS_RESOURCE))
 		return -EINVAL;
 	if (threshold == 0 || threshold > window)
 		return -EINVAL;

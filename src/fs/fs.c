@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "fs/internal.h"
@@ -170,6 +171,8 @@ static void node_free(struct mcgfs *fs, struct fs_node *n)
 		atomic_fetch_sub(&fs->nr_limited, 1);
 	mcg_cgroup_put(n->cg);
 	g_free(n->attrs);
+	if (n->xattrs)
+		g_hash_table_destroy(n->xattrs);
 	g_aligned_free(n);
 }
 
@@ -647,9 +650,162 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const 
 
 static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 {
-	struct statvfs st = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = MCG_NAME_MAX };
+	struct statvfs st = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = NAME_MAX };
 
 	fuse_reply_statfs(req, &st);
+}
+
+/* ---- Extended attributes ----------------------------------------------------------
+ *
+ * kernfs keeps trusted.*, security.* and, as cgroup sets
+ * KERNFS_ROOT_SUPPORT_USER_XATTR, user.* attributes on every node
+ * (kernfs_xattr_handlers[], fs/kernfs/inode.c); systemd and oomd keep
+ * their marks on cgroup directories this way.  The VFS checks permission
+ * first (xattr_permission(): trusted.* needs CAP_SYS_ADMIN).  user.* is
+ * limited to KERNFS_MAX_USER_XATTRS (128) names and
+ * KERNFS_USER_XATTR_SIZE_LIMIT (128 KiB) of values per node: ENOSPC
+ * beyond.  Other namespaces are EOPNOTSUPP.
+ */
+#define FS_MAX_USER_XATTRS 128
+#define FS_USER_XATTR_SIZE_LIMIT (128 << 10)
+
+static bool xattr_namespace_ok(const char *name)
+{
+	return g_str_has_prefix(name, "user.") || g_str_has_prefix(name, "trusted.") ||
+	       g_str_has_prefix(name, "security.");
+}
+
+static char *xattr_key(unsigned idx, const char *name)
+{
+	return g_strdup_printf("%u:%s", idx, name);
+}
+
+/* The user.* names of entry idx and the bytes of their values. */
+static void xattr_user_usage(struct fs_node *n, unsigned idx, unsigned *nr, size_t *bytes)
+{
+	g_autofree char *prefix = xattr_key(idx, "user.");
+	GHashTableIter it;
+	gpointer key, value;
+
+	*nr = 0;
+	*bytes = 0;
+	if (!n->xattrs)
+		return;
+	g_hash_table_iter_init(&it, n->xattrs);
+	while (g_hash_table_iter_next(&it, &key, &value))
+		if (g_str_has_prefix(key, prefix)) {
+			(*nr)++;
+			*bytes += g_bytes_get_size(value);
+		}
+}
+
+static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const char *value,
+			size_t size, int flags)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+	struct fs_node *n = ino_node(fs, ino, &idx);
+	g_autofree char *key = xattr_key(idx, name);
+	GBytes *old;
+	int err = 0;
+
+	if (!xattr_namespace_ok(name)) {
+		fuse_reply_err(req, EOPNOTSUPP);
+		return;
+	}
+	pthread_mutex_lock(&fs->lock);
+	if (!n->xattrs)
+		n->xattrs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+						  (GDestroyNotify)g_bytes_unref);
+	old = g_hash_table_lookup(n->xattrs, key);
+	if ((flags & XATTR_CREATE) && old) {
+		err = EEXIST;
+	} else if ((flags & XATTR_REPLACE) && !old) {
+		err = ENODATA;
+	} else if (g_str_has_prefix(name, "user.")) {
+		unsigned nr;
+		size_t bytes;
+
+		xattr_user_usage(n, idx, &nr, &bytes);
+		if (old)
+			bytes -= g_bytes_get_size(old);
+		else
+			nr++;
+		if (nr > FS_MAX_USER_XATTRS || bytes + size > FS_USER_XATTR_SIZE_LIMIT)
+			err = ENOSPC;
+	}
+	if (!err)
+		g_hash_table_replace(n->xattrs, g_steal_pointer(&key), g_bytes_new(value, size));
+	pthread_mutex_unlock(&fs->lock);
+	fuse_reply_err(req, err);
+}
+
+static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+	struct fs_node *n = ino_node(fs, ino, &idx);
+	g_autofree char *key = xattr_key(idx, name);
+	g_autoptr(GBytes) v = NULL;
+
+	pthread_mutex_lock(&fs->lock);
+	if (n->xattrs && g_hash_table_lookup(n->xattrs, key))
+		v = g_bytes_ref(g_hash_table_lookup(n->xattrs, key));
+	pthread_mutex_unlock(&fs->lock);
+	if (!v)
+		fuse_reply_err(req, xattr_namespace_ok(name) ? ENODATA : EOPNOTSUPP);
+	else if (size == 0)
+		fuse_reply_xattr(req, g_bytes_get_size(v));
+	else if (size < g_bytes_get_size(v))
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, g_bytes_get_data(v, NULL), g_bytes_get_size(v));
+}
+
+static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+	struct fs_node *n = ino_node(fs, ino, &idx);
+	g_autofree char *prefix = xattr_key(idx, "");
+	g_autoptr(GString) names = g_string_new(NULL);
+
+	pthread_mutex_lock(&fs->lock);
+	if (n->xattrs) {
+		GHashTableIter it;
+		gpointer key;
+
+		g_hash_table_iter_init(&it, n->xattrs);
+		while (g_hash_table_iter_next(&it, &key, NULL))
+			if (g_str_has_prefix(key, prefix))
+				g_string_append_len(names, (const char *)key + strlen(prefix),
+						    (gssize)(strlen(key) - strlen(prefix) + 1));
+	}
+	pthread_mutex_unlock(&fs->lock);
+	if (size == 0)
+		fuse_reply_xattr(req, names->len);
+	else if (size < names->len)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, names->str, names->len);
+}
+
+static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
+{
+	struct mcgfs *fs = fs_of(req);
+	unsigned idx;
+	struct fs_node *n = ino_node(fs, ino, &idx);
+	g_autofree char *key = xattr_key(idx, name);
+	bool removed;
+
+	if (!xattr_namespace_ok(name)) {
+		fuse_reply_err(req, EOPNOTSUPP);
+		return;
+	}
+	pthread_mutex_lock(&fs->lock);
+	removed = n->xattrs && g_hash_table_remove(n->xattrs, key);
+	pthread_mutex_unlock(&fs->lock);
+	fuse_reply_err(req, removed ? 0 : ENODATA);
 }
 
 /* ---- Files: open, read, write --------------------------------------------------
@@ -915,10 +1071,7 @@ static void dir_snapshot(struct mcgfs *fs, struct fs_node *n, struct fs_dir *d)
 	unsigned nr = 0;
 	struct mcg_cgroup **kids = mcg_cgroup_children(fs->e, n->cg, &nr);
 	for (unsigned i = 0; i < nr; i++) {
-		char name[MCG_NAME_MAX + 1];
-
-		mcg_cgroup_name(fs->e, kids[i], name);
-		ent.name = g_strdup(name);
+		ent.name = mcg_cgroup_name(fs->e, kids[i]);
 		ent.cg = kids[i];	/* the snapshot owns the reference */
 		g_array_append_val(d->ents, ent);
 	}
@@ -1059,6 +1212,10 @@ static const struct fuse_lowlevel_ops fs_ops = {
 	.readdirplus = fs_readdirplus,
 	.releasedir = fs_releasedir,
 	.fsyncdir = fs_fsyncdir,
+	.setxattr = fs_setxattr,
+	.getxattr = fs_getxattr,
+	.listxattr = fs_listxattr,
+	.removexattr = fs_removexattr,
 };
 
 struct mcgfs *mcgfs_new(const struct mcgfs_options *o)

@@ -158,6 +158,9 @@ struct fs_node {
 	/* Attributes: protected by fs->lock. */
 	struct timespec mtime;		/* dir: last child added, removed, renamed */
 	struct fs_attr *attrs;		/* [nr_files + 1], index as above */
+	/* Extended attributes of the directory and its files: "idx:name" ->
+	 * GBytes value; NULL until the first is set. */
+	GHashTable *xattrs;
 
 	struct fs_cgstate st;		/* atomics, see above */
 } __attribute__((aligned(FS_IDX_LIMIT)));
