@@ -7,7 +7,7 @@
 # fsuid/fsgid of the process that made them (kernel/cgroup/cgroup.c).
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
-mount_fs "$TMP/v2"
+mount_fs "$TMP/v2" --flush_period_ms=50
 M=$TMP/v2
 
 # ---- controllers (cgroup_control(), cgroup_subtree_control_write()) ----
@@ -76,6 +76,30 @@ us_y=$(cut -d' ' -f2 "$M/x/y/cgroup.stat.local")
 [ "$us_y" -ge 150000 ] || fail "child frozen_usec $us_y: the parent's freeze counts"
 sleep 0.1
 expect "stat.local stopped" "$(cut -d' ' -f2 "$M/x/cgroup.stat.local")" "$us"
+
+# ---- a memcg's own memory is charged to its parent (mem_cgroup_alloc()
+# under set_active_memcg(parent) in mem_cgroup_css_alloc()) ----
+mkdir "$M/objs" || fail mkdir
+echo +memory > "$M/objs/cgroup.subtree_control"
+# the periodic flush (50 ms here) folds the updates in
+stat_key() { sleep 0.15; awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
+expect "no children, no percpu" "$(stat_key "$M/objs" percpu)" 0
+kern0=$(stat_key "$M/objs" kernel)
+mkdir "$M/objs/k1" || fail mkdir
+p1=$(stat_key "$M/objs" percpu); kern1=$(stat_key "$M/objs" kernel)
+[ "$p1" -gt 0 ] || fail "a child's percpu not charged to its parent"
+[ "$kern1" -gt "$kern0" ] || fail "a child's objects not in the parent's kernel memory"
+[ "$(cat "$M/objs/memory.current")" -ge "$kern1" ] || fail "memory.current below kernel"
+mkdir "$M/objs/k2" || fail mkdir
+expect "two children, twice the percpu" "$(stat_key "$M/objs" percpu)" $((2 * p1))
+expect "two children, twice the pages" "$(stat_key "$M/objs" kernel)" $((2 * kern1 - kern0))
+rmdir "$M/objs/k1" "$M/objs/k2"
+expect "given back at rmdir" "$(stat_key "$M/objs" percpu)" 0
+expect "kernel back" "$(stat_key "$M/objs" kernel)" "$kern0"
+echo 0 > "$M/objs/memory.max"
+expect "no room for a memcg" "$(err mkdir "$M/objs/k3")" ENOMEM
+[ -e "$M/objs/k3" ] && fail "the refused cgroup exists"
+echo max > "$M/objs/memory.max"
 
 # ---- extended attributes (kernfs_xattr_handlers[], fs/kernfs/inode.c) ----
 expect "set user xattr" "$(err setx "$M/x" user.oomd_kill 1)" OK

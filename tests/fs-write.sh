@@ -64,7 +64,7 @@ wr "$C/memory.reclaim" "1M swappiness=60" EAGAIN
 wr "$C/memory.reclaim" "1000" OK	# less than a page: nothing asked
 wr "$C/memory.reclaim" "1M swappiness=201" EINVAL
 wr "$C/memory.reclaim" "x" EINVAL
-wr "$C/memory.pressure" "some 150000 1000000" OK
+wr "$C/memory.pressure" "some 150000 2000000" OK
 wr "$C/memory.pressure" "half 1 2" EINVAL
 wr "$C/memory.peak" "reset" OK
 # a write longer than a page is refused whole (kernfs atomic_write_len)
@@ -120,6 +120,12 @@ wr "$TMP/v1/release_agent" "/bin/true" OK /bin/true
 wr "$TMP/v1/memory.swappiness" "30" OK 30
 mkdir "$TMP/v1/d" || fail mkdir
 expect "swappiness from vm_swappiness" "$(cat "$TMP/v1/d/memory.swappiness")" 30
+# a v1 memcg whose limit cannot take one more memcg's objects: ENOMEM
+mkdir "$TMP/v1/full" || fail mkdir
+echo 0 > "$TMP/v1/full/memory.limit_in_bytes" || fail "limit 0"
+expect "v1 mkdir under limit 0" "$(err mkdir "$TMP/v1/full/kid")" ENOMEM
+[ "$(cat "$TMP/v1/full/memory.failcnt")" -gt 0 ] || fail "no failcnt for the refused memcg"
+
 # 6.1 stores the soft limit and the charge-moving bits (mem_cgroup_write(),
 # mem_cgroup_move_charge_write() in mm/memcontrol.c)
 mount_fs "$TMP/v1-61" --hierarchy=v1 --kernel=6.1

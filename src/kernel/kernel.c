@@ -253,3 +253,82 @@ int mcg_kernel_check_hierarchy(const struct mcg_kernel *k, bool v1, const char *
 	}
 	return 0;
 }
+
+/* kmalloc_size_roundup() for SLUB's kmalloc caches: the power-of-two classes
+ * with 96 and 192 between; beyond KMALLOC_MAX_CACHE_SIZE (8 KiB) the page
+ * allocator's order. */
+static size_t kmalloc_class(size_t size)
+{
+	size_t c = 8;
+
+	if (size > 8192) {
+		for (c = 4096; c < size; c <<= 1)
+			;
+		return c;
+	}
+	while (c < size) {
+		if (c == 64 && size <= 96)
+			return 96;
+		if (c == 128 && size <= 192)
+			return 192;
+		c <<= 1;
+	}
+	return c;
+}
+
+/* obj_full_size(): the object's slot plus its obj_cgroup pointer. */
+static size_t slab_charge(size_t size)
+{
+	return kmalloc_class(size) + sizeof(void *);
+}
+
+/* pcpu_obj_full_size() (mm/percpu-internal.h): every CPU's copy plus an
+ * obj_cgroup pointer per PCPU_MIN_ALLOC_SIZE (4) bytes. */
+static size_t percpu_charge(size_t size, unsigned nr_cpus)
+{
+	return size * nr_cpus + size / 4 * sizeof(void *);
+}
+
+void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr_nodes,
+		       bool memcg_v1, struct mcg_memcg_objects *out)
+{
+	const size_t S = l->nr_state_slots, E = l->nr_event_slots, N = l->nr_node_slots;
+	const size_t ntargets = 2;	/* MEM_CGROUP_NTARGETS: THRESH, SOFTLIMIT */
+
+	*out = (struct mcg_memcg_objects){ 0 };
+	if (l->version < MCG_KVER(5, 13)) {
+		/* 5.10 mem_cgroup_alloc(): vmstats_local and vmstats_percpu,
+		 * each a struct memcg_vmstats_percpu (stat[], events[],
+		 * nr_page_events, targets[]); per node lruvec_stat_local and
+		 * lruvec_stat_cpu (struct lruvec_stat, count[]). */
+		out->percpu = 2 * percpu_charge(8 * (S + E + 1 + ntargets), nr_cpus) +
+			      nr_nodes * 2 * percpu_charge(8 * N, nr_cpus);
+	} else if (l->version < MCG_KVER(6, 8)) {
+		/* 6.1: struct memcg_vmstats_percpu (state[], events[], their
+		 * _prev[], nr_page_events, targets[]); per node struct
+		 * lruvec_stats_percpu (state[], state_prev[]). */
+		out->percpu = percpu_charge(8 * (2 * S + 2 * E + 1 + ntargets), nr_cpus) +
+			      nr_nodes * percpu_charge(16 * N, nr_cpus);
+	} else {
+		/* 6.12 and 7.3: struct memcg_vmstats_percpu (a cache line
+		 * aligned header of the update count and two pointers, state[],
+		 * events[], their _prev[]); per node lruvec_stats_percpu; with
+		 * CONFIG_MEMCG_V1 memcg1_alloc_events()' struct
+		 * memcg1_events_percpu; and the slab objects struct
+		 * memcg_vmstats (state[], events[], their _local[] and
+		 * _pending[], stats_updates) and, per node, struct
+		 * lruvec_stats (state[], state_local[], state_pending[]). */
+		size_t vmstats_percpu = (24 + 16 * (S + E) + 63) / 64 * 64;
+
+		out->percpu = percpu_charge(vmstats_percpu, nr_cpus) +
+			      nr_nodes * percpu_charge(16 * N, nr_cpus);
+		if (memcg_v1)
+			out->percpu += percpu_charge(8 * (1 + ntargets), nr_cpus);
+		out->slab = slab_charge(24 * (S + E) + 8);
+		out->slab_per_node = slab_charge(24 * N);
+	}
+	/* obj_cgroup_charge() charges whole pages and keeps the rest in the
+	 * CPU's object stock: the memcg's objects take their pages rounded
+	 * up, once. */
+	out->pages = (out->slab + nr_nodes * out->slab_per_node + out->percpu + 4095) / 4096;
+}

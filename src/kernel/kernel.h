@@ -30,6 +30,7 @@
 #define MEMCGFS_KERNEL_KERNEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "kernel/items.h"
 
@@ -210,5 +211,30 @@ int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel 
  * no legacy memory controller, so a v1 mount is refused.  To be called once
  * the hierarchy is known, after mcg_kernel_resolve(). */
 int mcg_kernel_check_hierarchy(const struct mcg_kernel *k, bool v1, const char **why);
+
+/* ---- A memcg's own memory ------------------------------------------------
+ *
+ * mem_cgroup_css_alloc() makes the parent the active memcg around
+ * mem_cgroup_alloc() (since 5.9, "mm: memcg: charge memcg percpu memory to
+ * the parent cgroup"), so what that allocates with __GFP_ACCOUNT is charged
+ * to the parent: the per-CPU statistics of the memcg and of its per-node
+ * lruvecs, and, from 6.8 (when they left struct mem_cgroup and struct
+ * mem_cgroup_per_node), the flushed statistics themselves as slab objects;
+ * except under the root, whose kmem is not accounted
+ * (get_obj_cgroup_from_current() stops below it).
+ * struct mem_cgroup and the per-node info are plain GFP_KERNEL, as are the
+ * cgroup's own objects as far as the memcg goes (kernfs nodes and struct
+ * cgroup are charged to the mkdir-ing task's memcg, outside the emulation).
+ */
+struct mcg_memcg_objects {
+	size_t slab;		/* slab bytes on node 0 (struct memcg_vmstats) */
+	size_t slab_per_node;	/* slab bytes on each node (struct lruvec_stats) */
+	size_t percpu;		/* per-CPU bytes, pcpu_obj_full_size() summed */
+	unsigned long pages;	/* pages charged for all of it */
+};
+/* The objects of one memcg of layout l with nr_cpus possible CPUs and
+ * nr_nodes nodes; memcg_v1: CONFIG_MEMCG_V1 (the v1 event counters). */
+void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr_nodes,
+		       bool memcg_v1, struct mcg_memcg_objects *out);
 
 #endif

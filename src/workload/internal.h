@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "kernel/kernel.h"
 #include "workload/workload.h"
 
 /* A parsed profile; immutable once published. */
@@ -107,6 +108,9 @@ struct wl_cgroup {
 	/* rmdir'ed in an era that leaves a dying memcg its pages: no tasks,
 	 * an idle profile, pages only reclaimed (list_lock). */
 	bool dying;
+	/* The memcg's own objects, charged to its parent at creation and
+	 * given back at removal (hier_mutex). */
+	struct mcg_memcg_objects objs;
 };
 
 struct wl_worker {
@@ -229,6 +233,12 @@ enum wl_charge_flags {
 	 * would mem_cgroup_oom() kill for an order above
 	 * PAGE_ALLOC_COSTLY_ORDER.  The fault falls back to a small page. */
 	WL_NO_RECLAIM = 4,
+	/* A kernel allocation outside a page fault (mkdir's memcg objects):
+	 * reclaim and stock drains, but a failure is ENOMEM, not an OOM kill. */
+	WL_NO_OOM = 8,
+	/* Memory of the kernel, not of the tasks: left out of the pool's
+	 * and the cgroup's pages_charged/uncharged. */
+	WL_NOT_TASKS = 16,
 };
 /* workload.c: charges `pages` to w's memory counter (and, on v1, the
  * counters in flags), reclaiming or OOM-killing on a limit as the kernel's

@@ -224,8 +224,12 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 				mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMSW, (unsigned long)pages);
 			if (is_v1(wl) && (flags & WL_KMEM))
 				mcg_counter_charge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
-			per_cpu_count(&wl->workers[x->cpu_id].pages_charged, (uint64_t)pages);
-			per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_charged, (uint64_t)pages);
+			if (!(flags & WL_NOT_TASKS)) {
+				per_cpu_count(&wl->workers[x->cpu_id].pages_charged,
+					      (uint64_t)pages);
+				per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_charged,
+					      (uint64_t)pages);
+			}
 			/* Only a charge that went to the counters looks at
 			 * memory.high; one from the stock returns at once. */
 			if (got == MCG_CHARGE_FROM_COUNTERS)
@@ -247,7 +251,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 			drained = true;
 			continue;
 		}
-		if (killed || oom_kill(x, over) == 0)
+		if ((flags & WL_NO_OOM) || killed || oom_kill(x, over) == 0)
 			break;
 		killed = true;
 	}
@@ -263,6 +267,8 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 	mcg_memcg_uncharge(w->cg, (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
 	if (is_v1(wl) && (flags & WL_KMEM))
 		mcg_counter_uncharge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
+	if (flags & WL_NOT_TASKS)
+		return;
 	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
 	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
 }
@@ -701,17 +707,71 @@ int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg
 
 /* ---- hierarchy ---- */
 
+/* The objects of a memcg made under pw (mcg_memcg_objects()): charged to
+ * pw on CPU 0, as mem_cgroup_alloc() runs with pw the active memcg, with
+ * the parent's slab and percpu statistics; false (nothing charged) if the
+ * charge fails after reclaim: mkdir's ENOMEM.  Caller holds hier_mutex and
+ * list_lock for reading. */
+static bool memcg_objects_charge(struct mcg_workload *wl, struct wl_cgroup *pw,
+				 const struct mcg_memcg_objects *o, int sign)
+{
+	struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, 0), 0, 0, NULL };
+	bool ok = true;
+
+	if (!o->pages)
+		return true;
+	mcg_cpu_enter(x.cpu);
+	if (sign > 0)
+		ok = wl_charge(&x, pw, (long)o->pages,
+			       WL_MEMSW | WL_KMEM | WL_NO_OOM | WL_NOT_TASKS);
+	else
+		wl_uncharge(&x, pw, (long)o->pages, WL_MEMSW | WL_KMEM | WL_NOT_TASKS);
+	/* The kernel's updates, not the tasks': straight to the engine,
+	 * left out of the workload's figures. */
+	if (ok) {
+		mcg_stat_mod(x.cpu, pw->cg, 0, MCG_SLAB_UNRECLAIMABLE_B, sign * (long)o->slab);
+		for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+			mcg_stat_mod(x.cpu, pw->cg, (int)nid, MCG_SLAB_UNRECLAIMABLE_B,
+				     sign * (long)o->slab_per_node);
+		mcg_stat_mod(x.cpu, pw->cg, 0, MCG_MEMCG_PERCPU_B, sign * (long)o->percpu);
+		mcg_stat_mod(x.cpu, pw->cg, 0, MCG_MEMCG_KMEM, sign * (long)o->pages);
+	}
+	mcg_cpu_exit(x.cpu);
+	return ok;
+}
+
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
 			       const char *name, struct mcg_cgroup **out)
 {
+	const struct mcg_engine_config *cfg = mcg_engine_config(wl->e);
+	struct mcg_memcg_objects objs;
 	struct mcg_cgroup *cg;
-	struct wl_cgroup *w;
+	struct wl_cgroup *w, *pw;
 	int err;
 
+	/* Nothing is charged to the root: get_obj_cgroup_from_current()
+	 * stops below it (kmem of the root memcg is not accounted). */
+	if (mcg_cgroup_is_root(parent))
+		objs = (struct mcg_memcg_objects){ 0 };
+	else
+		mcg_memcg_objects(mcg_engine_layout(wl->e), cfg->nr_cpus, cfg->nr_nodes,
+				  cfg->kernel.memcg_v1, &objs);
 	pthread_mutex_lock(&wl->hier_mutex);
-	err = mcg_cgroup_create(wl->e, parent, name, &cg);
+	pthread_rwlock_rdlock(&wl->list_lock);
+	pw = mcg_cgroup_workload(parent);
+	err = !pw ? -ENODEV : memcg_objects_charge(wl, pw, &objs, 1) ? 0 : -ENOMEM;
+	pthread_rwlock_unlock(&wl->list_lock);
+	if (!err) {
+		err = mcg_cgroup_create(wl->e, parent, name, &cg);
+		if (err) {
+			pthread_rwlock_rdlock(&wl->list_lock);
+			memcg_objects_charge(wl, pw, &objs, -1);
+			pthread_rwlock_unlock(&wl->list_lock);
+		}
+	}
 	if (!err) {
 		w = wl_cgroup_new(wl, cg, profile_copy(wl->default_profile));
+		w->objs = objs;
 		pthread_rwlock_wrlock(&wl->list_lock);
 		g_ptr_array_add(wl->cgroups, w);
 		mcg_cgroup_set_workload(cg, w);
@@ -720,6 +780,25 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 	}
 	pthread_mutex_unlock(&wl->hier_mutex);
 	return err;
+}
+
+void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
+				struct mcg_memcg_objects *sum)
+{
+	*sum = (struct mcg_memcg_objects){ 0 };
+	pthread_rwlock_rdlock(&wl->list_lock);
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+		struct mcg_cgroup *p = mcg_cgroup_parent(w->cg);
+
+		if (!p || !cg_in_subtree(p, cg))
+			continue;
+		sum->slab += w->objs.slab;
+		sum->slab_per_node += w->objs.slab_per_node;
+		sum->percpu += w->objs.percpu;
+		sum->pages += w->objs.pages;
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
 }
 
 /* Does any CPU's ledger of w still hold memory?  Enters each CPU. */
@@ -804,6 +883,12 @@ int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	}
 	w = mcg_cgroup_workload(cg);
 	pw = mcg_cgroup_workload(mcg_cgroup_parent(cg));
+	/* The memcg's objects go back at rmdir (the kernel frees them with
+	 * the memcg, later for one that stays dying). */
+	pthread_rwlock_rdlock(&wl->list_lock);
+	memcg_objects_charge(wl, pw, &w->objs, -1);
+	w->objs = (struct mcg_memcg_objects){ 0 };
+	pthread_rwlock_unlock(&wl->list_lock);
 	if (!reparent && wl_cgroup_holds_pages(wl, w)) {
 		struct mcg_profile *idle = NULL, *old;
 
@@ -1150,13 +1235,16 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		err = -ENODEV;
 	else	/* mem_cgroup_force_empty(): drain_all_stock() first */
 		mcg_memcg_drain_all_stock(wl->e, NULL, cg);
-	for (int retry = 0; !err; retry++) {
+	/* Reclaim until empty or MAX_RECLAIM_RETRIES passes without progress;
+	 * what stays (mlocked pages, kernel objects) stays, and the write
+	 * still succeeds: mem_cgroup_force_empty() returns 0 (5.10 to 7.3). */
+	for (int retries = MAX_RECLAIM_RETRIES; !err && retries > 0;) {
 		long usage = (long)mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 
 		if (!usage)
 			break;
-		if (retry >= MAX_RECLAIM_RETRIES || !reclaim_or_wait(wl, cg, usage, &direct_reclaim))
-			err = -EBUSY;
+		if (!reclaim_or_wait(wl, cg, usage, &direct_reclaim))
+			retries--;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	release_emptied_dying(wl);

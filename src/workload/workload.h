@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "kernel/kernel.h"
 
 struct mcg_workload;
 struct mcg_profile;
@@ -165,9 +166,16 @@ int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg
 
 /* ---- The hierarchy, through the pool ------------------------------------ */
 
-/* mcg_cgroup_create() plus the default profile: same returns. */
+/* mcg_cgroup_create() plus the default profile, after charging the new
+ * memcg's own objects (mcg_memcg_objects()) to parent: same returns, and
+ * -ENOMEM when parent's limits cannot take them even after reclaim. */
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
 			       const char *name, struct mcg_cgroup **out);
+/* The objects of the memcgs below cg (charged to cg or a descendant),
+ * summed: what memory.current and the slab, percpu and kernel counts of
+ * cg hold besides its tasks' memory. */
+void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
+				struct mcg_memcg_objects *sum);
 /* mcg_cgroup_destroy() plus handing the cgroup's pages to its parent, as
  * Linux 7.3 reparents a dead memcg's folios: same returns. */
 int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg);
@@ -212,7 +220,8 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 /* memory.reclaim: proactively reclaims `pages` from the subtree: 0, or
  * -EAGAIN if less could be reclaimed. */
 int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages);
-/* v1 memory.force_empty: reclaims all it can: 0, or -EBUSY if charges stay. */
+/* v1 memory.force_empty: reclaims all it can, then 0 whatever stays
+ * charged (mem_cgroup_force_empty()); -ENODEV once cg is removed. */
 int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg);
 
 /* ---- Figures ------------------------------------------------------------- */
