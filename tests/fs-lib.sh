@@ -64,7 +64,7 @@ mount_fs() {
 	dir=$1
 	shift
 	mkdir -p "$dir"
-	"$MEMCGFS" -f "$@" "$dir" 2>"$TMP/daemon.log" &
+	"$MEMCGFS" -f "$@" "$dir" >"$TMP/daemon.out" 2>"$TMP/daemon.log" &
 	FS_PID=$!
 	FS_PIDS="$FS_PIDS $FS_PID"
 	FS_MOUNTS="$FS_MOUNTS $dir"

@@ -31,6 +31,7 @@ FS_TESTS = \
 	tests/fs-churn.sh \
 	tests/fs-signal.sh \
 	tests/fs-workload.sh \
+	tests/fs-install.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh
