@@ -749,6 +749,14 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	fuse_reply_buf(req, copy, len);
 }
 
+/* The write request this thread serves, as the kernel's `current`. */
+static __thread fuse_req_t write_req;
+
+bool fs_write_interrupted(void)
+{
+	return write_req && fuse_req_interrupted(write_req);
+}
+
 static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
@@ -776,7 +784,9 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
 	pthread_mutex_lock(&of->lock);
+	write_req = req;
 	err = of->file->write(&call, copy);
+	write_req = NULL;
 	pthread_mutex_unlock(&of->lock);
 	if (err)
 		fuse_reply_err(req, -err);

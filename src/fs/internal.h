@@ -200,6 +200,11 @@ struct fs_call {
 	struct fs_open *of;
 };
 
+/* Has the write this thread is serving been interrupted (the process that
+ * made it got a signal: the kernel sent FUSE_INTERRUPT)?  The analogue of
+ * signal_pending(current) for a write() handler that loops. */
+bool fs_write_interrupted(void);
+
 /* Initialises a node's control values, inherited from parent (or the
  * defaults when parent is NULL), as cgroup_create() and css_alloc() do. */
 void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent);
