@@ -58,7 +58,7 @@ mountpoint -q "$TMP/v2" && fail "still mounted"
 # v1, unmounted with umount
 mount_fs "$TMP/v1" --hierarchy=v1
 [ -r "$TMP/v1/memory.usage_in_bytes" ] || fail "v1 root has no memory.usage_in_bytes"
-expect "v1 root mode" "$(stat -c %A "$TMP/v1")" "dr-xr-xr-x"
+expect "v1 root mode" "$FS_ROOT_MODE" "dr-xr-xr-x"
 umount "$TMP/v1" || fail "umount"
 wait "$FS_PID"
 expect "exit status after umount" "$?" 0
