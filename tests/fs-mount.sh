@@ -64,6 +64,18 @@ wait "$FS_PID"
 expect "exit status after umount" "$?" 0
 wait_mount "$TMP/v1" 0 || fail "still mounted after umount"
 
+# a daemon killed with SIGKILL leaves a dead mount: refused, saying how to
+# remove it, which works
+mount_fs "$TMP/dead"
+kill -KILL "$FS_PID"
+wait "$FS_PID"
+"$MEMCGFS" "$TMP/dead" 2>"$TMP/err" && fail "mount over a dead mount accepted"
+expect "exit status over a dead mount" "$?" 2
+expect "error lines over a dead mount" "$(wc -l < "$TMP/err")" 1
+grep -q "fusermount3 -u $TMP/dead" "$TMP/err" || fail "no fusermount3 -u: $(cat "$TMP/err")"
+fusermount3 -u "$TMP/dead" || fail "fusermount3 -u of a dead mount"
+stat "$TMP/dead" >/dev/null || fail "dead mount still there"
+
 # daemonized (no -f), as mount.fuse3 starts it from fstab: SOURCE MOUNTPOINT
 mkdir -p "$TMP/bg"
 "$MEMCGFS" job-memcg "$TMP/bg" -o hierarchy=v1,cpus=2 >"$TMP/bg.out" || fail "daemonized start"
