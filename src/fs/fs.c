@@ -814,7 +814,7 @@ struct fs_dirent {
 };
 
 struct fs_dir {
-	struct fs_handle h;	/* on fs->handles */
+	struct fs_handle h;	/* on fs->handles; first: dir_free() casts */
 	pthread_mutex_t lock;
 	GArray *ents;		/* struct fs_dirent; protected by lock */
 };

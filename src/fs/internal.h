@@ -146,7 +146,7 @@ struct fs_handle {
 
 /* An open file (fi->fh): the seq_file of a FUSE file. */
 struct fs_open {
-	struct fs_handle h;		/* on fs->handles */
+	struct fs_handle h;		/* on fs->handles; first: open_free() casts */
 	struct fs_node *node;		/* pinned by the kernel's open dentry */
 	const struct fs_file *file;
 	pthread_mutex_t lock;		/* serialises reads and writes of this fd */
