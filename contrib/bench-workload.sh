@@ -42,6 +42,7 @@ trap cleanup EXIT
 mkdir "$T/mnt"
 "$MEMCGFS" --cpus="$cpus" "$T/mnt" || exit 1
 for _ in $(seq 100); do mountpoint -q "$T/mnt" && break; sleep 0.05; done
+echo "bench-workload.sh: making $n cgroups" >&2
 for i in $(seq "$n"); do mkdir "$T/mnt/cg$i"; done
 
 # sample LABEL: R timed cats of random cgroups' memory.stat, in microseconds
@@ -62,9 +63,11 @@ pct() {	# pct FILE P
 
 echo "memcgfs, $n cgroups, $cpus emulated CPUs on $(nproc) cores, $reads reads each"
 echo "command: cat MNT/cgN/memory.stat (whole process, microseconds)"
+echo "bench-workload.sh: $reads reads, workers idle" >&2
 sample idle
 for i in $(seq "$n"); do echo "$FLAT_OUT" > "$T/mnt/cg$i/memcgfs.workload"; done
 sleep 1
+echo "bench-workload.sh: $reads reads, workers flat out" >&2
 sample busy
 cur=$(cat "$T/mnt/cg1/memory.stat" | awk '$1 == "pgfault" { print $2 }')
 printf '%-34s %10s %10s\n' "workers" "median us" "p99 us"

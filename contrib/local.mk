@@ -6,3 +6,12 @@ contrib_memcgfs_constfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
 contrib_memcgfs_constfs_LDADD = $(FUSE_LIBS) $(GLIB_LIBS) $(PTHREAD_LIBS)
 
 EXTRA_DIST += contrib/bench-read-1000.sh contrib/bench-workload.sh
+
+# systemd units: a template service (Restart=on-failure) and a mount unit.
+systemdsystemunit_DATA = contrib/memcgfs@.service contrib/mnt-memcgfs.mount
+contrib/memcgfs@.service: $(top_srcdir)/contrib/memcgfs@.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) contrib && sed -e 's|@bindir[@]|$(bindir)|g' $(top_srcdir)/contrib/memcgfs@.service.in >$@
+CLEANFILES += contrib/memcgfs@.service
+EXTRA_DIST += contrib/memcgfs@.service.in contrib/mnt-memcgfs.mount
+# distcheck installs under its own prefix, not in the system's unit dir.
+AM_DISTCHECK_CONFIGURE_FLAGS = --with-systemdsystemunitdir=$$dc_install_base/$(systemdsystemunitdir)

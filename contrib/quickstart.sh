@@ -4,7 +4,8 @@
 # in this tree, and runs the main job: mounts a cgroup v2 hierarchy with
 # four cgroups running the seed 001 workload mix (one under a memory.max),
 # shows their statistics, then mounts a v1 hierarchy and shows a v1
-# memory.stat, and unmounts.  Needs root for the mounts.
+# memory.stat, and unmounts.  Runs as root, or as a normal user where
+# /dev/fuse is usable (Debian's mode 0666) once the packages are installed.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -33,6 +34,8 @@ wait_mount() {
 echo "== cgroup v2, 4 emulated CPUs, 2 NUMA nodes, Linux 7.3 layout, workload seed001"
 ./memcgfs --cpus=4 --nodes=2 --workload=seed001 "$mnt/v2"
 wait_mount "$mnt/v2"
+# The root is 0555, as the kernel's; a normal user gives it to itself.
+[ "$(id -u)" -eq 0 ] || chmod u+w "$mnt/v2"
 for i in 1 2 3 4; do mkdir "$mnt/v2/job$i"; done
 echo 32M > "$mnt/v2/job1/memory.max"
 sleep 3
@@ -56,6 +59,9 @@ fusermount3 -u "$mnt/v2"
 echo "== cgroup v1, 2 emulated CPUs, workload file-reader"
 ./memcgfs --hierarchy=v1 --cpus=2 --workload=file-reader "$mnt/v1"
 wait_mount "$mnt/v1"
+# The v1 root is 0555, as the kernel's: only root makes cgroups at the top
+# whatever the mode.  A normal user gives the top to itself.
+[ "$(id -u)" -eq 0 ] || chmod u+w "$mnt/v1"
 mkdir "$mnt/v1/reader"
 sleep 2
 echo "-- reader/memory.stat"

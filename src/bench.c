@@ -699,6 +699,10 @@ int main(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	const char *what;
 
+	/* Each figure as it comes, also into a pipe or a file (| tee): a full
+	 * run takes minutes. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
 	g_option_context_set_summary(ctx, "Prints the engine's cost figures and the before/after "
 					  "of each seed patch (medians of --runs runs).");
 	g_option_context_add_main_entries(ctx, entries, NULL);

@@ -523,6 +523,11 @@ START_TEST(test_limit_holds_under_load)
 }
 END_TEST
 
+static bool always_interrupted(void *arg)
+{
+	return true;
+}
+
 START_TEST(test_high_and_reclaim)
 {
 	struct rig r;
@@ -542,14 +547,18 @@ START_TEST(test_high_and_reclaim)
 	ck_assert_int_gt(hs(&r, cg, MCG_PGSTEAL_DIRECT), 0);
 	before = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 	ck_assert_uint_gt(before, 100);
-	ck_assert_int_eq(mcg_workload_reclaim(r.wl, cg, 100), 0);
+	ck_assert_int_eq(mcg_workload_reclaim(r.wl, cg, 100, NULL, NULL), 0);
 	after = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 	ck_assert_uint_le(after, before - 100);
 	__mcg_memcg_flush_stats(r.e, cg, true);
 	ck_assert_int_ge(hs(&r, cg, MCG_PGSTEAL_PROACTIVE), 100);
 	ck_assert_int_le(hs(&r, cg, MCG_PGSTEAL_PROACTIVE), hs(&r, cg, MCG_PGSCAN_PROACTIVE));
 	/* More than there is: what could be done is done, then EAGAIN. */
-	ck_assert_int_eq(mcg_workload_reclaim(r.wl, cg, 1UL << 30), -EAGAIN);
+	ck_assert_int_eq(mcg_workload_reclaim(r.wl, cg, 1UL << 30, NULL, NULL), -EAGAIN);
+	/* A signal pending before a pass: -EINTR, nothing reclaimed. */
+	before = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	ck_assert_int_eq(mcg_workload_reclaim(r.wl, cg, 100, always_interrupted, NULL), -EINTR);
+	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), before);
 	/* memory_reclaim() drains no charge stock: what the CPUs hold in
 	 * stock stays charged. */
 	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),

@@ -3,7 +3,8 @@
 # FUSE cannot be used, mounts with a time limit and always unmounts.
 #
 #   mount_fs DIR [memcgfs options]   mount in the foreground, in the background;
-#                                    sets FS_PID; skips if FUSE refuses
+#                                    sets FS_PID and FS_ROOT_MODE (the root's
+#                                    mode as mounted); skips if FUSE refuses
 #   fail MESSAGE                     print and exit 1
 #   expect NAME GOT WANT             compare two strings
 #   err OP ARGS...                   errno name of one system call (seqread -e)
@@ -64,7 +65,7 @@ mount_fs() {
 	dir=$1
 	shift
 	mkdir -p "$dir"
-	"$MEMCGFS" -f "$@" "$dir" 2>"$TMP/daemon.log" &
+	"$MEMCGFS" -f "$@" "$dir" >"$TMP/daemon.out" 2>"$TMP/daemon.log" &
 	FS_PID=$!
 	FS_PIDS="$FS_PIDS $FS_PID"
 	FS_MOUNTS="$FS_MOUNTS $dir"
@@ -80,6 +81,12 @@ mount_fs() {
 		[ $i -gt 200 ] && fail "no mount at $dir after 10 s"
 		sleep 0.05
 	done
+	# The root is 0555 in either hierarchy, as the kernel's: only root,
+	# whom modes do not stop, makes cgroups at the top.  A normal user's
+	# test does what root does when it delegates, and gives the top to its
+	# owner.
+	FS_ROOT_MODE=$(stat -c %A "$dir")
+	[ "$(id -u)" -eq 0 ] || chmod u+w "$dir" || fail "chmod u+w $dir"
 }
 
 expect() {

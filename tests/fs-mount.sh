@@ -18,12 +18,38 @@ for bad in "--hierarchy=v3" "--cpus=0" "--cpus=1025" "--nodes=65" "--kernel=5.4"
 done
 "$MEMCGFS" 2>/dev/null
 expect "exit status without a mount point" "$?" 2
+: >"$TMP/file"
+mkdir -p "$TMP/m"
+for bad in "$TMP/missing" "a $TMP/m c" "$TMP/file"; do
+	"$MEMCGFS" $bad 2>"$TMP/err" && fail "mount point $bad accepted"
+	expect "exit status of mount point $bad" "$?" 2
+	expect "error lines of mount point $bad" "$(wc -l < "$TMP/err")" 1
+done
+grep -q "is not a directory" "$TMP/err" || fail "a file as mount point: $(cat "$TMP/err")"
+
+# --help and memcgfs(8) give the same defaults
+for opt in nodes= flush_period_ms= tick_ms= timeout= max_read= max_threads=; do
+	h=$("$MEMCGFS" --help | awk -v o="$opt" 'index($0, o) && match($0, /default [0-9]+/) {
+		print substr($0, RSTART + 8, RLENGTH - 8); exit }')
+	m=$(awk -v o="$opt" 'f && /^\.TP/ { exit } index($0, o) { f = 1 }
+		f && match($0, /default [0-9]+/) { print substr($0, RSTART + 8, RLENGTH - 8); exit }' \
+		"$top_srcdir/man/memcgfs.8")
+	[ -n "$h" ] || fail "--help gives no default for $opt"
+	expect "default of $opt in --help and memcgfs(8)" "$h" "$m"
+done
 
 # v2 (default), a seed patch on its base kernel, unmounted with fusermount3 -u
 mount_fs "$TMP/v2" -o cpus=4,nodes=2,kernel=6.12,flush_period_ms=0,seed=002:before
 [ -r "$TMP/v2/memory.stat" ] || fail "v2 root has no memory.stat"
 [ -e "$TMP/v2/memory.current" ] && fail "v2 root has memory.current"
 grep -q "^anon N0=0 N1=0$" "$TMP/v2/memory.numa_stat" || fail "v2 numa_stat with 2 nodes"
+grep -q "^memcgfs: mounted at $TMP/v2 " "$TMP/daemon.out" || fail "no 'mounted at' line: $(cat "$TMP/daemon.out")"
+grep -q "^memcgfs $TMP/v2 fuse.memcgfs " /proc/mounts || fail "not in /proc/mounts as memcgfs ... fuse.memcgfs"
+# a second daemon on a mounted point is refused, the first stays
+"$MEMCGFS" "$TMP/v2" 2>"$TMP/err" && fail "second mount accepted"
+expect "exit status of a second mount" "$?" 2
+expect "error lines of a second mount" "$(wc -l < "$TMP/err")" 1
+[ -r "$TMP/v2/memory.stat" ] || fail "first mount gone after a second daemon"
 fusermount3 -u "$TMP/v2" || fail "fusermount3 -u"
 wait "$FS_PID"
 expect "exit status after fusermount3 -u" "$?" 0
@@ -32,16 +58,31 @@ mountpoint -q "$TMP/v2" && fail "still mounted"
 # v1, unmounted with umount
 mount_fs "$TMP/v1" --hierarchy=v1
 [ -r "$TMP/v1/memory.usage_in_bytes" ] || fail "v1 root has no memory.usage_in_bytes"
-expect "v1 root mode" "$(stat -c %A "$TMP/v1")" "dr-xr-xr-x"
+expect "v1 root mode" "$FS_ROOT_MODE" "dr-xr-xr-x"
 umount "$TMP/v1" || fail "umount"
 wait "$FS_PID"
 expect "exit status after umount" "$?" 0
 wait_mount "$TMP/v1" 0 || fail "still mounted after umount"
 
-# daemonized (no -f): the mount is there when the command returns
+# a daemon killed with SIGKILL leaves a dead mount: refused, saying how to
+# remove it, which works
+mount_fs "$TMP/dead"
+kill -KILL "$FS_PID"
+wait "$FS_PID"
+"$MEMCGFS" "$TMP/dead" 2>"$TMP/err" && fail "mount over a dead mount accepted"
+expect "exit status over a dead mount" "$?" 2
+expect "error lines over a dead mount" "$(wc -l < "$TMP/err")" 1
+grep -q "fusermount3 -u $TMP/dead" "$TMP/err" || fail "no fusermount3 -u: $(cat "$TMP/err")"
+fusermount3 -u "$TMP/dead" || fail "fusermount3 -u of a dead mount"
+stat "$TMP/dead" >/dev/null || fail "dead mount still there"
+
+# daemonized (no -f), as mount.fuse3 starts it from fstab: SOURCE MOUNTPOINT
 mkdir -p "$TMP/bg"
-"$MEMCGFS" "$TMP/bg" || fail "daemonized start"
+"$MEMCGFS" job-memcg "$TMP/bg" -o hierarchy=v1,cpus=2 >"$TMP/bg.out" || fail "daemonized start"
 FS_MOUNTS="$FS_MOUNTS $TMP/bg"
 mountpoint -q "$TMP/bg" || fail "daemonized mount missing"
+[ -s "$TMP/bg.out" ] && fail "daemonized start printed: $(cat "$TMP/bg.out")"
+grep -q "^job-memcg $TMP/bg fuse.memcgfs " /proc/mounts || fail "SOURCE not the mount's name"
+[ -r "$TMP/bg/memory.usage_in_bytes" ] || fail "-o hierarchy=v1 after SOURCE MOUNTPOINT"
 fusermount3 -u "$TMP/bg" || fail "unmount of daemonized mount"
 echo "PASS: fs-mount"

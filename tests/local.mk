@@ -4,6 +4,7 @@ TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LDADD = $(LIBMEMCGFS) $(CHECK_LIBS)
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=60 top_builddir=$(top_builddir) top_srcdir=$(top_srcdir); export CK_DEFAULT_TIMEOUT top_builddir top_srcdir;
 
+if HAVE_CHECK
 check_PROGRAMS += tests/check_engine
 tests_check_engine_SOURCES = tests/check_engine.c tests/helpers.h
 tests_check_engine_CFLAGS = $(TEST_CFLAGS)
@@ -15,3 +16,12 @@ tests_check_workload_SOURCES = tests/check_workload.c
 tests_check_workload_CFLAGS = $(TEST_CFLAGS)
 tests_check_workload_LDADD = $(TEST_LDADD)
 TESTS += tests/check_workload
+else
+# configure found no Check: one test says so, the mount tests still run.
+TESTS += tests/no-check.sh
+endif
+dist_check_SCRIPTS += tests/no-check.sh
+
+# contrib/install-deps.sh against a fake apt: lock wait, non-root, flags.
+TESTS += tests/install-deps.sh
+dist_check_SCRIPTS += tests/install-deps.sh

@@ -92,6 +92,16 @@ int exp_daemon_start(struct exp_daemon *d, const struct exp_options *o, const ch
 	}
 	for (int tries = 0; tries < 1000; tries++) {
 		if (is_mounted(d->mnt)) {
+			/* A v1 root is 0555, as the kernel's: root makes the
+			 * seed's cgroups whatever the mode; a normal user gives
+			 * the top to itself, as root delegating would.  The
+			 * stat first: until the root's first GETATTR the FUSE
+			 * kernel holds it as root's (fuse_get_root_inode()),
+			 * and chmod by its owner would get EPERM. */
+			struct stat st;
+
+			if (geteuid() != 0 && (stat(d->mnt, &st) != 0 || chmod(d->mnt, 0755) != 0))
+				fprintf(stderr, "experiment: chmod %s: %s\n", d->mnt, strerror(errno));
 			g_ptr_array_free(argv, TRUE);
 			return 0;
 		}

@@ -66,6 +66,9 @@ static void turn(struct exp_daemon d[2], int s)
 	exp_daemon_pause(&d[!s], true);
 }
 
+static void progress(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* Thousands of mkdirs take seconds through FUSE: a line every 2000. */
 static int mkdirs(const struct exp_daemon *d, const char *fmt_parent, unsigned from,
 		  unsigned to)
 {
@@ -75,11 +78,12 @@ static int mkdirs(const struct exp_daemon *d, const char *fmt_parent, unsigned f
 		g_snprintf(rel, sizeof(rel), "%s%u", fmt_parent, i);
 		if (exp_mkdir(d, rel))
 			return -1;
+		if (to - from >= 4000 && (i + 1 - from) % 2000 == 0)
+			progress("%s: %u of %u cgroups made", d->mnt, i + 1 - from, to - from);
 	}
 	return 0;
 }
 
-static void progress(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 static void progress(const char *fmt, ...)
 {
 	va_list ap;

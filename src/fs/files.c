@@ -891,6 +891,12 @@ static int write_zswap_writeback(struct fs_call *c, char *buf)
 	return write_flag01(buf, &c->node->st.zswap_writeback);
 }
 
+/* The kernel's reclaim loop checks signal_pending() before each pass. */
+static bool reclaim_interrupted(void *unused)
+{
+	return fs_write_interrupted();
+}
+
 /* memory.reclaim: "<bytes> [swappiness=<0..200>]".  Input is validated as
  * memory_reclaim() does, then the workload layer reclaims that much from the
  * subtree: EAGAIN when it cannot.  (The swappiness bias is accepted and not
@@ -917,7 +923,8 @@ static int write_memory_reclaim(struct fs_call *c, char *buf)
 	}
 	if (bytes / MCG_PAGE_SIZE == 0)
 		return 0;
-	return mcg_workload_reclaim(c->fs->wl, c->cg, (unsigned long)(bytes / MCG_PAGE_SIZE));
+	return mcg_workload_reclaim(c->fs->wl, c->cg, (unsigned long)(bytes / MCG_PAGE_SIZE),
+				    reclaim_interrupted, NULL);
 }
 
 /* A row of an emulator file of `key value` lines drawn from a struct of

@@ -339,6 +339,38 @@ void fs_files_changed(struct mcgfs *fs, uint64_t id, unsigned ctrl, bool psi)
 	}
 }
 
+/* ---- Open handles ---------------------------------------------------------- */
+
+static void handle_add(struct mcgfs *fs, struct fs_handle *h, void (*free_fn)(struct fs_handle *))
+{
+	h->free = free_fn;
+	pthread_mutex_lock(&fs->handles_lock);
+	h->next = fs->handles.next;
+	h->prev = &fs->handles;
+	h->next->prev = h;
+	fs->handles.next = h;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+static void handle_del(struct mcgfs *fs, struct fs_handle *h)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+/* The handles the kernel never released, once the session is over. */
+static void free_handles(struct mcgfs *fs)
+{
+	while (fs->handles.next != &fs->handles) {
+		struct fs_handle *h = fs->handles.next;
+
+		handle_del(fs, h);
+		h->free(h);
+	}
+}
+
 /* ---- Tree operations -------------------------------------------------------- */
 
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -820,6 +852,16 @@ static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
  * stopped is served from the same rendering, and past its end reads 0.
  */
 
+static void open_free(struct fs_handle *h)
+{
+	struct fs_open *of = (struct fs_open *)h;
+
+	if (of->text)
+		g_string_free(of->text, TRUE);
+	pthread_mutex_destroy(&of->lock);
+	g_free(of);
+}
+
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct mcgfs *fs = fs_of(req);
@@ -854,12 +896,13 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	of->peak = FS_PEAK_UNSET;
 	pthread_mutex_init(&of->lock, NULL);
 	fs_notify_opened(fs, of);
+	handle_add(fs, &of->h, open_free);
 	fi->fh = (uintptr_t)of;
 	fi->direct_io = 1;
 	fi->noflush = 1;
 	if (fuse_reply_open(req, fi) != 0) {
-		pthread_mutex_destroy(&of->lock);
-		g_free(of);
+		handle_del(fs, &of->h);
+		open_free(&of->h);
 	}
 }
 
@@ -967,6 +1010,14 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	fuse_reply_buf(req, copy, len);
 }
 
+/* The write request this thread serves, as the kernel's `current`. */
+static __thread fuse_req_t write_req;
+
+bool fs_write_interrupted(void)
+{
+	return write_req && fuse_req_interrupted(write_req);
+}
+
 static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
@@ -994,7 +1045,9 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
 	pthread_mutex_lock(&of->lock);
+	write_req = req;
 	err = of->file->write(&call, copy);
+	write_req = NULL;
 	pthread_mutex_unlock(&of->lock);
 	if (err)
 		fuse_reply_err(req, -err);
@@ -1007,10 +1060,8 @@ static void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	struct fs_open *of = open_of(fi);
 
 	fs_notify_released(fs_of(req), of);
-	if (of->text)
-		g_string_free(of->text, TRUE);
-	pthread_mutex_destroy(&of->lock);
-	g_free(of);
+	handle_del(fs_of(req), &of->h);
+	open_free(&of->h);
 	fuse_reply_err(req, 0);
 }
 
@@ -1031,6 +1082,7 @@ struct fs_dirent {
 };
 
 struct fs_dir {
+	struct fs_handle h;	/* on fs->handles; first: dir_free() casts */
 	pthread_mutex_t lock;
 	GArray *ents;		/* struct fs_dirent; protected by lock */
 };
@@ -1078,18 +1130,31 @@ static void dir_snapshot(struct mcgfs *fs, struct fs_node *n, struct fs_dir *d)
 	g_free(kids);
 }
 
+/* Puts the snapshot's cgroup references: before the engine goes. */
+static void dir_free(struct fs_handle *h)
+{
+	struct fs_dir *d = (struct fs_dir *)h;
+
+	if (d->ents)
+		g_array_free(d->ents, TRUE);
+	pthread_mutex_destroy(&d->lock);
+	g_free(d);
+}
+
 static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	struct mcgfs *fs = fs_of(req);
 	struct fs_dir *d;
 
 	if (!dir_of(req, ino))
 		return;
 	d = g_new0(struct fs_dir, 1);
 	pthread_mutex_init(&d->lock, NULL);
+	handle_add(fs, &d->h, dir_free);
 	fi->fh = (uintptr_t)d;
 	if (fuse_reply_open(req, fi) != 0) {
-		pthread_mutex_destroy(&d->lock);
-		g_free(d);
+		handle_del(fs, &d->h);
+		dir_free(&d->h);
 	}
 }
 
@@ -1160,10 +1225,8 @@ static void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info 
 {
 	struct fs_dir *d = (struct fs_dir *)(uintptr_t)fi->fh;
 
-	if (d->ents)
-		g_array_free(d->ents, TRUE);
-	pthread_mutex_destroy(&d->lock);
-	g_free(d);
+	handle_del(fs_of(req), &d->h);
+	dir_free(&d->h);
 	fuse_reply_err(req, 0);
 }
 
@@ -1235,6 +1298,8 @@ struct mcgfs *mcgfs_new(const struct mcgfs_options *o)
 	pthread_mutex_init(&fs->lock, NULL);
 	pthread_mutex_init(&fs->ctl_lock, NULL);
 	fs_notify_init(fs);
+	pthread_mutex_init(&fs->handles_lock, NULL);
+	fs->handles.next = fs->handles.prev = &fs->handles;
 	fs->nodes = g_hash_table_new(g_int64_hash, g_int64_equal);
 	fs->zombies = g_hash_table_new(g_direct_hash, g_direct_equal);
 	atomic_init(&fs->vm_swappiness, 60);
@@ -1277,6 +1342,14 @@ int mcgfs_mount(struct mcgfs *fs)
 	if (fuse_session_mount(fs->se, fs->opt->mountpoint) != 0)
 		return -1;
 	fs->mounted = true;
+	/* On stdout, which a daemon's starter may send away (memcgfs-bench
+	 * does); errors stay on stderr. */
+	if (fs->opt->foreground) {
+		printf("memcgfs: mounted at %s (cgroup %s); fusermount3 -u %s or Ctrl-C unmounts\n",
+		       fs->opt->mountpoint, fs->hier == MCG_HIERARCHY_V1 ? "v1" : "v2",
+		       fs->opt->mountpoint);
+		fflush(stdout);
+	}
 	return 0;
 }
 
@@ -1350,8 +1423,9 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 	fuse_loop_cfg_destroy(loop);
 	fs_notify_stop(fs);
 
-	/* No request is served any more: drop every node and its cgroup
-	 * reference while the engine is still there. */
+	/* No request is served any more: drop what is still open, every node
+	 * and their cgroup references while the engine is still there. */
+	free_handles(fs);
 	free_nodes(fs);
 	fs->e = NULL;
 	fs->wl = NULL;
@@ -1379,6 +1453,7 @@ void mcgfs_free(struct mcgfs *fs)
 	g_hash_table_destroy(fs->zombies);
 	g_hash_table_destroy(fs->nodes);
 	g_hash_table_destroy(fs->file_index);
+	pthread_mutex_destroy(&fs->handles_lock);
 	fs_notify_free(fs);
 	pthread_mutex_destroy(&fs->ctl_lock);
 	pthread_mutex_destroy(&fs->lock);

@@ -43,6 +43,7 @@ struct mcgfs_options {
 	bool has_random_seed;			/* --random_seed given ... */
 	uint64_t random_seed;			/* ... and its value */
 	char *mountpoint;			/* owned */
+	char *source;				/* owned: fstab's first field, or NULL */
 	bool foreground;			/* -f */
 	bool debug;				/* -d: FUSE request trace, implies -f */
 	double timeout;				/* entry and attribute cache, s */
@@ -52,10 +53,13 @@ struct mcgfs_options {
 	struct fuse_args *fuse_args;		/* owned: what libfuse parses */
 };
 
-/* Parses argv.  Returns 0 to go on, 1 when --help or --version was printed
- * (exit 0), -1 after printing a one-line error to stderr (exit 2).  On 0
- * the caller owns *o and frees it with mcgfs_options_free(); on 1 or -1
- * nothing is left to free. */
+/* Parses argv: options and `[SOURCE] MOUNTPOINT`, SOURCE being what
+ * mount.fuse3 passes from an fstab line or `mount -t fuse.memcgfs SOURCE
+ * MOUNTPOINT` (it names the mount, nothing else).  The mount point must be
+ * a directory with no memcgfs mounted on it.  Returns 0 to go on, 1 when
+ * --help or --version was printed (exit 0), -1 after printing a one-line
+ * error to stderr (exit 2).  On 0 the caller owns *o and frees it with
+ * mcgfs_options_free(); on 1 or -1 nothing is left to free. */
 int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o);
 void mcgfs_options_free(struct mcgfs_options *o);
 

@@ -167,8 +167,18 @@ struct fs_node {
 
 #define FS_PEAK_UNSET ((unsigned long)-1)
 
+/* Every open file and directory is on fs->handles until its RELEASE.  The
+ * kernel sends no RELEASE for what is still open when the file system goes
+ * (SIGTERM, fusermount3 -u with open files): mcgfs_run() frees what is left
+ * on the list once no request is served any more. */
+struct fs_handle {
+	struct fs_handle *prev, *next;	/* protected by fs->handles_lock */
+	void (*free)(struct fs_handle *h);
+};
+
 /* An open file (fi->fh): the seq_file of a FUSE file. */
 struct fs_open {
+	struct fs_handle h;		/* on fs->handles; first: open_free() casts */
 	struct fs_node *node;		/* pinned by the kernel's open dentry */
 	const struct fs_file *file;
 	pthread_mutex_t lock;		/* serialises reads and writes of this fd */
@@ -203,6 +213,9 @@ struct mcgfs {
 	char *release_agent;		/* v1 root; protected by lock */
 
 	pthread_mutex_t ctl_lock;	/* subtree_control writes, mkdir limit checks */
+
+	pthread_mutex_t handles_lock;
+	struct fs_handle handles;	/* list head; protected by handles_lock */
 
 	/* The daemon's own cost of rendering (memcgfs.read_stats): successful
 	 * show() calls and the nanoseconds they took, per file, indexed by
@@ -249,6 +262,11 @@ void fs_files_changed(struct mcgfs *fs, uint64_t id, unsigned ctrl, bool psi);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t fs_monotonic_ns(void);
+
+/* Has the write this thread is serving been interrupted (the process that
+ * made it got a signal: the kernel sent FUSE_INTERRUPT)?  The analogue of
+ * signal_pending(current) for a write() handler that loops. */
+bool fs_write_interrupted(void);
 
 /* Initialises a node's control values, inherited from parent (or the
  * defaults when parent is NULL), as cgroup_create() and css_alloc() do. */

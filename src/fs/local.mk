@@ -36,6 +36,8 @@ FS_TESTS = \
 	tests/fs-signal.sh \
 	tests/fs-workload.sh \
 	tests/fs-repeatable.sh \
+	tests/fs-install.sh \
+	tests/fs-reclaim.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fs/internal.h"
@@ -70,15 +71,35 @@ static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
 	return true;
 }
 
+/* What fuse_opt_parse() fills: the options, and what it leaves to us. */
+struct parse_ctx {
+	struct mcgfs_options *o;
+	char *args[2];		/* [SOURCE] MOUNTPOINT, owned */
+	unsigned nr_args;	/* positional arguments seen */
+	bool has_fsname, has_subtype;
+};
+
 static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outargs)
 {
-	struct mcgfs_options *o = data;
+	struct parse_ctx *ctx = data;
+	struct mcgfs_options *o = ctx->o;
 	const char *eq = strchr(arg, '=');
 	const char *v = eq ? eq + 1 : "";
 	char *end;
 
-	if (key == FUSE_OPT_KEY_OPT || key == FUSE_OPT_KEY_NONOPT)
+	if (key == FUSE_OPT_KEY_NONOPT) {
+		/* mount.fuse3 runs `memcgfs SOURCE MOUNTPOINT -o ...`: the
+		 * positional arguments are ours, not fuse_parse_cmdline()'s. */
+		if (ctx->nr_args < G_N_ELEMENTS(ctx->args))
+			ctx->args[ctx->nr_args] = g_strdup(arg);
+		ctx->nr_args++;
+		return 0;
+	}
+	if (key == FUSE_OPT_KEY_OPT) {
+		ctx->has_fsname |= g_str_has_prefix(arg, "fsname=");
+		ctx->has_subtype |= g_str_has_prefix(arg, "subtype=");
 		return 1;	/* libfuse's */
+	}
 	switch (key) {
 	case KEY_HIERARCHY:
 		if (strcmp(v, "v1") == 0)
@@ -237,13 +258,104 @@ static void usage(const char *prog)
 	       "    --random_seed=N        seed of the workers' random choices (default:\n"
 	       "                           a random seed)\n"
 	       "\n"
+	       "From fstab or mount -t fuse.memcgfs, mount.fuse3 runs\n"
+	       "`%s SOURCE MOUNTPOINT -o OPTIONS`: SOURCE names the mount.\n"
+	       "\n"
 	       "Kernels:\n",
 	       prog, (unsigned)MCG_DEFAULT_FLUSH_PERIOD_MS, MCGFS_DEFAULT_TIMEOUT,
-	       MCGFS_DEFAULT_MAX_READ, MCG_WORKLOAD_DEFAULT_TICK_MS);
+	       MCGFS_DEFAULT_MAX_READ, MCG_WORKLOAD_DEFAULT_TICK_MS, prog);
 	usage_kernels();
-	printf("\nFUSE options:\n");
-	fuse_cmdline_help();
+	/* libfuse's fuse_cmdline_help() prints its own defaults (10 threads),
+	 * not memcgfs's: the same options, with the values memcgfs uses. */
+	printf("\nFUSE options:\n"
+	       "    -h   --help            print help\n"
+	       "    -V   --version         print version\n"
+	       "    -d   -o debug          trace every FUSE request (implies -f)\n"
+	       "    -f                     stay in the foreground\n"
+	       "    -s                     serve requests on one thread\n"
+	       "    -o max_threads=N       at most N worker threads (default %u)\n"
+	       "    -o max_idle_threads=N  idle worker threads kept (default: all)\n",
+	       MCGFS_DEFAULT_MAX_THREADS);
 	fuse_lowlevel_help();
+}
+
+/* Is a memcgfs mounted at path (canonical)?  /proc/self/mountinfo fields:
+ * "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE
+ * SUPER", the mount point with octal escapes (show_mountinfo()). */
+static bool memcgfs_mounted_at(const char *path)
+{
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	bool found = false;
+
+	if (!g_file_get_contents("/proc/self/mountinfo", &text, NULL, NULL))
+		return false;
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l && !found; l++) {
+		g_auto(GStrv) f = g_strsplit(*l, " ", -1);
+		g_autofree char *mnt = NULL;
+		const char *sep;
+
+		if (g_strv_length(f) < 5)
+			continue;
+		mnt = g_strcompress(f[4]);	/* \040 and friends */
+		sep = strstr(*l, " - ");
+		found = sep && strcmp(mnt, path) == 0 && g_str_has_prefix(sep + 3, "fuse.memcgfs ");
+	}
+	return found;
+}
+
+/* The mount point: an existing directory, not a dead mount, with no memcgfs
+ * on it (a second daemon would stack an empty hierarchy over the first).
+ * Canonical path in *out, or -1 after a one-line error. */
+static int check_mountpoint(const char *arg, char **out)
+{
+	struct stat st;
+	char *path;
+
+	if (stat(arg, &st) != 0) {
+		if (errno == ENOTCONN)
+			fprintf(stderr, "memcgfs: %s: %s: a daemon that died left its mount "
+				"(remove it with fusermount3 -u %s)\n", arg, strerror(errno), arg);
+		else
+			fprintf(stderr, "memcgfs: mount point %s: %s\n", arg, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "memcgfs: mount point %s is not a directory\n", arg);
+		return -1;
+	}
+	path = realpath(arg, NULL);
+	if (!path) {
+		fprintf(stderr, "memcgfs: mount point %s: %s\n", arg, strerror(errno));
+		return -1;
+	}
+	if (memcgfs_mounted_at(path)) {
+		fprintf(stderr, "memcgfs: %s already has a memcgfs mounted (unmount it with "
+			"fusermount3 -u %s, or mount on another directory)\n", arg, arg);
+		free(path);
+		return -1;
+	}
+	*out = path;
+	return 0;
+}
+
+/* The mount shows as `SOURCE MOUNTPOINT fuse.memcgfs` in /proc/mounts, as
+ * an fstab line gives it (SOURCE defaults to memcgfs), and memcgfs finds
+ * its own mounts by that type.  Options given explicitly win. */
+static int add_mount_names(struct mcgfs_options *o, const struct parse_ctx *ctx)
+{
+	g_autofree char *fsname = g_strconcat("fsname=", o->source ? o->source : "memcgfs", NULL);
+	g_autofree char *opts = NULL;
+
+	if (!ctx->has_fsname && fuse_opt_add_opt_escaped(&opts, fsname) != 0)
+		return -1;
+	if (!ctx->has_subtype && fuse_opt_add_opt(&opts, "subtype=memcgfs") != 0)
+		return -1;
+	if (opts && (fuse_opt_add_arg(o->fuse_args, "-o") != 0 ||
+		     fuse_opt_add_arg(o->fuse_args, opts) != 0))
+		return -1;
+	return 0;
 }
 
 int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
@@ -251,6 +363,7 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 	g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func(g_free);
 	g_autofree struct fuse_opt *spec = build_spec(strings);
 	struct fuse_cmdline_opts cmd = { 0 };
+	struct parse_ctx ctx = { .o = o };
 	long ncpu;
 
 	memset(o, 0, sizeof(*o));
@@ -267,7 +380,7 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 		if (fuse_opt_add_arg(o->fuse_args, argv[i]) != 0)
 			goto fail;
 
-	if (fuse_opt_parse(o->fuse_args, o, spec, opt_proc) != 0)
+	if (fuse_opt_parse(o->fuse_args, &ctx, spec, opt_proc) != 0)
 		goto fail;
 	if (fuse_parse_cmdline(o->fuse_args, &cmd) != 0)
 		goto fail;
@@ -293,10 +406,6 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 			goto fail;
 		}
 	}
-	if (!cmd.mountpoint) {
-		fprintf(stderr, "memcgfs: no mount point given (try --help)\n");
-		goto fail;
-	}
 	if (o->workload) {
 		struct mcg_profile *p;
 
@@ -306,19 +415,40 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 		}
 		mcg_profile_free(p);
 	}
+	if (ctx.nr_args == 0) {
+		fprintf(stderr, "memcgfs: no mount point given (try --help)\n");
+		goto fail;
+	}
+	if (ctx.nr_args > 2) {
+		fprintf(stderr, "memcgfs: %u arguments, at most 2 ([SOURCE] MOUNTPOINT) (try --help)\n",
+			ctx.nr_args);
+		goto fail;
+	}
+	if (ctx.nr_args == 2)
+		o->source = g_steal_pointer(&ctx.args[0]);
+	if (check_mountpoint(ctx.args[ctx.nr_args - 1], &cmd.mountpoint) != 0)
+		goto fail;
+	if (add_mount_names(o, &ctx) != 0)
+		goto fail;
 	o->mountpoint = cmd.mountpoint;
 	o->foreground = cmd.foreground;
 	o->debug = cmd.debug;
 	o->max_threads = cmd.max_threads ? cmd.max_threads : MCGFS_DEFAULT_MAX_THREADS;
 	o->max_idle_threads = cmd.max_idle_threads;
+	g_free(ctx.args[1]);
+	g_free(ctx.args[0]);
 	return 0;
 
 done:
 	free(cmd.mountpoint);
+	g_free(ctx.args[0]);
+	g_free(ctx.args[1]);
 	mcgfs_options_free(o);
 	return 1;
 fail:
 	free(cmd.mountpoint);
+	g_free(ctx.args[0]);
+	g_free(ctx.args[1]);
 	mcgfs_options_free(o);
 	return -1;
 }
@@ -330,6 +460,7 @@ void mcgfs_options_free(struct mcgfs_options *o)
 		g_free(o->fuse_args);
 	}
 	free(o->mountpoint);
+	g_free(o->source);
 	g_free(o->workload);
 	g_free(o->kernel_version);
 	g_free(o->seed);

@@ -8,11 +8,13 @@ libmemcgfs_a_SOURCES += \
 	$(NULL)
 
 # Item tables and renderers, against real engines and the kernel's golden output.
+if HAVE_CHECK
 check_PROGRAMS += tests/check_format
 tests_check_format_SOURCES = tests/check_format.c
 tests_check_format_CFLAGS = $(TEST_CFLAGS)
 tests_check_format_LDADD = $(TEST_LDADD)
 TESTS += tests/check_format
+endif
 
 EXTRA_DIST += \
 	tests/golden/README.md \

@@ -4,7 +4,7 @@
 bin_SCRIPTS = memcgfs-run
 # memcgfs-fixture: a hierarchy's files to a directory of plain files.
 dist_bin_SCRIPTS = src/run/memcgfs-fixture
-CLEANFILES = memcgfs-run
+CLEANFILES += memcgfs-run
 EXTRA_DIST += src/run/memcgfs-run.in
 memcgfs-run: $(top_srcdir)/src/run/memcgfs-run.in Makefile
 	$(AM_V_GEN)sed -e 's|@bindir[@]|$(bindir)|g' $(top_srcdir)/src/run/memcgfs-run.in > $@.tmp && \

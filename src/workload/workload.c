@@ -1196,7 +1196,41 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 	return err;
 }
 
-int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages)
+/*
+ * memory.reclaim
+ * --------------
+ * The kernel's loop (memory_reclaim() in 6.12's mm/memcontrol.c,
+ * user_proactive_reclaim() in 7.3's mm/vmscan.c):
+ *
+ *	while (nr_reclaimed < nr_to_reclaim) {
+ *		batch_size = (nr_to_reclaim - nr_reclaimed) / 4;
+ *		if (signal_pending(current))
+ *			return -EINTR;		(7.3: -ERESTARTSYS)
+ *		reclaimed = try_to_free_mem_cgroup_pages(memcg, batch_size, ...);
+ *		if (!reclaimed && !nr_retries--)
+ *			return -EAGAIN;
+ *		nr_reclaimed += reclaimed;
+ *	}
+ *
+ * with try_to_free_mem_cgroup_pages() reclaiming at least SWAP_CLUSTER_MAX.
+ * The signal check is the caller's `interrupted` (a FUSE INTERRUPT: the
+ * writer got a signal).
+ *
+ * What "reclaimed nothing" means needs care here.  A kernel pass takes
+ * microseconds, in which the cgroup's tasks charge next to nothing: once
+ * what was reclaimable is gone, passes come back empty and the retries run
+ * out at once.  A pass here can take a tick: it waits for writeback
+ * (reclaim_or_wait()), and for each emulated CPU's worker to end its step.
+ * A busy cgroup's workers charge a few hundred pages meanwhile, the pass
+ * reclaims them, and the loop, fed by its own waits, went on for seconds
+ * (a 100M request on a seed001 cgroup: 1.6 to 3.4 s, each pass 20 ms).  So
+ * a pass counts as progress only if the cgroup's usage went down over it:
+ * reclaiming what the workers charged during the pass is what a kernel
+ * would not have seen.  A request then ends within about
+ * MAX_RECLAIM_RETRIES passes once nothing is left to take.
+ */
+int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages,
+			 bool (*interrupted)(void *arg), void *arg)
 {
 	const struct mcg_layout *l = mcg_engine_layout(wl->e);
 	/* 6.12 counts proactive reclaim as direct. */
@@ -1204,25 +1238,34 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 		mcg_layout_has(l, MCG_PGSCAN_PROACTIVE)
 			? (struct reclaim_kind){ MCG_PGSCAN_PROACTIVE, MCG_PGSTEAL_PROACTIVE, true }
 			: direct_reclaim;
-	unsigned failures = 0;
+	unsigned retries = MAX_RECLAIM_RETRIES;
 	long done = 0;
 	int err = 0;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
 	if (!mcg_cgroup_workload(cg))
 		err = -ENODEV;
-	/* memory_reclaim(): on while it progresses, give up after
-	 * MAX_RECLAIM_RETRIES passes that reclaim nothing. */
-	while (!err && done < (long)pages && failures < MAX_RECLAIM_RETRIES) {
-		long got = reclaim_or_wait(wl, cg, (long)pages - done, &proactive);
+	while (!err && done < (long)pages) {
+		/* Converges on zero; reclaim takes SWAP_CLUSTER_MAX at least. */
+		long batch = MAX(((long)pages - done) / 4, SWAP_CLUSTER_MAX);
+		unsigned long before, after;
+		long got;
 
-		failures += !got;
+		if (interrupted && interrupted(arg)) {
+			err = -EINTR;
+			break;
+		}
+		before = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+		got = reclaim_or_wait(wl, cg, batch, &proactive);
+		after = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+		if ((!got || after >= before) && !retries--) {
+			err = -EAGAIN;
+			break;
+		}
 		done += got;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	release_emptied_dying(wl);
-	if (!err && done < (long)pages)
-		err = -EAGAIN;
 	return err;
 }
 

@@ -217,9 +217,13 @@ char *mcg_workload_get_profile(struct mcg_workload *wl, struct mcg_cgroup *cg);
 int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 			   enum mcg_counter counter, enum mcg_counter_field field,
 			   unsigned long pages, bool v1);
-/* memory.reclaim: proactively reclaims `pages` from the subtree: 0, or
- * -EAGAIN if less could be reclaimed. */
-int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages);
+/* memory.reclaim: proactively reclaims `pages` from the subtree, in the
+ * kernel's batches: 0; -EAGAIN once more than MAX_RECLAIM_RETRIES (16)
+ * passes brought no progress (less could be reclaimed); or -EINTR when
+ * interrupted(arg) (may be NULL), asked before each pass, says the writer
+ * has a signal pending.  Bounded in time: see workload.c. */
+int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages,
+			 bool (*interrupted)(void *arg), void *arg);
 /* v1 memory.force_empty: reclaims all it can, then 0 whatever stays
  * charged (mem_cgroup_force_empty()); -ENODEV once cg is removed. */
 int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg);
