@@ -25,6 +25,26 @@ echo preset=idle > "$M/n/memcgfs.workload"
 expect "psi without trigger" "$("$SEQREAD" "$M/n/memory.pressure" P:300)" "PRI ERR"
 expect "psi trigger waits" \
 	"$("$SEQREAD" "$M/n/memory.pressure" "w:some 150000 2000000" P:300 | tail -n1)" timeout
+# PSI from the emulated stalls: a cgroup under its limit reclaims and
+# refaults; its tasks stall, memory.pressure says so, and a trigger of
+# 50 ms of stall in a 2 s window fires (psi_trigger_create(),
+# update_triggers(), kernel/sched/psi.c)
+mkdir "$M/s" "$M/quiet" || fail mkdir
+echo 16M > "$M/s/memory.max"
+total() { awk '$1 == "'$2'" { sub("total=", "", $5); print $5 }' "$1/memory.pressure"; }
+expect "no stall yet" "$(total "$M/s" some)" 0
+out=$("$SEQREAD" "$M/s/memory.pressure" "w:some 50000 2000000" \
+	"x:echo 'anon=20000 file_read=20000 footprint=64M swap=on turnover=50' > $M/s/memcgfs.workload" \
+	P:10000)
+expect "pressure trigger fires" "$(echo "$out" | tail -n1)" PRI
+sleep 2.2
+[ "$(total "$M/s" some)" -gt 50000 ] || fail "some total $(total "$M/s" some) us under the limit"
+avg10=$(awk '$1 == "some" { sub("avg10=", "", $2); print $2 }' "$M/s/memory.pressure")
+[ "$avg10" != 0.00 ] || fail "some avg10 stays 0.00 after a period under pressure"
+child=$(total "$M/s" some)	# first: the root's read, later, collects more
+[ "$(total "$M" some)" -ge "$child" ] || fail "the root's stall below its child's"
+expect "an idle sibling does not stall" "$(total "$M/quiet" some)" 0
+echo preset=idle > "$M/s/memcgfs.workload"
 
 mount_fs "$TMP/v1" --hierarchy=v1 --cpus=2
 M=$TMP/v1

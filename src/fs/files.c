@@ -1069,17 +1069,35 @@ static int write_zswap_max(struct fs_call *c, char *buf)
 	return err;
 }
 
-#define FS_PSI_CPU 1	/* row argument of cpu.pressure */
+#define FS_PSI_CPU 1	/* row arguments of cpu.pressure, memory.pressure */
+#define FS_PSI_MEMORY 2
 
-/* PSI: the emulation has no stalls, every average and total is 0.
- * psi_show() prints "some" and "full"; cpu.pressure had no "full" line
+/* psi_show(): "some" and "full" with the averages (LOAD_INT.LOAD_FRAC of
+ * the FIXED_1 fixed point) and total= in microseconds.  Memory stalls are
+ * the emulated tasks' (workload.h); there is no CPU or I/O contention, so
+ * cpu.pressure and io.pressure read 0.  cpu.pressure had no "full" line
  * before 5.13 (e7fcd762282b added PSI_CPU_FULL). */
 static int show_pressure(struct fs_call *c, GString *out)
 {
-	g_string_append(out, "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
-	if (c->of->file->arg != FS_PSI_CPU ||
-	    mcg_engine_layout(c->fs->e)->version >= MCG_KVER(5, 13))
-		g_string_append(out, "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
+	struct mcg_psi psi = { 0 };
+
+	if (c->of->file->arg == FS_PSI_MEMORY && mcg_workload_psi(c->fs->wl, c->cg, &psi))
+		return -ENODEV;
+	for (int full = 0; full < 2; full++) {
+		if (full && c->of->file->arg == FS_PSI_CPU &&
+		    mcg_engine_layout(c->fs->e)->version < MCG_KVER(5, 13))
+			break;
+		g_string_append(out, full ? "full" : "some");
+		for (int i = 0; i < 3; i++) {
+			static const char *const names[3] = { "avg10", "avg60", "avg300" };
+			unsigned long a = psi.avg[full][i];
+
+			g_string_append_printf(out, " %s=%lu.%02lu", names[i], a >> 11,
+					       ((a & 2047) * 100) >> 11);
+		}
+		g_string_append_printf(out, " total=%llu\n",
+				       (unsigned long long)(psi.total_ns[full] / 1000));
+	}
 	return 0;
 }
 
@@ -1263,17 +1281,20 @@ static bool caller_capable(const struct fs_call *c, unsigned cap)
 /* A PSI trigger, "some|full <threshold us> <window us>", one per fd
  * (psi_trigger_create(), kernel/sched/psi.c): a window of at most 10 s,
  * a whole number of 2 s windows without CAP_SYS_RESOURCE, a threshold
- * within the window; EBUSY for a second trigger on the fd.  Accepted and
- * never fired: pressure stays 0. */
+ * within the window; EBUSY for a second trigger on the fd.  The notifier
+ * fires it (notify.c). */
 static int write_pressure(struct fs_call *c, char *buf)
 {
 	unsigned threshold, window;
+	bool full = false;
 
 	if (c->of->psi_trigger)
 		return -EBUSY;
-	if (sscanf(buf, "some %u %u", &threshold, &window) != 2 &&
-	    sscanf(buf, "full %u %u", &threshold, &window) != 2)
-		return -EINVAL;
+	if (sscanf(buf, "some %u %u", &threshold, &window) != 2) {
+		if (sscanf(buf, "full %u %u", &threshold, &window) != 2)
+			return -EINVAL;
+		full = true;
+	}
 	if (window == 0 || window > FS_PSI_WINDOW_MAX_US)
 		return -EINVAL;
 	if (window % 2000000 && !caller_capable(c, FS_CAP_SYS_RESOURCE))
@@ -1281,6 +1302,10 @@ static int write_pressure(struct fs_call *c, char *buf)
 	if (threshold == 0 || threshold > window)
 		return -EINVAL;
 	c->of->psi_trigger = true;
+	c->of->psi_full = full;
+	c->of->psi_threshold_ns = (uint64_t)threshold * 1000;
+	c->of->psi_window_ns = (uint64_t)window * 1000;
+	fs_notify_psi_trigger(c->fs, c->of);
 	return 0;
 }
 
@@ -1427,7 +1452,8 @@ static const struct fs_file v2_files[] = {
 	{ "memory.oom.group", RW, FS_NOT_ON_ROOT, show_oom_group, write_oom_group, 0, ALL_KERNELS },
 	{ "memory.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), SINCE(5, 19) },
-	{ "memory.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, 0, ALL_KERNELS },
+	{ "memory.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, FS_PSI_MEMORY,
+	  ALL_KERNELS },
 	{ "memory.reclaim", WO, 0, NULL, write_memory_reclaim, 0, SINCE(5, 19) },
 	{ "memory.stat", RO, FS_NOT_ON_ROOT, show_memory_stat, NULL, 0, BEFORE(5, 8) },
 	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0, SINCE(5, 8) },

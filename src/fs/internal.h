@@ -185,7 +185,14 @@ struct fs_open {
 	GString *text;			/* rendered snapshot; protected by lock */
 	off_t next;			/* offset after the last read; protected by lock */
 	unsigned long peak;		/* memory.peak fd value, pages; protected by lock */
-	bool psi_trigger;		/* memory.pressure trigger set; protected by lock */
+	bool psi_trigger;		/* a PSI trigger set; protected by lock */
+	/* The trigger (psi_trigger_create()): what it watches, set once with
+	 * psi_trigger under lock; its window and event, protected by
+	 * fs->notify_lock (notify.c). */
+	bool psi_full;
+	uint64_t psi_threshold_ns, psi_window_ns;
+	uint64_t psi_win_start_ns, psi_win_start_total, psi_last_event_ns;
+	bool psi_event;
 	/* Poll (notify.c): the text this fd last read or opened, hashed,
 	 * and a waiting poll's handle, protected by fs->notify_lock. */
 	_Atomic uint64_t seen;
@@ -233,6 +240,7 @@ struct mcgfs {
 	bool notify_stop;		/* protected by notify_lock */
 	GPtrArray *pollers;		/* struct fs_open *; protected by notify_lock */
 	GArray *events;			/* struct fs_event; protected by notify_lock */
+	GPtrArray *psi_triggers;	/* struct fs_open * with a trigger; notify_lock */
 
 	atomic_uint vm_swappiness;	/* v1 root's memory.swappiness */
 	atomic_int nr_limited;		/* nodes with a finite max.depth/descendants */
@@ -289,6 +297,9 @@ void fs_notify_read(struct fs_open *of);
 void fs_notify_released(struct mcgfs *fs, struct fs_open *of);
 /* The poll mask of of now; takes ph (may be NULL) to wake it later. */
 unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollhandle *ph);
+/* A PSI trigger was set on of (files.c, of->lock held): the notifier
+ * watches it until released. */
+void fs_notify_psi_trigger(struct mcgfs *fs, struct fs_open *of);
 /* cgroup.event_control: binds the writer's eventfd efd to its control
  * file fd cfd with args.  0 or the kernel's negative errno. */
 int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, const char *args);

@@ -36,9 +36,12 @@
  * (fuse_lowlevel_notify_poll()) when the text differs.  Only files with a
  * waiter are rendered, so the thread costs nothing without pollers.  PSI
  * files poll as psi_trigger_poll() does: without a trigger POLLERR|POLLPRI
- * at once; with one, POLLPRI when it fires, which, with no stalls
- * emulated, is never.  Every other file polls ready, as a file whose count
- * never moves.
+ * at once; with one, POLLPRI once it fired.  The thread watches every
+ * trigger as update_triggers() (kernel/sched/psi.c) does: the stall time
+ * (some or full) that grew since its window started; at the threshold an
+ * event, at most one per window, wakes the poll.  It also runs the
+ * groups' periodic PSI collection (mcg_workload_psi_update()).  Every other
+ * file polls ready, as a file whose count never moves.
  *
  * cgroup.event_control (v1, memcg_write_event_control() in
  * mm/memcontrol-v1.c): "<eventfd> <fd of a control file> [args]" binds an
@@ -123,9 +126,54 @@ void fs_notify_read(struct fs_open *of)
 		atomic_store(&of->seen, text_hash(of->text));
 }
 
+/* The stall total a trigger watches, in ns. */
+static uint64_t psi_trigger_total(struct mcgfs *fs, struct fs_open *of)
+{
+	struct mcg_psi psi;
+
+	if (!(of->file->flags & FS_PSI) || strcmp(of->file->name, "memory.pressure") ||
+	    mcg_workload_psi(fs->wl, of->node->cg, &psi))
+		return 0;	/* cpu and io: no stalls emulated */
+	return psi.total_ns[of->psi_full];
+}
+
+void fs_notify_psi_trigger(struct mcgfs *fs, struct fs_open *of)
+{
+	uint64_t total = psi_trigger_total(fs, of);
+
+	pthread_mutex_lock(&fs->notify_lock);
+	of->psi_win_start_ns = mcg_engine_clock_ns(fs->e);
+	of->psi_win_start_total = total;
+	of->psi_last_event_ns = 0;
+	of->psi_event = false;
+	g_ptr_array_add(fs->psi_triggers, of);
+	pthread_mutex_unlock(&fs->notify_lock);
+}
+
+/* update_triggers(): a new window when the last ended; an event when the
+ * growth in it reaches the threshold, at most one per window.  Returns
+ * whether one fired.  notify_lock held. */
+static bool psi_trigger_check(struct mcgfs *fs, struct fs_open *of, uint64_t now)
+{
+	uint64_t total = psi_trigger_total(fs, of);
+
+	if (now - of->psi_win_start_ns >= of->psi_window_ns) {
+		of->psi_win_start_ns = now;
+		of->psi_win_start_total = total;
+	}
+	if (total - of->psi_win_start_total < of->psi_threshold_ns)
+		return false;
+	if (of->psi_last_event_ns && now < of->psi_last_event_ns + of->psi_window_ns)
+		return false;
+	of->psi_last_event_ns = now;
+	of->psi_event = true;
+	return true;
+}
+
 void fs_notify_released(struct mcgfs *fs, struct fs_open *of)
 {
 	pthread_mutex_lock(&fs->notify_lock);
+	g_ptr_array_remove_fast(fs->psi_triggers, of);
 	if (of->ph) {
 		g_ptr_array_remove_fast(fs->pollers, of);
 		fuse_pollhandle_destroy(of->ph);
@@ -142,14 +190,20 @@ unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollha
 	if (!mcg_cgroup_online(of->node->cg) || !fs_file_visible(fs, of->node, of->file)) {
 		revents |= POLLERR | POLLPRI;
 	} else if (of->file->flags & FS_PSI) {
-		/* psi_trigger_poll(): a trigger waits for its event, which
-		 * never comes (kept in fs->pollers, never woken). */
+		/* psi_trigger_poll(): a trigger reports its event once. */
+		bool trigger;
+
 		pthread_mutex_lock(&of->lock);
-		if (!of->psi_trigger)
-			revents |= POLLERR | POLLPRI;
-		else
-			revents = 0;
+		trigger = of->psi_trigger;
 		pthread_mutex_unlock(&of->lock);
+		if (!trigger) {
+			revents |= POLLERR | POLLPRI;
+		} else {
+			pthread_mutex_lock(&fs->notify_lock);
+			revents = of->psi_event ? POLLPRI : 0;
+			of->psi_event = false;
+			pthread_mutex_unlock(&fs->notify_lock);
+		}
 	} else if (fs_file_notifies(of->file)) {
 		pthread_mutex_lock(&fs->notify_lock);
 		if (render_hash(fs, of) != atomic_load(&of->seen))
@@ -486,11 +540,18 @@ static void *notifier(void *arg)
 		pthread_cond_timedwait(&fs->notify_cond, &fs->notify_lock, &next);
 		if (fs->notify_stop)
 			break;
+		uint64_t now = mcg_engine_clock_ns(fs->e);
+
+		mcg_workload_psi_update(fs->wl);
+		for (unsigned i = 0; i < fs->psi_triggers->len; i++)
+			psi_trigger_check(fs, g_ptr_array_index(fs->psi_triggers, i), now);
 		for (unsigned i = 0; i < fs->pollers->len;) {
 			struct fs_open *of = g_ptr_array_index(fs->pollers, i);
+			bool woken = fs_file_notifies(of->file)
+					     ? render_hash(fs, of) != atomic_load(&of->seen)
+					     : of->psi_event;
 
-			if (!fs_file_notifies(of->file) ||
-			    render_hash(fs, of) == atomic_load(&of->seen)) {
+			if (!woken) {
 				i++;
 				continue;
 			}
@@ -519,6 +580,7 @@ void fs_notify_init(struct mcgfs *fs)
 	pthread_mutex_init(&fs->notify_lock, NULL);
 	fs->pollers = g_ptr_array_new();
 	fs->events = g_array_new(FALSE, FALSE, sizeof(struct fs_event));
+	fs->psi_triggers = g_ptr_array_new();
 }
 
 void fs_notify_free(struct mcgfs *fs)
@@ -526,6 +588,7 @@ void fs_notify_free(struct mcgfs *fs)
 	fs_notify_stop(fs);
 	g_ptr_array_free(fs->pollers, TRUE);
 	g_array_free(fs->events, TRUE);
+	g_ptr_array_free(fs->psi_triggers, TRUE);
 	pthread_mutex_destroy(&fs->notify_lock);
 }
 
@@ -573,4 +636,5 @@ void fs_notify_stop(struct mcgfs *fs)
 		of->ph = NULL;
 	}
 	g_ptr_array_set_size(fs->pollers, 0);
+	g_ptr_array_set_size(fs->psi_triggers, 0);
 }

@@ -92,6 +92,12 @@ struct wl_ledger {
 	_Atomic uint64_t stat_updates;		/* wl_stat() calls that updated */
 	_Atomic uint64_t reclaim_batches;	/* reclaim_batch() passes */
 	_Atomic uint64_t charge_stall_ns;	/* wl_charge() after a failed try */
+	/* PSI (psi.c): emulated time the tasks ran (not idle, not frozen)
+	 * and were stalled on memory; and the memory.high sleep still to
+	 * serve, which the next steps spend asleep (written by the CPU's
+	 * window only). */
+	_Atomic uint64_t run_ns, memstall_ns;
+	uint64_t throttle_ns;
 	_Atomic uint64_t steps;			/* wl_step() calls */
 	struct wl_node node[];			/* [nr_nodes] */
 };
@@ -111,6 +117,8 @@ struct wl_cgroup {
 	/* The memcg's own objects, charged to its parent at creation and
 	 * given back at removal (hier_mutex). */
 	struct mcg_memcg_objects objs;
+	/* Its PSI group (psi.c): protected by the pool's psi_lock. */
+	struct wl_psi *psi;
 };
 
 struct wl_worker {
@@ -158,6 +166,9 @@ struct mcg_workload {
 	uint64_t seed;
 	bool manual_clock;			/* immutable */
 	pthread_mutex_t clock_lock;
+	/* PSI (psi.c): serialises collections and averaging. */
+	pthread_mutex_t psi_lock;
+	uint64_t psi_next_update;		/* psi_lock: the pool's 2 s grid */
 	uint64_t next_tick_ns;			/* clock_lock */
 };
 
@@ -193,6 +204,15 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
  * kind (kswapd, direct, proactive).  Returns pages reclaimed. */
 long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool swap,
 		       enum mcg_item scan_item, enum mcg_item steal_item);
+/* psi.c: the tasks of w on ctx's CPU stall on memory for ns (emulated). */
+void wl_memstall(struct wl_ctx *x, struct wl_cgroup *w, uint64_t ns);
+/* PSI's cost model (psi.c). */
+#define WL_PSI_RECLAIM_NS_PER_PAGE 1000		/* direct reclaim, per page reclaimed */
+#define WL_PSI_REFAULT_NS 100000		/* a workingset refault's read */
+/* psi.c: the group's state, made and freed with its wl_cgroup. */
+struct wl_psi *wl_psi_new(unsigned nr_cpus, uint64_t now);
+void wl_psi_free(struct wl_psi *psi);
+
 /* The tasks exit (an OOM kill, cgroup.kill, an idle profile): frees the
  * ledger's anonymous (mlocked too) and shmem memory, swap, stacks, page
  * tables and unreclaimable slab; page cache and reclaimable slab stay.

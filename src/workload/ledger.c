@@ -229,8 +229,11 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	 * (workingset_test_recent() in 6.12 and 7.3, ratelimited, on the
 	 * eviction memcg; the delayed flush in 6.1's workingset_refault();
 	 * none in 5.10: mcg_memcg_flush_for_refault() knows the era). */
-	if (refault)
+	if (refault) {
 		mcg_memcg_flush_for_refault(x->e, w->cg);
+		/* a workingset page's read is a memory stall (PSI) */
+		wl_memstall(x, w, WL_PSI_REFAULT_NS);
+	}
 	node->anon_active += refault;
 	node->anon_inactive += 1 - refault;
 	wl_stat(x, w, nid, MCG_MEMCG_SWAP, -1);
@@ -321,8 +324,10 @@ static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long r
 	struct wl_node *node = &l->node[nid];
 
 	node->shadow_file -= refault;
-	if (refault)
+	if (refault) {
 		mcg_memcg_flush_for_refault(x->e, w->cg);
+		wl_memstall(x, w, WL_PSI_REFAULT_NS);
+	}
 	node->file_inactive += 1 - refault;
 	node->file_active += refault;
 	node->mapped += mapped;
@@ -1021,6 +1026,17 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	long n[WL_NR_RATES];
 	uint64_t events = 0;
 
+	/* A memory.high throttle sleep in progress: the tasks spend it
+	 * asleep, stalled on memory, and fault only in what is left. */
+	if (l->throttle_ns) {
+		uint64_t sleep = MIN(l->throttle_ns, (uint64_t)(dt * 1e9));
+
+		l->throttle_ns -= sleep;
+		wl_memstall(x, w, sleep);
+		dt -= (double)sleep / 1e9;
+		if (dt <= 0)
+			return false;
+	}
 	for (int r = 0; r < WL_RECLAIM; r++)
 		total_rate += (double)rates[r];
 	/* At the footprint, the fault rates follow the turnover. */

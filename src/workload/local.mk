@@ -3,6 +3,7 @@ libmemcgfs_a_SOURCES += \
 	src/workload/workload.h \
 	src/workload/internal.h \
 	src/workload/profile.c \
+	src/workload/psi.c \
 	src/workload/ledger.c \
 	src/workload/workload.c \
 	$(NULL)

@@ -51,11 +51,13 @@ static struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgrou
 	w->ledger_size = (sizeof(struct wl_ledger) + wl->nr_nodes * sizeof(struct wl_node) + 63) &
 			 ~(size_t)63;
 	w->ledgers = g_malloc0(w->ledger_size * wl->nr_cpus);
+	w->psi = wl_psi_new(wl->nr_cpus, mcg_engine_clock_ns(wl->e));
 	return w;
 }
 
 static void wl_cgroup_free(struct wl_cgroup *w)
 {
+	wl_psi_free(w->psi);
 	mcg_profile_free(atomic_load(&w->profile));
 	g_free(w->ledgers);
 	mcg_cgroup_put(w->cg);
@@ -160,9 +162,16 @@ static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
 	return wl_tasks_exit_ledger(x, victim);
 }
 
-/* memory.high: reclaim the excess of every level over its high mark. */
-static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
+/* memory.high (__mem_cgroup_handle_over_high()): reclaim the excess of
+ * every level over its high mark, the task stalling in it; then, if a level
+ * is still over, the throttle sleep of calculate_high_delay() for a charge
+ * of nr_pages, at HZ=250 (Debian's), at most MEMCG_MAX_HIGH_DELAY_JIFFIES
+ * (2 s), none at HZ/100 or less.  The sleep is served by the next steps. */
+#define WL_HZ 250
+static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_pages)
 {
+	uint64_t max_overage = 0, penalty;
+
 	for (struct mcg_cgroup *a = w->cg; a; a = mcg_cgroup_parent(a)) {
 		unsigned long usage = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 		unsigned long high = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
@@ -170,8 +179,25 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w)
 		if (usage <= high)
 			continue;
 		mcg_memory_event(a, MCG_MEMORY_HIGH);
-		reclaim_subtree(x, a, (long)(usage - high), &direct_reclaim);
+		wl_memstall(x, w, (uint64_t)reclaim_subtree(x, a, (long)(usage - high),
+							    &direct_reclaim) *
+					  WL_PSI_RECLAIM_NS_PER_PAGE);
 	}
+	/* mem_find_max_overage(): calculate_overage() up to below the root */
+	for (struct mcg_cgroup *a = w->cg; a && !mcg_cgroup_is_root(a); a = mcg_cgroup_parent(a)) {
+		unsigned long usage = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+		unsigned long high = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
+
+		if (usage > high)
+			max_overage = MAX(max_overage, ((uint64_t)(usage - high) << 20) / MAX(high, 1ul));
+	}
+	if (!max_overage)
+		return;
+	penalty = (max_overage * max_overage * WL_HZ) >> 20 >> 14;
+	penalty = penalty * (uint64_t)nr_pages / mcg_engine_config(x->e)->kernel.charge_batch;
+	penalty = MIN(penalty, 2 * WL_HZ);
+	if (penalty > WL_HZ / 100)
+		wl_ledger(w, x->cpu_id)->throttle_ns += penalty * (1000000000ull / WL_HZ);
 }
 
 /*
@@ -232,8 +258,8 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 			}
 			/* Only a charge that went to the counters looks at
 			 * memory.high; one from the stock returns at once. */
-			if (got == MCG_CHARGE_FROM_COUNTERS)
-				charge_over_high(x, w);
+			if (got == MCG_CHARGE_FROM_COUNTERS && !(flags & WL_NOT_TASKS))
+				charge_over_high(x, w, pages);
 			return charge_done(x, w, stall_start, true);
 		}
 		if (flags & WL_NO_RECLAIM)
@@ -241,10 +267,14 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 		if (!stall_start)
 			stall_start = now_ns();
 		mcg_memory_event(over, MCG_MEMORY_MAX);
-		/* At the memsw limit swapping does not help: only real frees. */
-		if (reclaim_subtree(x, over, want,
-				    limited == MCG_COUNTER_MEMSW ? &direct_reclaim_noswap
-								 : &direct_reclaim) > 0)
+		/* At the memsw limit swapping does not help: only real frees.
+		 * The charging task stalls in the reclaim (PSI). */
+		long reclaimed = reclaim_subtree(x, over, want,
+						 limited == MCG_COUNTER_MEMSW ? &direct_reclaim_noswap
+									      : &direct_reclaim);
+		if (!(flags & WL_NOT_TASKS))
+			wl_memstall(x, w, (uint64_t)reclaimed * WL_PSI_RECLAIM_NS_PER_PAGE);
+		if (reclaimed > 0)
 			continue;
 		if (!drained) {
 			mcg_memcg_drain_all_stock(wl->e, x->cpu, over);
@@ -356,6 +386,9 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 			    ? wl->frozen_profile
 			    : atomic_load_explicit(&w->profile, memory_order_acquire);
 		behind |= wl_step(x, w, p, dt);
+		/* The tasks ran (or stalled) the whole step: PSI's non-idle. */
+		if (!stopped)
+			per_cpu_count(&wl_ledger(w, wk->cpu)->run_ns, (uint64_t)(dt * 1e9));
 		if (account_cputime) {
 			uint64_t spent = now_ns() - t0;
 
@@ -456,6 +489,7 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	pthread_rwlock_init(&wl->list_lock, &attr);
 	pthread_rwlockattr_destroy(&attr);
 	pthread_mutex_init(&wl->hier_mutex, NULL);
+	pthread_mutex_init(&wl->psi_lock, NULL);
 	pthread_mutex_init(&wl->park_lock, NULL);
 	pthread_condattr_init(&cattr);
 	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
@@ -526,6 +560,7 @@ int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns)
 
 			worker_round(wk, &x, (double)tick_ns / 1e9, false, &busy);
 		}
+		mcg_workload_psi_update(wl);
 		wl->next_tick_ns += tick_ns;
 	}
 	err = mcg_engine_clock_set(wl->e, target);
@@ -581,6 +616,7 @@ void mcg_workload_free(struct mcg_workload *wl)
 	mcg_profile_free(wl->frozen_profile);
 	pthread_rwlock_destroy(&wl->list_lock);
 	pthread_mutex_destroy(&wl->hier_mutex);
+	pthread_mutex_destroy(&wl->psi_lock);
 	pthread_mutex_destroy(&wl->park_lock);
 	pthread_mutex_destroy(&wl->clock_lock);
 	pthread_cond_destroy(&wl->park_cond);

@@ -259,6 +259,23 @@ struct mcg_workload_cgroup_stat {
 int mcg_workload_cgroup_stat(struct mcg_workload *wl, struct mcg_cgroup *cg,
 			     struct mcg_workload_cgroup_stat *out);
 
+/* ---- Pressure stall information (psi.c) ----------------------------------
+ *
+ * Memory stalls of the emulated tasks (reclaim, memory.high throttling,
+ * workingset refaults), as kernel/sched/psi.c aggregates them.
+ */
+struct mcg_psi {
+	uint64_t total_ns[2];		/* some, full: stalled time, emulated ns */
+	unsigned long avg[2][3];	/* avg10, avg60, avg300: FIXED_1 (2048) = 100% */
+};
+/* memory.pressure of cg's group: collects what the tasks did since the
+ * last collection, averages if a 2 s period is due.  0, or -ENODEV once cg
+ * is removed.  Any thread. */
+int mcg_workload_psi(struct mcg_workload *wl, struct mcg_cgroup *cg, struct mcg_psi *out);
+/* The periodic collection and averaging (psi_avgs_work()): does nothing
+ * unless 2 s of the engine's clock passed since the last.  Call often. */
+void mcg_workload_psi_update(struct mcg_workload *wl);
+
 /* Touch windows, to compare what the workload updated with what a flush
  * visits.  mcg_workload_touch_window() closes the open window and opens the
  * next, returning the one it closed; every stat update a worker makes
