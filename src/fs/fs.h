@@ -44,6 +44,7 @@ struct mcgfs_options {
 	bool debug;				/* -d: FUSE request trace, implies -f */
 	double timeout;				/* entry and attribute cache, s */
 	unsigned max_read;			/* bytes per READ request */
+	bool pagecache;				/* read-only files via the page cache */
 	unsigned max_threads;			/* worker threads, at most */
 	unsigned max_idle_threads;		/* idle workers kept; UINT_MAX: all */
 	struct fuse_args *fuse_args;		/* owned: what libfuse parses */

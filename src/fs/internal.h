@@ -116,6 +116,14 @@ struct fs_attr {
  * One node per cgroup the file system knows: its directory and all its files
  * share it (see fs.c for the inode numbers and the lookup counts).
  */
+
+/* --pagecache: what the kernel's page cache of one file holds (fs.c, "The
+ * page cache"). */
+struct fs_cached {
+	unsigned opens;		/* live opens served from the page cache: 0 or 1 */
+	unsigned size;		/* length of the text last stored: the file's size */
+};
+
 struct fs_node {
 	struct mcg_cgroup *cg;		/* reference held for the node's life */
 	uint64_t id;			/* mcg_cgroup_id(), immutable */
@@ -129,6 +137,7 @@ struct fs_node {
 	/* Attributes: protected by fs->lock. */
 	struct timespec mtime;		/* dir: last child added, removed, renamed */
 	struct fs_attr *attrs;		/* [nr_files + 1], index as above */
+	struct fs_cached *cached;	/* likewise, --pagecache only, else NULL */
 
 	struct fs_cgstate st;		/* atomics, see above */
 } __attribute__((aligned(FS_IDX_LIMIT)));
@@ -144,6 +153,8 @@ struct fs_open {
 	off_t next;			/* offset after the last read; protected by lock */
 	unsigned long peak;		/* memory.peak fd value, pages; protected by lock */
 	bool psi_trigger;		/* memory.pressure trigger set; protected by lock */
+	bool cached;			/* text rendered at open, in the page cache;
+					 * immutable after open */
 };
 
 struct mcgfs {

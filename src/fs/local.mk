@@ -28,6 +28,7 @@ FS_TESTS = \
 	tests/fs-errors.sh \
 	tests/fs-write.sh \
 	tests/fs-seqread.sh \
+	tests/fs-pagecache.sh \
 	tests/fs-churn.sh \
 	tests/fs-signal.sh \
 	tests/fs-workload.sh \

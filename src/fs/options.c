@@ -32,6 +32,7 @@ enum {
 	KEY_WORKLOAD,
 	KEY_SEED,
 	KEY_TICK,
+	KEY_PAGECACHE,
 };
 
 /* Options that take a value, by key name. */
@@ -109,6 +110,9 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 	case KEY_HUGETLB:
 		o->engine.hugetlb_accounting = true;
 		return 0;
+	case KEY_PAGECACHE:
+		o->pagecache = true;
+		return 0;
 	case KEY_TIMEOUT:
 		o->timeout = strtod(v, &end);
 		if (!*v || *end || !(o->timeout >= 0 && o->timeout <= 1e9))
@@ -154,6 +158,8 @@ static struct fuse_opt *build_spec(GPtrArray *strings)
 	}
 	spec_add(spec, strings, g_strdup("hugetlb_accounting"), KEY_HUGETLB);
 	spec_add(spec, strings, g_strdup("--hugetlb_accounting"), KEY_HUGETLB);
+	spec_add(spec, strings, g_strdup("pagecache"), KEY_PAGECACHE);
+	spec_add(spec, strings, g_strdup("--pagecache"), KEY_PAGECACHE);
 	return (struct fuse_opt *)(void *)g_array_free(spec, FALSE);
 }
 
@@ -202,6 +208,10 @@ static void usage(const char *prog)
 	       "    --hugetlb_accounting   cgroup2 memory_hugetlb_accounting\n"
 	       "    --timeout=SECONDS      entry and attribute cache (default %.0f)\n"
 	       "    --max_read=BYTES       bytes per READ request (default %u)\n"
+	       "    --pagecache            read-only files through the page cache: one\n"
+	       "                           request per cat, but stat shows the text's\n"
+	       "                           size and an fd re-read after lseek(0) keeps\n"
+	       "                           its open's text (see memcgfs(8))\n"
 	       "    --workload=PROFILE     profile of new cgroups: a preset (idle, seed001,\n"
 	       "                           multi-fault, file-reader) or \"key=value ...\"\n"
 	       "                           (see memcgfs(8)); default idle\n"
