@@ -1198,7 +1198,7 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 		free_nodes(fs);
 		return -1;
 	}
-	fuse_loop_cfg_set_clone_fd(loop, 0);
+	fuse_loop_cfg_set_clone_fd(loop, fs->opt->clone_fd);
 	fuse_loop_cfg_set_max_threads(loop, fs->opt->max_threads);
 	if (fs->opt->max_idle_threads != UINT_MAX)
 		fuse_loop_cfg_set_idle_threads(loop, fs->opt->max_idle_threads);
@@ -1208,7 +1208,13 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	ret = fuse_session_loop_mt(fs->se, loop);
+	/* Several threads by default: a slow request (memory.reclaim) must not
+	 * hold up the others, and RELEASE, which a reader does not wait for,
+	 * runs beside the next OPEN (doc/read-path.md has the figures). */
+	if (fs->opt->single_thread)
+		ret = fuse_session_loop(fs->se);
+	else
+		ret = fuse_session_loop_mt(fs->se, loop);
 	fuse_loop_cfg_destroy(loop);
 
 	/* No request is served any more: drop every node and its cgroup

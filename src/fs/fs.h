@@ -47,6 +47,8 @@ struct mcgfs_options {
 	bool pagecache;				/* read-only files via the page cache */
 	unsigned max_threads;			/* worker threads, at most */
 	unsigned max_idle_threads;		/* idle workers kept; UINT_MAX: all */
+	bool single_thread;			/* -s: serve on one thread */
+	bool clone_fd;				/* -o clone_fd: a device fd per thread */
 	struct fuse_args *fuse_args;		/* owned: what libfuse parses */
 };
 

@@ -291,6 +291,8 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 	o->debug = cmd.debug;
 	o->max_threads = cmd.max_threads ? cmd.max_threads : MCGFS_DEFAULT_MAX_THREADS;
 	o->max_idle_threads = cmd.max_idle_threads;
+	o->single_thread = cmd.singlethread;
+	o->clone_fd = cmd.clone_fd;
 	return 0;
 
 done:
