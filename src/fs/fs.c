@@ -1210,7 +1210,8 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	/* Several threads by default: a slow request (memory.reclaim) must not
 	 * hold up the others, and RELEASE, which a reader does not wait for,
-	 * runs beside the next OPEN (doc/read-path.md has the figures). */
+	 * runs beside the next OPEN.  One thread was slower, 4 or 8 the same
+	 * (doc/read-path.md has the figures). */
 	if (fs->opt->single_thread)
 		ret = fuse_session_loop(fs->se);
 	else
