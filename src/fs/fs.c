@@ -709,20 +709,24 @@ static bool open_cached(struct mcgfs *fs, fuse_ino_t ino, struct fs_node *n, uns
 {
 	struct fs_cached *c = &n->cached[idx];
 	struct fuse_bufvec buf = FUSE_BUFVEC_INIT(0);
-	unsigned old;
+	unsigned busy, old;
 
 	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) || !of->file->show ||
 	    of->file->write)
 		return false;
-	if (open_render(fs, of) != 0)
-		return false;	/* the read renders again and fails */
 	pthread_mutex_lock(&fs->lock);
-	if (c->opens) {
-		pthread_mutex_unlock(&fs->lock);
-		g_string_truncate(of->text, 0);	/* the first read renders */
-		return false;
-	}
+	busy = c->opens;
 	c->opens = 1;
+	pthread_mutex_unlock(&fs->lock);
+	if (busy)
+		return false;
+	if (open_render(fs, of) != 0) {
+		pthread_mutex_lock(&fs->lock);
+		c->opens = 0;
+		pthread_mutex_unlock(&fs->lock);
+		return false;	/* the read renders again and fails */
+	}
+	pthread_mutex_lock(&fs->lock);
 	old = c->size;
 	c->size = (unsigned)of->text->len;
 	pthread_mutex_unlock(&fs->lock);
@@ -1210,7 +1214,8 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	/* Several threads by default: a slow request (memory.reclaim) must not
 	 * hold up the others, and RELEASE, which a reader does not wait for,
-	 * runs beside the next OPEN.  One thread was slower, 4 or 8 the same
+	 * runs beside the next OPEN.  One thread was slower with direct I/O
+	 * and faster with --pagecache; 4 or 8 threads the same
 	 * (doc/read-path.md has the figures). */
 	if (fs->opt->single_thread)
 		ret = fuse_session_loop(fs->se);
