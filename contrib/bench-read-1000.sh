@@ -13,7 +13,7 @@
 #                              [N]
 #
 # --variant mounts one more memcgfs with OPTIONS added (e.g.
-# --variant 'pagecache=-o read_mode=pagecache'), timed in the same rounds.
+# --variant 'pagecache=--pagecache'), timed in the same rounds.
 # Runs are interleaved (one of each target per round) after two warm-up
 # rounds; the medians are printed with their ratios to the constant daemon
 # and to the kernel.  Needs root (mounts) and /dev/fuse.
