@@ -12,8 +12,8 @@
 #                              [--real-kernel[=DIR]] [--variant LABEL=OPTIONS]...
 #                              [N]
 #
-# --variant mounts one more memcgfs with OPTIONS added (e.g.
-# --variant 'pagecache=--pagecache'), timed in the same rounds.
+# --variant mounts one more memcgfs with OPTIONS added, timed in the same
+# rounds (e.g. --variant 'pagecache=--pagecache'; LABEL ends at the first =).
 # Runs are interleaved (one of each target per round) after two warm-up
 # rounds; the medians are printed with their ratios to the constant daemon
 # and to the kernel.  Needs root (mounts) and /dev/fuse.
