@@ -2,25 +2,33 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench-read-1000.sh: time of `cat MNT/cg*/memory.stat > /dev/null` over N
 # cgroups on memcgfs, side by side with memcgfs-constfs (a minimal FUSE
-# daemon serving the same tree with constant text: once with size-0 files
-# and direct I/O as cgroupfs files need, once through the page cache), a
-# tmpfs tree of the same files and, with --real-kernel, the kernel's own v1
-# cgroupfs.  Then the time to mkdir and rmdir 10,000 cgroups on memcgfs.
+# daemon serving the same tree with constant text: with size-0 files and
+# direct I/O as cgroupfs files need; through the page cache, one READ per
+# open; through a kept page cache, no READ at all), a tmpfs tree of the same
+# files and, with --real-kernel, the kernel's own v1 cgroupfs.  Then the
+# time to mkdir and rmdir 10,000 cgroups on memcgfs.
 #
 #   contrib/bench-read-1000.sh [--builddir DIR] [--runs R] [--hierarchy v1|v2]
-#                              [--real-kernel] [N]
+#                              [--real-kernel[=DIR]] [--variant LABEL=OPTIONS]...
+#                              [N]
 #
+# --variant mounts one more memcgfs with OPTIONS added, timed in the same
+# rounds (e.g. --variant 'pagecache=--pagecache'; LABEL ends at the first =).
 # Runs are interleaved (one of each target per round) after two warm-up
-# rounds; the medians are printed.  Needs root (mounts) and /dev/fuse.
-# --real-kernel creates and removes cgroups only under
-# /sys/fs/cgroup/memory/memcgfs-bench/.
+# rounds; the medians are printed with their ratios to the constant daemon
+# and to the kernel.  Needs root (mounts) and /dev/fuse.
+# --real-kernel makes DIR (default /sys/fs/cgroup/memory/memcgfs-bench.PID),
+# which must not exist yet and must be in the v1 memory hierarchy, creates
+# the N cgroups in it and removes them and DIR after; nothing else is touched.
 set -u
 
 builddir=.
 runs=11
 hier=v1
 real=0
+REAL=/sys/fs/cgroup/memory/memcgfs-bench.$$
 n=1000
+nvariants=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--builddir) builddir=$2; shift ;;
@@ -30,7 +38,10 @@ while [ $# -gt 0 ]; do
 	--hierarchy) hier=$2; shift ;;
 	--hierarchy=*) hier=${1#*=} ;;
 	--real-kernel) real=1 ;;
-	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+	--real-kernel=*) real=1; REAL=${1#*=} ;;
+	--variant) nvariants=$((nvariants + 1)); eval "variant_$nvariants=\$2"; shift ;;
+	--variant=*) nvariants=$((nvariants + 1)); eval "variant_$nvariants=\${1#*=}" ;;
+	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
 	-*) echo "bench-read-1000.sh: unknown option $1" >&2; exit 2 ;;
 	*) n=$1 ;;
 	esac
@@ -42,15 +53,35 @@ CONSTFS=$builddir/contrib/memcgfs-constfs
 for b in "$MEMCGFS" "$CONSTFS"; do
 	[ -x "$b" ] || { echo "bench-read-1000.sh: no $b (use --builddir)" >&2; exit 2; }
 done
+vi=1
+while [ $vi -le $nvariants ]; do
+	eval "v=\$variant_$vi"
+	case $v in
+	?*=*) ;;
+	*) echo "bench-read-1000.sh: --variant '$v' is not LABEL=OPTIONS" >&2; exit 2 ;;
+	esac
+	vi=$((vi + 1))
+done
+# The kernel's directory: ours alone, made and removed by this run.
+if [ $real = 1 ]; then
+	if [ -e "$REAL" ] || [ -L "$REAL" ]; then
+		echo "bench-read-1000.sh: $REAL exists; remove it or name another with --real-kernel=DIR" >&2
+		exit 2
+	fi
+	if [ ! -f "$(dirname "$REAL")/memory.stat" ] || [ ! -f "$(dirname "$REAL")/memory.use_hierarchy" ]; then
+		echo "bench-read-1000.sh: $(dirname "$REAL") is not a directory of the v1 memory hierarchy" >&2
+		exit 2
+	fi
+fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/memcgfs-bench.XXXXXX")
-REAL=/sys/fs/cgroup/memory/memcgfs-bench
 MOUNTS=""
+real_made=0
 cleanup() {
 	for m in $MOUNTS; do
 		fusermount3 -u "$m" 2>/dev/null || umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
 	done
-	if [ $real = 1 ] && [ -d "$REAL" ]; then
+	if [ $real_made = 1 ]; then
 		for d in "$REAL"/cg[0-9]*; do [ -d "$d" ] && rmdir "$d"; done
 		rmdir "$REAL"
 	fi
@@ -77,35 +108,47 @@ mkdirs() {	# mkdirs DIR: cg0 .. cg(n-1), in batches (few processes)
 }
 
 # ---- the trees ----------------------------------------------------------
-mkdir -p "$T/memcgfs" "$T/constfs" "$T/pagecache" "$T/tmpfs"
+mkdir -p "$T/memcgfs" "$T/constfs" "$T/pagecache" "$T/keepcache" "$T/tmpfs"
 "$MEMCGFS" --hierarchy="$hier" "$T/memcgfs" || exit 1
 MOUNTS="$MOUNTS $T/memcgfs"
 mkdirs "$T/memcgfs"
 cat "$T/memcgfs/cg0/memory.stat" > "$T/text"
 ls "$T/memcgfs/cg0" > "$T/names"
+targets="memcgfs"
+vi=1
+while [ $vi -le $nvariants ]; do
+	eval "v=\$variant_$vi"
+	mkdir -p "$T/variant$vi"
+	# shellcheck disable=SC2086 # the variant's options are words
+	"$MEMCGFS" --hierarchy="$hier" ${v#*=} "$T/variant$vi" || exit 1
+	MOUNTS="$MOUNTS $T/variant$vi"
+	mkdirs "$T/variant$vi"
+	targets="$targets variant$vi"
+	vi=$((vi + 1))
+done
 
 "$CONSTFS" -o "text=$T/text,names=$T/names,max_read=4096" "$T/constfs" || exit 1
 MOUNTS="$MOUNTS $T/constfs"
 "$CONSTFS" -o "text=$T/text,names=$T/names,pagecache" "$T/pagecache" || exit 1
 MOUNTS="$MOUNTS $T/pagecache"
-wait_mounted "$T/constfs"
-wait_mounted "$T/pagecache"
-mkdirs "$T/constfs"
-mkdirs "$T/pagecache"
+"$CONSTFS" -o "text=$T/text,names=$T/names,pagecache,keep_cache" "$T/keepcache" || exit 1
+MOUNTS="$MOUNTS $T/keepcache"
+for m in constfs pagecache keepcache; do
+	wait_mounted "$T/$m"
+	mkdirs "$T/$m"
+done
+targets="$targets constfs pagecache keepcache"
 
 if mount -t tmpfs -o size=256m memcgfs-bench "$T/tmpfs" 2>/dev/null; then
 	MOUNTS="$MOUNTS $T/tmpfs"
 fi
 mkdirs "$T/tmpfs"
 for d in "$T/tmpfs"/cg[0-9]*; do cp "$T/text" "$d/memory.stat"; done
+targets="$targets tmpfs"
 
-targets="memcgfs constfs pagecache tmpfs"
 if [ $real = 1 ]; then
-	if [ ! -d /sys/fs/cgroup/memory ]; then
-		echo "bench-read-1000.sh: no v1 memory hierarchy at /sys/fs/cgroup/memory" >&2
-		exit 1
-	fi
 	mkdir "$REAL" || exit 1
+	real_made=1
 	mkdirs "$REAL"
 	ln -s "$REAL" "$T/kernel"
 	targets="$targets kernel"
@@ -128,18 +171,24 @@ done
 
 median_us() { sort -n "$T/times.$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 base=$(median_us constfs)
-printf '%-44s %10s %10s\n' "target" "median ms" "/ constfs"
+kbase=0
+[ $real = 1 ] && kbase=$(median_us kernel)
+printf '%-50s %10s %10s %10s\n' "target" "median ms" "/ constfs" "/ kernel"
 for t in $targets; do
 	m=$(median_us "$t")
 	case $t in
 	memcgfs) label="memcgfs ($hier)" ;;
+	variant*) eval "v=\$variant_${t#variant}"; label="memcgfs ($hier) ${v%%=*}" ;;
 	constfs) label="memcgfs-constfs (size 0, direct I/O)" ;;
-	pagecache) label="memcgfs-constfs -o pagecache (real sizes)" ;;
+	pagecache) label="memcgfs-constfs -o pagecache (a READ per open)" ;;
+	keepcache) label="memcgfs-constfs -o pagecache,keep_cache" ;;
 	tmpfs) label="tmpfs tree of the same files" ;;
 	kernel) label="kernel v1 cgroupfs" ;;
 	esac
-	awk -v l="$label" -v m="$m" -v b="$base" \
-		'BEGIN { printf "%-44s %10.1f %10.2f\n", l, m / 1000, m / b }'
+	awk -v l="$label" -v m="$m" -v b="$base" -v k="$kbase" \
+		'BEGIN { printf "%-50s %10.1f %10.2f", l, m / 1000, m / b;
+			 if (k > 0) printf " %10.2f", m / k; else printf " %10s", "-";
+			 printf "\n" }'
 done
 
 # ---- mkdir of 10,000 cgroups -----------------------------------------------

@@ -12,13 +12,16 @@
  * -o names=FILE (one a line; default: memory.stat), all with the text of
  * -o text=FILE (default: an empty v1 memcg's memory.stat).
  *
- * Two ways to serve a file, chosen by -o pagecache:
+ * Three ways to serve a file, chosen by -o pagecache and -o keep_cache:
  *  - default: the files report size 0, as cgroupfs files do, and are opened
  *    with direct I/O, so every read reaches the daemon (what memcgfs must do
- *    to serve size-0 files whose text changes);
+ *    to serve size-0 files whose text changes): OPEN, READ, READ at EOF;
  *  - pagecache: the files report their real size and reads go through the
- *    page cache (one READ per open; the read at EOF is answered by the
- *    kernel), the floor of any FUSE daemon.
+ *    page cache, emptied at each open (one READ per open; the read at EOF
+ *    is answered by the kernel);
+ *  - pagecache,keep_cache: the page cache is kept across opens, so a file
+ *    read once is read again with no READ at all: OPEN is the only request
+ *    a reader waits for, the floor of any FUSE daemon that opens files.
  *
  * Both use the same caching as memcgfs: long entry and attribute timeouts,
  * no FLUSH on close, READDIRPLUS, a bounded multi-threaded loop.
@@ -52,6 +55,7 @@ struct constfs {
 	char **names;		/* file names of a directory, immutable */
 	unsigned nr_names;
 	bool pagecache;
+	bool keep_cache;	/* with pagecache */
 	unsigned max_read;	/* -o max_read, repeated in init as libfuse requires */
 	double timeout;
 	struct timespec start;
@@ -180,6 +184,7 @@ static void const_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		return;
 	}
 	fi->direct_io = !c->pagecache;
+	fi->keep_cache = c->pagecache && c->keep_cache;
 	fi->noflush = 1;
 	fuse_reply_open(req, fi);
 }
@@ -289,12 +294,14 @@ struct const_opts {
 	char *text;
 	char *names;
 	int pagecache;
+	int keep_cache;
 };
 
 static const struct fuse_opt const_opt_spec[] = {
 	{ "text=%s", offsetof(struct const_opts, text), 0 },
 	{ "names=%s", offsetof(struct const_opts, names), 0 },
 	{ "pagecache", offsetof(struct const_opts, pagecache), 1 },
+	{ "keep_cache", offsetof(struct const_opts, keep_cache), 1 },
 	/* kept for fuse_session_new() too (FUSE_OPT_KEEP via the -1 value) */
 	{ "max_read=%u", offsetof(struct const_opts, max_read), 0 },
 	FUSE_OPT_KEY("max_read=", FUSE_OPT_KEY_KEEP),
@@ -315,7 +322,7 @@ int main(int argc, char *argv[])
 	    fuse_opt_parse(&args, &copts, const_opt_spec, NULL) == -1)
 		return 2;
 	if (opts.show_help || !opts.mountpoint) {
-		printf("usage: %s [-f] [-o text=FILE,names=FILE,pagecache] MOUNTPOINT\n", argv[0]);
+		printf("usage: %s [-f] [-o text=FILE,names=FILE,pagecache,keep_cache] MOUNTPOINT\n", argv[0]);
 		fuse_cmdline_help();
 		ret = opts.show_help ? 0 : 2;
 		goto out_args;
@@ -351,6 +358,7 @@ int main(int argc, char *argv[])
 		goto out_names;
 	}
 	c.pagecache = copts.pagecache;
+	c.keep_cache = copts.keep_cache;
 	c.max_read = copts.max_read;
 	clock_gettime(CLOCK_REALTIME, &c.start);
 	pthread_mutex_init(&c.lock, NULL);

@@ -15,3 +15,6 @@ CLEANFILES += contrib/memcgfs@.service
 EXTRA_DIST += contrib/memcgfs@.service.in contrib/mnt-memcgfs.mount
 # distcheck installs under its own prefix, not in the system's unit dir.
 AM_DISTCHECK_CONFIGURE_FLAGS = --with-systemdsystemunitdir=$$dc_install_base/$(systemdsystemunitdir)
+# The bench's argument checks (no mount, nothing under /sys).
+TESTS += tests/bench-read-args.sh
+dist_check_SCRIPTS += tests/bench-read-args.sh

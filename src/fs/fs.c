@@ -77,6 +77,10 @@
  *    fresh 128 KiB buffer per file, whose pinning (page faults, zeroing,
  *    dirtying) costs more than the round trip.  Longer texts take more READs
  *    of one read() call, served from the same rendering.
+ * RELEASE follows the close without the reader waiting for it.  With
+ * --pagecache, OPEN is the only request a reader waits for, at the price
+ * of the differences from cgroupfs listed under "The page cache" below;
+ * doc/read-path.md has the figures of each mode and of what did not help.
  */
 
 static struct mcgfs *fs_of(fuse_req_t req)
@@ -157,6 +161,8 @@ static struct fs_node *node_new(struct mcgfs *fs, struct mcg_cgroup *cg, struct 
 	};
 	for (unsigned i = 0; i < fs->nr_files; i++)
 		n->attrs[i + 1] = (struct fs_attr){ fs->files[i].mode, fs->uid, fs->gid };
+	if (fs->opt->pagecache)
+		n->cached = g_new0(struct fs_cached, fs->nr_files + 1);
 	fs_cgstate_init(&n->st, parent ? &parent->st : NULL);
 	/* A child of the root starts from vm_swappiness (mem_cgroup_swappiness()). */
 	if (parent && parent->is_root)
@@ -173,6 +179,7 @@ static void node_free(struct mcgfs *fs, struct fs_node *n)
 	g_free(n->attrs);
 	if (n->xattrs)
 		g_hash_table_destroy(n->xattrs);
+	g_free(n->cached);
 	g_aligned_free(n);
 }
 
@@ -284,6 +291,10 @@ static void node_stat_locked(struct mcgfs *fs, struct fs_node *n, unsigned idx, 
 		st->st_mode = S_IFREG | a->mode;
 		st->st_nlink = 1;
 		st->st_mtim = st->st_ctim = n->btime;
+		/* cgroup files have size 0 (kernfs sets no size); with
+		 * --pagecache, the kernel reads up to the size it is told. */
+		if (n->cached)
+			st->st_size = n->cached[idx].size;
 	}
 }
 
@@ -570,6 +581,8 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	else
 		err = mcg_workload_cgroup_destroy(fs->wl, cg);
 	if (!err) {
+		g_autoptr(GArray) live = g_array_new(FALSE, FALSE, sizeof(fuse_ino_t));
+
 		pthread_mutex_lock(&fs->lock);
 		n = node_find_locked(fs, mcg_cgroup_id(cg));
 		if (n) {
@@ -579,11 +592,23 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 				dead = true;
 			else
 				g_hash_table_add(fs->zombies, n);
+			for (unsigned i = 1; n->cached && i <= fs->nr_files; i++) {
+				if (n->cached[i].opens) {
+					fuse_ino_t ino = node_ino(fs, n, i);
+					g_array_append_val(live, ino);
+				}
+			}
 		}
 		touch_dir_locked(fs, p);
 		pthread_mutex_unlock(&fs->lock);
 		if (dead)
 			node_free(fs, n);
+		/* --pagecache: an fd opened before reads ENODEV from now on,
+		 * as from kernfs: its pages go, and its READs find the cgroup
+		 * offline. */
+		for (unsigned i = 0; i < live->len; i++)
+			fuse_lowlevel_notify_inval_inode(fs->se, g_array_index(live, fuse_ino_t, i),
+							 0, 0);
 	}
 	mcg_cgroup_put(cg);
 	fuse_reply_err(req, -err);
@@ -850,12 +875,151 @@ static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
  * at an offset other than where the previous read ended (a pread elsewhere,
  * including a first pread at N); a read that continues where the last one
  * stopped is served from the same rendering, and past its end reads 0.
+ *
+ * The page cache (--pagecache)
+ * ----------------------------
+ * A direct I/O `cat` waits for three requests: OPEN, READ and the READ that
+ * finds the end.  With --pagecache, an open for reading of a file that
+ * cannot be written (memory.stat, numa_stat, usage files: what monitors
+ * read by the thousand) renders at OPEN and pushes the text into the
+ * kernel's page cache before replying (fuse_lowlevel_notify_store(), the
+ * kernel's fuse_notify_store()), with FOPEN_KEEP_CACHE so that fuse_open()
+ * keeps it.  The reads and the read at the end are then answered by the
+ * kernel from the page cache (fuse_cache_read_iter()): OPEN is the only
+ * request the reader waits for; RELEASE follows without a wait.
+ *
+ * The kernel reads a cached file up to i_size, so the size is the text's:
+ *  - the store extends i_size to a longer text itself, and marks the size
+ *    stale (fuse_write_update_attr()): the first read asks GETATTR, which
+ *    answers the same length;
+ *  - a shorter text cannot shrink it that way: the attributes are
+ *    invalidated (notify_inval_inode() with a negative offset), the first
+ *    read asks GETATTR, and fuse_change_attributes() cuts the page cache to
+ *    the new length.  FUSE_CAP_EXPLICIT_INVAL_DATA (not AUTO_INVAL_DATA)
+ *    keeps it from also dropping the pages just stored;
+ *  - every reply with attributes (LOOKUP, GETATTR, READDIRPLUS) carries the
+ *    length last stored (node->cached), so none can cut a text short, and a
+ *    reply computed before a store is dropped by the kernel's attr_version
+ *    check.  So stat reports that length, not the kernel's 0.
+ *
+ * The page cache is one per file, not per open: two readers would share
+ * one text.  So one open at a time is served from it (node->cached->opens,
+ * counted at OPEN and RELEASE, RELEASE coming after the last READ of the
+ * file); an open while another is live, an open for writing, with O_TRUNC,
+ * or of a writable file (whose write or truncation would cut a reader's
+ * text) gets direct I/O as without the option, and FOPEN_KEEP_CACHE so
+ * its open does not drop the other reader's pages.  A page the kernel
+ * evicts is read back with READ from the open's own text.  Each reader thus
+ * sees one whole rendering, made at its OPEN.  What differs from seq_file:
+ * the text is rendered at open rather than at the first read; lseek(0) and
+ * reading again on the same fd gives the same text (re-open to see new
+ * values); stat shows the size of the last text.  rmdir drops the pages
+ * of the removed cgroup's files still open, so their next read gets ENODEV
+ * from READ, as from kernfs.
  */
 
+uint64_t fs_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One successful render of f that took ns (memcgfs.read_stats). */
+static void fs_count_render(struct mcgfs *fs, const struct fs_file *f, uint64_t ns)
+{
+	size_t row = (size_t)(f - fs->files);
+
+	g_assert(row < fs->nr_files);
+	/* Time first, count released after: a reader that sees the count
+	 * sees at least the time of every render counted. */
+	atomic_fetch_add_explicit(&fs->render_ns[row], ns, memory_order_relaxed);
+	atomic_fetch_add_explicit(&fs->renders[row], 1, memory_order_release);
+}
+
+/* Renders of's file afresh into of->text, timed for memcgfs.read_stats (the
+ * flush and rendering a kernel read would do, nothing of FUSE's).  0 or a
+ * negative errno, the text then empty.  of->lock held, or of not shared. */
+static int open_render(struct mcgfs *fs, struct fs_open *of)
+{
+	struct fs_call call = { .fs = fs, .node = of->node, .cg = of->node->cg, .of = of };
+	uint64_t start;
+	int err;
+
+	if (!of->text)
+		of->text = g_string_sized_new(1024);
+	g_string_truncate(of->text, 0);
+	start = fs_monotonic_ns();
+	err = of->file->show(&call, of->text);
+	if (err) {
+		g_string_truncate(of->text, 0);
+		return err;
+	}
+	fs_count_render(fs, of->file, fs_monotonic_ns() - start);
+	fs_notify_read(of);
+	return 0;
+}
+
+/* --pagecache: serves this open from the page cache if it may (see "The
+ * page cache" above): renders, counts the open and stores the text.  True
+ * if the open is served from the page cache, false for direct I/O. */
+static bool open_cached(struct mcgfs *fs, fuse_ino_t ino, struct fs_node *n, unsigned idx,
+			struct fs_open *of, int flags)
+{
+	struct fs_cached *c = &n->cached[idx];
+	struct fuse_bufvec buf = FUSE_BUFVEC_INIT(0);
+	unsigned busy, old;
+
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) || !of->file->show ||
+	    of->file->write)
+		return false;
+	pthread_mutex_lock(&fs->lock);
+	busy = c->opens;
+	c->opens = 1;
+	pthread_mutex_unlock(&fs->lock);
+	if (busy)
+		return false;
+	if (open_render(fs, of) != 0) {
+		pthread_mutex_lock(&fs->lock);
+		c->opens = 0;
+		pthread_mutex_unlock(&fs->lock);
+		return false;	/* the read renders again and fails */
+	}
+	pthread_mutex_lock(&fs->lock);
+	old = c->size;
+	c->size = (unsigned)of->text->len;
+	pthread_mutex_unlock(&fs->lock);
+
+	if (of->text->len < old)
+		fuse_lowlevel_notify_inval_inode(fs->se, ino, -1, 0);
+	buf.buf[0].mem = of->text->str;
+	buf.buf[0].size = of->text->len;
+	if (of->text->len && fuse_lowlevel_notify_store(fs->se, ino, 0, &buf, 0) != 0) {
+		/* Maybe stored in part: drop the pages and the size; this
+		 * open reads directly, and the next cached one stores anew. */
+		fuse_lowlevel_notify_inval_inode(fs->se, ino, 0, 0);
+		pthread_mutex_lock(&fs->lock);
+		c->opens = 0;
+		pthread_mutex_unlock(&fs->lock);
+		g_string_truncate(of->text, 0);
+		return false;
+	}
+	return true;
+}
+
+/* Frees an open file: at RELEASE, or at unmount for one the kernel never
+ * released (free_handles(), before the nodes go). */
 static void open_free(struct fs_handle *h)
 {
 	struct fs_open *of = (struct fs_open *)h;
+	struct mcgfs *fs = of->fs;
 
+	if (of->cached) {
+		pthread_mutex_lock(&fs->lock);
+		of->node->cached[of->file - fs->files + 1].opens = 0;
+		pthread_mutex_unlock(&fs->lock);
+	}
 	if (of->text)
 		g_string_free(of->text, TRUE);
 	pthread_mutex_destroy(&of->lock);
@@ -891,6 +1055,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	 * with EINVAL (cgroup_seqfile_show(), cgroup_file_write()).  The
 	 * mode bits still stop other users (default_permissions). */
 	of = g_new0(struct fs_open, 1);
+	of->fs = fs;
 	of->node = n;
 	of->file = f;
 	of->peak = FS_PEAK_UNSET;
@@ -898,8 +1063,12 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fs_notify_opened(fs, of);
 	handle_add(fs, &of->h, open_free);
 	fi->fh = (uintptr_t)of;
-	fi->direct_io = 1;
 	fi->noflush = 1;
+	if (n->cached) {
+		fi->keep_cache = 1;
+		of->cached = open_cached(fs, ino, n, idx, of, fi->flags);
+	}
+	fi->direct_io = !of->cached;
 	if (fuse_reply_open(req, fi) != 0) {
 		handle_del(fs, &of->h);
 		open_free(&of->h);
@@ -930,33 +1099,11 @@ static bool open_live(struct mcgfs *fs, struct fs_open *of)
 	return mcg_cgroup_online(of->node->cg) && fs_file_visible(fs, of->node, of->file);
 }
 
-uint64_t fs_monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* One successful render of f that took ns (memcgfs.read_stats). */
-static void fs_count_render(struct mcgfs *fs, const struct fs_file *f, uint64_t ns)
-{
-	size_t row = (size_t)(f - fs->files);
-
-	g_assert(row < fs->nr_files);
-	/* Time first, count released after: a reader that sees the count
-	 * sees at least the time of every render counted. */
-	atomic_fetch_add_explicit(&fs->render_ns[row], ns, memory_order_relaxed);
-	atomic_fetch_add_explicit(&fs->renders[row], 1, memory_order_release);
-}
-
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct mcgfs *fs = fs_of(req);
 	struct fs_open *of = open_of(fi);
-	struct fs_call call = call_of(req, of);
-	uint64_t start;
 	size_t len;
 
 	pthread_mutex_lock(&of->lock);
@@ -965,7 +1112,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	 * (rmdir, controller disabled): a read that continues a rendering
 	 * gets the rest of it. */
 	if (!open_live(fs, of) &&
-	    !(of->text && off == of->next && (size_t)off < of->text->len)) {
+	    !(!of->cached && of->text && off == of->next && (size_t)off < of->text->len)) {
 		pthread_mutex_unlock(&of->lock);
 		fuse_reply_err(req, ENODEV);
 		return;
@@ -976,25 +1123,17 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	if (!of->text || off == 0 || off != of->next) {
-		int err;
+	/* A page the kernel lacks, of a text rendered at open (--pagecache),
+	 * is read from that text, whatever the offset. */
+	if (!of->cached && (!of->text || off == 0 || off != of->next)) {
+		int err = open_render(fs, of);
 
-		if (!of->text)
-			of->text = g_string_sized_new(1024);
-		g_string_truncate(of->text, 0);
-		/* Timed for memcgfs.read_stats: the flush and rendering a
-		 * kernel read would do, nothing of FUSE's. */
-		start = fs_monotonic_ns();
-		err = of->file->show(&call, of->text);
 		if (err) {
-			g_string_truncate(of->text, 0);
 			of->next = 0;
 			pthread_mutex_unlock(&of->lock);
 			fuse_reply_err(req, -err);
 			return;
 		}
-		fs_count_render(fs, of->file, fs_monotonic_ns() - start);
-		fs_notify_read(of);
 	}
 	len = (size_t)off < of->text->len ? MIN(size, of->text->len - (size_t)off) : 0;
 	of->next = off + (off_t)len;
@@ -1245,6 +1384,13 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
 		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
 	conn->want &= ~(FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE);
+	/* --pagecache: a size change cuts the page cache to the new size and
+	 * keeps the text stored before it (fuse_change_attributes()). */
+	if (fs->opt->pagecache) {
+		conn->want &= ~FUSE_CAP_AUTO_INVAL_DATA;
+		if (conn->capable & FUSE_CAP_EXPLICIT_INVAL_DATA)
+			conn->want |= FUSE_CAP_EXPLICIT_INVAL_DATA;
+	}
 	conn->max_read = fs->opt->max_read;
 	conn->time_gran = 1;
 }
@@ -1404,7 +1550,7 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 		free_nodes(fs);
 		return -1;
 	}
-	fuse_loop_cfg_set_clone_fd(loop, 0);
+	fuse_loop_cfg_set_clone_fd(loop, fs->opt->clone_fd);
 	fuse_loop_cfg_set_max_threads(loop, fs->opt->max_threads);
 	if (fs->opt->max_idle_threads != UINT_MAX)
 		fuse_loop_cfg_set_idle_threads(loop, fs->opt->max_idle_threads);
@@ -1419,7 +1565,15 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 		free_nodes(fs);
 		return -1;
 	}
-	ret = fuse_session_loop_mt(fs->se, loop);
+	/* Several threads by default: a slow request (memory.reclaim) must not
+	 * hold up the others, and RELEASE, which a reader does not wait for,
+	 * runs beside the next OPEN.  One thread was slower with direct I/O
+	 * and faster with --pagecache; 4 or 8 threads the same
+	 * (doc/read-path.md has the figures). */
+	if (fs->opt->single_thread)
+		ret = fuse_session_loop(fs->se);
+	else
+		ret = fuse_session_loop_mt(fs->se, loop);
 	fuse_loop_cfg_destroy(loop);
 	fs_notify_stop(fs);
 

@@ -48,8 +48,11 @@ struct mcgfs_options {
 	bool debug;				/* -d: FUSE request trace, implies -f */
 	double timeout;				/* entry and attribute cache, s */
 	unsigned max_read;			/* bytes per READ request */
+	bool pagecache;				/* read-only files via the page cache */
 	unsigned max_threads;			/* worker threads, at most */
 	unsigned max_idle_threads;		/* idle workers kept; UINT_MAX: all */
+	bool single_thread;			/* -s: serve on one thread */
+	bool clone_fd;				/* -o clone_fd: a device fd per thread */
 	struct fuse_args *fuse_args;		/* owned: what libfuse parses */
 };
 

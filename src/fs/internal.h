@@ -145,6 +145,14 @@ struct fs_attr {
  * One node per cgroup the file system knows: its directory and all its files
  * share it (see fs.c for the inode numbers and the lookup counts).
  */
+
+/* --pagecache: what the kernel's page cache of one file holds (fs.c, "The
+ * page cache"). */
+struct fs_cached {
+	unsigned opens;		/* live opens served from the page cache: 0 or 1 */
+	unsigned size;		/* length of the text last stored: the file's size */
+};
+
 struct fs_node {
 	struct mcg_cgroup *cg;		/* reference held for the node's life */
 	uint64_t id;			/* mcg_cgroup_id(), immutable */
@@ -161,6 +169,7 @@ struct fs_node {
 	/* Extended attributes of the directory and its files: "idx:name" ->
 	 * GBytes value; NULL until the first is set. */
 	GHashTable *xattrs;
+	struct fs_cached *cached;	/* likewise, --pagecache only, else NULL */
 
 	struct fs_cgstate st;		/* atomics, see above */
 } __attribute__((aligned(FS_IDX_LIMIT)));
@@ -179,6 +188,7 @@ struct fs_handle {
 /* An open file (fi->fh): the seq_file of a FUSE file. */
 struct fs_open {
 	struct fs_handle h;		/* on fs->handles; first: open_free() casts */
+	struct mcgfs *fs;		/* immutable */
 	struct fs_node *node;		/* pinned by the kernel's open dentry */
 	const struct fs_file *file;
 	pthread_mutex_t lock;		/* serialises reads and writes of this fd */
@@ -186,6 +196,8 @@ struct fs_open {
 	off_t next;			/* offset after the last read; protected by lock */
 	unsigned long peak;		/* memory.peak fd value, pages; protected by lock */
 	bool psi_trigger;		/* a PSI trigger set; protected by lock */
+	bool cached;			/* text rendered at open, in the page cache;
+					 * immutable after open */
 	/* The trigger (psi_trigger_create()): what it watches, set once with
 	 * psi_trigger under lock; its window and event, protected by
 	 * fs->notify_lock (notify.c). */

@@ -32,6 +32,7 @@ FS_TESTS = \
 	tests/fs-parity.sh \
 	tests/fs-notify.sh \
 	tests/fs-seqread.sh \
+	tests/fs-pagecache.sh \
 	tests/fs-churn.sh \
 	tests/fs-signal.sh \
 	tests/fs-workload.sh \

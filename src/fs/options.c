@@ -35,6 +35,7 @@ enum {
 	KEY_TICK,
 	KEY_CLOCK,
 	KEY_RANDOM_SEED,
+	KEY_PAGECACHE,
 };
 
 /* Options that take a value, by key name. */
@@ -134,6 +135,9 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 	case KEY_HUGETLB:
 		o->engine.hugetlb_accounting = true;
 		return 0;
+	case KEY_PAGECACHE:
+		o->pagecache = true;
+		return 0;
 	case KEY_TIMEOUT:
 		o->timeout = strtod(v, &end);
 		if (!*v || *end || !(o->timeout >= 0 && o->timeout <= 1e9))
@@ -196,6 +200,8 @@ static struct fuse_opt *build_spec(GPtrArray *strings)
 	}
 	spec_add(spec, strings, g_strdup("hugetlb_accounting"), KEY_HUGETLB);
 	spec_add(spec, strings, g_strdup("--hugetlb_accounting"), KEY_HUGETLB);
+	spec_add(spec, strings, g_strdup("pagecache"), KEY_PAGECACHE);
+	spec_add(spec, strings, g_strdup("--pagecache"), KEY_PAGECACHE);
 	return (struct fuse_opt *)(void *)g_array_free(spec, FALSE);
 }
 
@@ -249,6 +255,10 @@ static void usage(const char *prog)
 	       "    --hugetlb_accounting   cgroup2 memory_hugetlb_accounting\n"
 	       "    --timeout=SECONDS      entry and attribute cache (default %.0f)\n"
 	       "    --max_read=BYTES       bytes per READ request (default %u)\n"
+	       "    --pagecache            read-only files through the page cache: one\n"
+	       "                           request per cat, but stat shows the text's\n"
+	       "                           size and an fd re-read after lseek(0) keeps\n"
+	       "                           its open's text (see memcgfs(8))\n"
 	       "    --workload=PROFILE     profile of new cgroups: a preset (idle, seed001,\n"
 	       "                           multi-fault, file-reader) or \"key=value ...\"\n"
 	       "                           (see memcgfs(8)); default idle\n"
@@ -435,6 +445,8 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 	o->debug = cmd.debug;
 	o->max_threads = cmd.max_threads ? cmd.max_threads : MCGFS_DEFAULT_MAX_THREADS;
 	o->max_idle_threads = cmd.max_idle_threads;
+	o->single_thread = cmd.singlethread;
+	o->clone_fd = cmd.clone_fd;
 	g_free(ctx.args[1]);
 	g_free(ctx.args[0]);
 	return 0;
