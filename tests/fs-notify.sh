@@ -75,5 +75,8 @@ expect "bad level" "$(ev "$M/p/memory.pressure_level" "$M/p/cgroup.event_control
 expect "bad mode" "$(ev "$M/p/memory.pressure_level" "$M/p/cgroup.event_control" low,up 100)" \
 	"EINVAL "
 expect "syntax" "$(err write "$M/t/cgroup.event_control" "1x 2")" EINVAL
+# simple_strtoul(): no sign
+expect "signed efd" "$(err write "$M/t/cgroup.event_control" "-1 3")" EINVAL
+expect "plus efd" "$(err write "$M/t/cgroup.event_control" "+3 4")" EINVAL
 expect "efd not open" "$(err write "$M/t/cgroup.event_control" "998 999")" EBADF
 exit 0

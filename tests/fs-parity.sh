@@ -26,12 +26,30 @@ expect "y controllers now" "$(cat "$M/x/y/cgroup.controllers")" memory
 ls "$M/x/y" | grep -q '^memory\.max$' || fail "y does not list memory.max"
 expect "y still without io" "$(err read "$M/x/y/io.max")" ENOENT
 expect "root -memory busy" "$(err write "$M/cgroup.subtree_control" -memory)" EBUSY
+# the no-internal-process rule (cgroup_vet_subtree_control_enable())
+mkdir "$M/busy" || fail mkdir
+echo preset=sleep > "$M/busy/memcgfs.workload"
+expect "tasks inside: no domain controllers below" \
+	"$(err write "$M/busy/cgroup.subtree_control" +memory)" EBUSY
+echo preset=idle > "$M/busy/memcgfs.workload"
+expect "no tasks: fine" "$(err write "$M/busy/cgroup.subtree_control" +memory)" OK
+rmdir "$M/busy"
 expect "x +io -memory: unknown word" "$(err write "$M/x/cgroup.subtree_control" "+io +cpu")" EINVAL
 # an fd opened before the controller goes reads ENODEV after (kernfs)
 out=$("$SEQREAD" "$M/x/y/memory.stat" r:5 "x:echo -memory > $M/x/cgroup.subtree_control" s:0 r:5)
 expect "open fd after -memory" "$(echo "$out" | tail -n1)" ENODEV
 expect "y memory gone" "$(err read "$M/x/y/memory.stat")" ENOENT
 expect "x subtree_control" "$(wc -c < "$M/x/cgroup.subtree_control")" 0
+# Subsystem order decides which error comes first: io before memory.  y
+# has io only, and its child z enables io: "-io +memory" on y is EBUSY
+# (io), not ENOENT (memory).
+echo +io > "$M/x/cgroup.subtree_control" && echo +io > "$M/x/y/cgroup.subtree_control" &&
+	mkdir "$M/x/y/z" && echo +io > "$M/x/y/z/cgroup.subtree_control" || fail "io setup"
+expect "io first" "$(err write "$M/x/y/cgroup.subtree_control" "-io +memory")" EBUSY
+expect "memory alone" "$(err write "$M/x/y/cgroup.subtree_control" "+memory")" ENOENT
+echo -io > "$M/x/y/z/cgroup.subtree_control" && rmdir "$M/x/y/z" &&
+	echo -io > "$M/x/y/cgroup.subtree_control" && echo -io > "$M/x/cgroup.subtree_control" ||
+	fail "io teardown"
 
 # ---- PSI files and cgroup.pressure (cgroup_pressure_write()) ----
 expect "cgroup.pressure" "$(cat "$M/x/cgroup.pressure")" 1

@@ -120,6 +120,16 @@ wr "$TMP/v1/release_agent" "/bin/true" OK /bin/true
 wr "$TMP/v1/memory.swappiness" "30" OK 30
 mkdir "$TMP/v1/d" || fail mkdir
 expect "swappiness from vm_swappiness" "$(cat "$TMP/v1/d/memory.swappiness")" 30
+# psi_trigger_create() of 5.10: windows of 500 ms to 10 s, no capability
+# rule, no "full" for cpu
+mount_fs "$TMP/v2-510" --kernel=5.10
+mkdir "$TMP/v2-510/c" || fail mkdir
+C=$TMP/v2-510/c
+wr "$C/memory.pressure" "some 100000 400000" EINVAL
+wr "$C/memory.pressure" "some 100000 1000000" OK
+wr "$C/cpu.pressure" "full 100000 1000000" EINVAL
+wr "$C/cpu.pressure" "some 100000 1000000" OK
+
 # a v1 memcg whose limit cannot take one more memcg's objects: ENOMEM
 mkdir "$TMP/v1/full" || fail mkdir
 echo 0 > "$TMP/v1/full/memory.limit_in_bytes" || fail "limit 0"

@@ -208,6 +208,18 @@ static int write_release_agent(struct fs_call *c, char *buf)
 /* cgroup.event_control: "<event_fd> <control_fd> [args]".  The fds are the
  * writer's, out of this daemon's reach: the shape is checked as
  * memcg_write_event_control() does, then the request is refused. */
+/* simple_strtoul(s, &end, 10): decimal digits only, no blank or sign
+ * before them; 0 with *end = s when there are none. */
+static unsigned long simple_strtoul10(const char *s, char **end)
+{
+	unsigned long v = 0;
+
+	while (g_ascii_isdigit(*s))
+		v = v * 10 + (unsigned long)(*s++ - '0');
+	*end = (char *)s;
+	return v;
+}
+
 static int write_event_control(struct fs_call *c, char *buf)
 {
 	char *end;
@@ -215,11 +227,11 @@ static int write_event_control(struct fs_call *c, char *buf)
 
 	/* memcg_write_event_control(): "<efd> <cfd>[ <args>]" */
 	buf = fs_strstrip(buf);
-	efd = strtoul(buf, &end, 10);
+	efd = simple_strtoul10(buf, &end);
 	if (*end != ' ')
 		return -EINVAL;
 	buf = end + 1;
-	cfd = strtoul(buf, &end, 10);
+	cfd = simple_strtoul10(buf, &end);
 	if (*end == '\0')
 		buf = end;
 	else if (*end == ' ')
@@ -508,18 +520,33 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 
 	pthread_mutex_lock(&fs->ctl_lock);
 	have = atomic_load(&c->node->st.subtree_control);
-	enable &= ~have;
-	disable &= have;
-	if (enable & ~atomic_load(&c->node->st.controllers))
-		err = -ENOENT;
 	kids = mcg_cgroup_children(fs->e, c->cg, &nr);
 	pthread_mutex_lock(&fs->lock);
-	for (unsigned i = 0; !err && disable && i < nr; i++) {
-		struct fs_node *kid = g_hash_table_lookup(fs->nodes,
-							  &(uint64_t){ mcg_cgroup_id(kids[i]) });
-		if (kid && (atomic_load(&kid->st.subtree_control) & disable))
-			err = -EBUSY;
+	/* Each controller in subsystem order (io, then memory): one already
+	 * so is dropped, enabling one the cgroup lacks is ENOENT, disabling
+	 * one a child enables EBUSY, the first error wins. */
+	for (unsigned bit = FS_CTRL_IO; !err && bit <= FS_CTRL_MEMORY; bit <<= 1) {
+		if (enable & bit) {
+			if (have & bit)
+				enable &= ~bit;
+			else if (!(atomic_load(&c->node->st.controllers) & bit))
+				err = -ENOENT;
+		} else if (disable & bit) {
+			if (!(have & bit))
+				disable &= ~bit;
+			for (unsigned i = 0; !err && (disable & bit) && i < nr; i++) {
+				struct fs_node *kid = g_hash_table_lookup(
+					fs->nodes, &(uint64_t){ mcg_cgroup_id(kids[i]) });
+				if (kid && (atomic_load(&kid->st.subtree_control) & bit))
+					err = -EBUSY;
+			}
+		}
 	}
+	/* cgroup_vet_subtree_control_enable(): the no-internal-process rule,
+	 * a non-root cgroup with tasks of its own cannot give its children
+	 * domain controllers. */
+	if (!err && enable && !c->node->is_root && mcg_workload_cgroup_busy(fs->wl, c->cg))
+		err = -EBUSY;
 	if (!err && (enable | disable)) {
 		unsigned now = (have | enable) & ~disable;
 
@@ -669,19 +696,24 @@ static int show_freeze(struct fs_call *c, GString *out)
 /* cgroup_freeze() -> cgroup_do_freeze(): a cgroup is effectively frozen
  * when it or an ancestor is (e_freeze); each change of that starts or
  * closes the interval cgroup.stat.local counts.  Descends from cg with
- * fs->ctl_lock held; a branch whose state does not change stops, as the
- * kernel's walk skips it. */
+ * fs->ctl_lock and fs->lock held (a node is freed under fs->lock only, and
+ * e_freeze is read under either); a branch whose state does not change
+ * stops, as the kernel's walk skips it.  The cgroups whose tasks stop or
+ * go on are collected (referenced) in `changed`, for the workload to be
+ * told once fs->lock is dropped. */
+struct freeze_change {
+	struct mcg_cgroup *cg;
+	bool frozen;
+};
+
 static void freeze_propagate(struct mcgfs *fs, struct mcg_cgroup *cg, bool parent_frozen,
-			     uint64_t now)
+			     uint64_t now, GArray *changed)
 {
 	struct mcg_cgroup **kids;
-	struct fs_node *n;
+	struct fs_node *n = g_hash_table_lookup(fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
 	unsigned nr = 0;
 	bool e;
 
-	pthread_mutex_lock(&fs->lock);
-	n = g_hash_table_lookup(fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
-	pthread_mutex_unlock(&fs->lock);
 	if (!n)
 		return;
 	e = atomic_load(&n->st.freeze) || parent_frozen;
@@ -692,11 +724,10 @@ static void freeze_propagate(struct mcgfs *fs, struct mcg_cgroup *cg, bool paren
 		n->st.freeze_start_ns = now;
 	else
 		n->st.frozen_ns += now - n->st.freeze_start_ns;
-	/* The tasks stop or go on. */
-	mcg_workload_set_frozen(fs->wl, cg, e);
+	g_array_append_val(changed, ((struct freeze_change){ mcg_cgroup_get(cg), e }));
 	kids = mcg_cgroup_children(fs->e, cg, &nr);
 	for (unsigned i = 0; i < nr; i++) {
-		freeze_propagate(fs, kids[i], e, now);
+		freeze_propagate(fs, kids[i], e, now, changed);
 		mcg_cgroup_put(kids[i]);
 	}
 	g_free(kids);
@@ -704,7 +735,9 @@ static void freeze_propagate(struct mcgfs *fs, struct mcg_cgroup *cg, bool paren
 
 static int write_freeze(struct fs_call *c, char *buf)
 {
+	struct mcgfs *fs = c->fs;
 	struct mcg_cgroup *parent = mcg_cgroup_parent(c->cg);
+	g_autoptr(GArray) changed = g_array_new(FALSE, FALSE, sizeof(struct freeze_change));
 	bool parent_frozen = false;
 	int v;
 	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
@@ -713,17 +746,25 @@ static int write_freeze(struct fs_call *c, char *buf)
 		return err;
 	if (v < 0 || v > 1)
 		return -ERANGE;
-	pthread_mutex_lock(&c->fs->ctl_lock);
+	pthread_mutex_lock(&fs->ctl_lock);
+	pthread_mutex_lock(&fs->lock);
 	atomic_store(&c->node->st.freeze, v == 1);
 	if (parent) {
-		pthread_mutex_lock(&c->fs->lock);
-		struct fs_node *p = g_hash_table_lookup(c->fs->nodes,
+		struct fs_node *p = g_hash_table_lookup(fs->nodes,
 							&(uint64_t){ mcg_cgroup_id(parent) });
-		pthread_mutex_unlock(&c->fs->lock);
 		parent_frozen = p && p->st.e_freeze;
 	}
-	freeze_propagate(c->fs, c->cg, parent_frozen, fs_monotonic_ns());
-	pthread_mutex_unlock(&c->fs->ctl_lock);
+	freeze_propagate(fs, c->cg, parent_frozen, fs_monotonic_ns(), changed);
+	pthread_mutex_unlock(&fs->lock);
+	/* The tasks stop or go on; still under ctl_lock, so that a later
+	 * freeze write is applied after this one. */
+	for (unsigned i = 0; i < changed->len; i++) {
+		struct freeze_change *ch = &g_array_index(changed, struct freeze_change, i);
+
+		mcg_workload_set_frozen(fs->wl, ch->cg, ch->frozen);
+		mcg_cgroup_put(ch->cg);
+	}
+	pthread_mutex_unlock(&fs->ctl_lock);
 	return 0;
 }
 
@@ -742,7 +783,7 @@ static int show_cgroup_stat_local(struct fs_call *c, GString *out)
 	return 0;
 }
 
-/* cgroup.kill: 1 kills every task, of which there are none. */
+/* cgroup.kill: every task of the subtree exits. */
 static int write_kill(struct fs_call *c, char *buf)
 {
 	int v;
@@ -1279,14 +1320,16 @@ static bool caller_capable(const struct fs_call *c, unsigned cap)
 #define FS_PSI_WINDOW_MAX_US (10 * 1000 * 1000)
 
 /* A PSI trigger, "some|full <threshold us> <window us>", one per fd
- * (psi_trigger_create(), kernel/sched/psi.c): a window of at most 10 s,
- * a whole number of 2 s windows without CAP_SYS_RESOURCE, a threshold
- * within the window; EBUSY for a second trigger on the fd.  The notifier
- * fires it (notify.c). */
+ * (psi_trigger_create(), kernel/sched/psi.c): a window of at most 10 s, of
+ * at least WINDOW_MIN_US (500 ms) before 6.12; from 6.1 a whole number of
+ * 2 s windows without CAP_SYS_RESOURCE; a threshold within the window;
+ * before 5.13 no "full" for cpu (no PSI_CPU_FULL); EBUSY for a second
+ * trigger on the fd.  The notifier fires it (notify.c). */
 static int write_pressure(struct fs_call *c, char *buf)
 {
+	unsigned version = mcg_engine_layout(c->fs->e)->version;
 	unsigned threshold, window;
-	bool full = false;
+	bool full = false, privileged;
 
 	if (c->of->psi_trigger)
 		return -EBUSY;
@@ -1295,14 +1338,20 @@ static int write_pressure(struct fs_call *c, char *buf)
 			return -EINVAL;
 		full = true;
 	}
+	if (full && c->of->file->arg == FS_PSI_CPU && version < MCG_KVER(5, 13))
+		return -EINVAL;
 	if (window == 0 || window > FS_PSI_WINDOW_MAX_US)
 		return -EINVAL;
-	if (window % 2000000 && !caller_capable(c, FS_CAP_SYS_RESOURCE))
+	if (version < MCG_KVER(6, 12) && window < 500000)
+		return -EINVAL;
+	privileged = caller_capable(c, FS_CAP_SYS_RESOURCE);
+	if (version >= MCG_KVER(6, 1) && !privileged && window % 2000000)
 		return -EINVAL;
 	if (threshold == 0 || threshold > window)
 		return -EINVAL;
 	c->of->psi_trigger = true;
 	c->of->psi_full = full;
+	c->of->psi_privileged = privileged || version < MCG_KVER(6, 1);
 	c->of->psi_threshold_ns = (uint64_t)threshold * 1000;
 	c->of->psi_window_ns = (uint64_t)window * 1000;
 	fs_notify_psi_trigger(c->fs, c->of);

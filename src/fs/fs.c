@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -498,6 +499,7 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 	struct fs_node *p = dir_of(req, parent), *n;
 	struct fuse_entry_param e;
 	struct mcg_cgroup *cg;
+	bool frozen;
 	int err;
 
 	if (!p)
@@ -527,6 +529,8 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 	}
 	pthread_mutex_lock(&fs->lock);
 	n = node_get_locked(fs, cg);
+	/* Born frozen under a frozen parent (fs_cgstate_init()). */
+	frozen = n && n->st.e_freeze;
 	if (n) {
 		/* The directory and its files belong to the creator's fsuid
 		 * and fsgid (cgroup_create() -> kernfs_create_dir_ns(),
@@ -543,10 +547,6 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 		touch_dir_locked(fs, p);
 	}
 	pthread_mutex_unlock(&fs->lock);
-	/* Born frozen under a frozen parent (fs_cgstate_init()). */
-	pthread_mutex_lock(&fs->ctl_lock);
-	bool frozen = n && n->st.e_freeze;
-	pthread_mutex_unlock(&fs->ctl_lock);
 	if (frozen)
 		mcg_workload_set_frozen(fs->wl, cg, true);
 	mcg_cgroup_put(cg);
@@ -1470,6 +1470,32 @@ fail:
 	return NULL;
 }
 
+/* The device number of the memcgfs mount at mnt (canonical, as libfuse
+ * made it): the last fuse.memcgfs line of /proc/self/mountinfo there, the
+ * one just mounted over any older.  Read from the table, not by stat(),
+ * which would ask this daemon before it serves.  0 if not found. */
+static dev_t mount_device(const char *mnt)
+{
+	char line[4096];
+	dev_t dev = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned major, minor;
+		char point[PATH_MAX], *sep;
+
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &major, &minor, point) != 3)
+			continue;
+		sep = strstr(line, " - ");
+		if (strcmp(point, mnt) == 0 && sep && g_str_has_prefix(sep, " - fuse.memcgfs "))
+			dev = makedev(major, minor);
+	}
+	fclose(f);
+	return dev;
+}
+
 int mcgfs_mount(struct mcgfs *fs)
 {
 	/* libfuse leaves an ignored signal ignored, and a shell starts
@@ -1488,6 +1514,7 @@ int mcgfs_mount(struct mcgfs *fs)
 	if (fuse_session_mount(fs->se, fs->opt->mountpoint) != 0)
 		return -1;
 	fs->mounted = true;
+	fs->dev = mount_device(fs->opt->mountpoint);
 	/* On stdout, which a daemon's starter may send away (memcgfs-bench
 	 * does); errors stay on stderr. */
 	if (fs->opt->foreground) {

@@ -120,7 +120,7 @@ struct fs_cgstate {
 	atomic_bool psi_enabled;	/* cgroup.pressure */
 	atomic_uint io_weight;		/* io.weight "default", 1..10000 */
 
-	/* Protected by fs->ctl_lock. */
+	/* Written with fs->ctl_lock and fs->lock held, read under either. */
 	bool e_freeze;			/* frozen here or by an ancestor */
 	uint64_t frozen_ns;		/* closed frozen intervals (cgroup.stat.local) */
 	uint64_t freeze_start_ns;	/* CLOCK_MONOTONIC start of the open one */
@@ -202,9 +202,13 @@ struct fs_open {
 	 * psi_trigger under lock; its window and event, protected by
 	 * fs->notify_lock (notify.c). */
 	bool psi_full;
+	bool psi_privileged;		/* CAP_SYS_RESOURCE: checked every tick (PSI_POLL),
+					 * else with the 2 s averages (PSI_AVGS) */
 	uint64_t psi_threshold_ns, psi_window_ns;
-	uint64_t psi_win_start_ns, psi_win_start_total, psi_last_event_ns;
-	bool psi_event;
+	/* struct psi_window and the trigger's state (kernel/sched/psi.c) */
+	uint64_t psi_win_start_ns, psi_win_start_value, psi_win_prev_growth;
+	uint64_t psi_seen_total, psi_last_event_ns, psi_next_check_ns;
+	bool psi_pending, psi_event;
 	/* Poll (notify.c): the text this fd last read or opened, hashed,
 	 * and a waiting poll's handle, protected by fs->notify_lock. */
 	_Atomic uint64_t seen;
@@ -224,6 +228,7 @@ struct mcgfs {
 	gid_t gid;
 	bool mounted;
 	bool signals;
+	dev_t dev;			/* the mount's device, set once mounted */
 
 	pthread_mutex_t lock;		/* nodes, lookup counts, attributes */
 	GHashTable *nodes;		/* id -> online node; protected by lock */

@@ -61,9 +61,9 @@
  *    pages are those reclaimed from the cgroup (local mode, and the default
  *    one) or from its subtree (hierarchy mode).
  *  - and once more when the cgroup goes (memcg_event_remove()).
- * The daemon's copy of an eventfd keeps it open until the cgroup is
- * removed or the file system unmounted: the kernel unbinds an event when
- * the writer closes its eventfd, which a FUSE daemon cannot see.
+ * The kernel unbinds an event when the writer closes its eventfd, which
+ * the daemon's copy hides; the daemon keeps a pidfd of the writer and
+ * drops its events when it exits, or when the cgroup goes.
  */
 
 #define NOTIFY_INTERVAL_NS (10 * 1000 * 1000)	/* CGROUP_FILE_NOTIFY_MIN_INTV */
@@ -78,6 +78,7 @@ enum vmpressure_mode { VMP_DEFAULT, VMP_HIERARCHY, VMP_LOCAL };
 struct fs_event {
 	uint64_t id;			/* the memcg's cgroup id */
 	int efd;			/* the daemon's copy of the eventfd */
+	int pidfd;			/* the registering process, to see it exit */
 	enum fs_event_kind kind;
 	unsigned long threshold;	/* pages: EVENT_USAGE, EVENT_MEMSW */
 	unsigned long last_usage;	/* pages, at the last check */
@@ -126,47 +127,90 @@ void fs_notify_read(struct fs_open *of)
 		atomic_store(&of->seen, text_hash(of->text));
 }
 
-/* The stall total a trigger watches, in ns. */
-static uint64_t psi_trigger_total(struct mcgfs *fs, struct fs_open *of)
+/* The stall total a trigger watches, in ns, in *total: false if there is
+ * none to watch (cpu and io: no stalls emulated; the cgroup went). */
+static bool psi_trigger_total(struct mcgfs *fs, struct fs_open *of, uint64_t *total)
 {
 	struct mcg_psi psi;
 
-	if (!(of->file->flags & FS_PSI) || strcmp(of->file->name, "memory.pressure") ||
+	if (strcmp(of->file->name, "memory.pressure") ||
 	    mcg_workload_psi(fs->wl, of->node->cg, &psi))
-		return 0;	/* cpu and io: no stalls emulated */
-	return psi.total_ns[of->psi_full];
+		return false;
+	*total = psi.total_ns[of->psi_full];
+	return true;
 }
 
 void fs_notify_psi_trigger(struct mcgfs *fs, struct fs_open *of)
 {
-	uint64_t total = psi_trigger_total(fs, of);
+	uint64_t total = 0;
 
+	psi_trigger_total(fs, of, &total);
 	pthread_mutex_lock(&fs->notify_lock);
+	/* psi_trigger_create(): window_reset(now, total, 0) */
 	of->psi_win_start_ns = mcg_engine_clock_ns(fs->e);
-	of->psi_win_start_total = total;
+	of->psi_win_start_value = total;
+	of->psi_win_prev_growth = 0;
+	of->psi_seen_total = total;
 	of->psi_last_event_ns = 0;
-	of->psi_event = false;
+	of->psi_next_check_ns = 0;
+	of->psi_pending = of->psi_event = false;
 	g_ptr_array_add(fs->psi_triggers, of);
 	pthread_mutex_unlock(&fs->notify_lock);
 }
 
-/* update_triggers(): a new window when the last ended; an event when the
- * growth in it reaches the threshold, at most one per window.  Returns
- * whether one fired.  notify_lock held. */
+/* window_update(): the growth in the window, the last window's carried
+ * over pro rata while the new one fills. */
+static uint64_t psi_window_update(struct fs_open *of, uint64_t now, uint64_t value)
+{
+	uint64_t elapsed = now - of->psi_win_start_ns;
+	uint64_t growth = value - of->psi_win_start_value;
+
+	if (elapsed > of->psi_window_ns) {
+		of->psi_win_start_ns = now;
+		of->psi_win_start_value = value;
+		of->psi_win_prev_growth = growth;
+	} else {
+		growth += of->psi_win_prev_growth * (of->psi_window_ns - elapsed) /
+			  of->psi_window_ns;
+	}
+	return growth;
+}
+
+/* update_triggers() for one trigger: on new stall, the window's growth; at
+ * the threshold an event is pending, delivered once the last is a window
+ * old.  A privileged trigger is looked at every tick (the rtpoll
+ * aggregator), another with the 2 s averages (PSI_AVGS).  Returns whether
+ * one was delivered.  notify_lock held. */
 static bool psi_trigger_check(struct mcgfs *fs, struct fs_open *of, uint64_t now)
 {
-	uint64_t total = psi_trigger_total(fs, of);
+	uint64_t total;
+	bool new_stall;
 
-	if (now - of->psi_win_start_ns >= of->psi_window_ns) {
-		of->psi_win_start_ns = now;
-		of->psi_win_start_total = total;
+	if (!of->psi_privileged) {
+		if (now < of->psi_next_check_ns)
+			return false;
+		of->psi_next_check_ns = now + 2000000000ull;
 	}
-	if (total - of->psi_win_start_total < of->psi_threshold_ns)
+	if (!psi_trigger_total(fs, of, &total))
 		return false;
-	if (of->psi_last_event_ns && now < of->psi_last_event_ns + of->psi_window_ns)
+	new_stall = total != of->psi_seen_total;
+	of->psi_seen_total = total;
+	if (!new_stall && !of->psi_pending)
 		return false;
-	of->psi_last_event_ns = now;
+	if (new_stall) {
+		uint64_t growth = psi_window_update(of, now, total);
+
+		if (!of->psi_pending) {
+			if (growth < of->psi_threshold_ns)
+				return false;
+			of->psi_pending = true;
+		}
+	}
+	if (now < of->psi_last_event_ns + of->psi_window_ns)
+		return false;
 	of->psi_event = true;
+	of->psi_last_event_ns = now;
+	of->psi_pending = false;
 	return true;
 }
 
@@ -199,8 +243,10 @@ unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollha
 		if (!trigger) {
 			revents |= POLLERR | POLLPRI;
 		} else {
+			/* the default mask, POLLPRI once for each event */
 			pthread_mutex_lock(&fs->notify_lock);
-			revents = of->psi_event ? POLLPRI : 0;
+			if (of->psi_event)
+				revents |= POLLPRI;
 			of->psi_event = false;
 			pthread_mutex_unlock(&fs->notify_lock);
 		}
@@ -279,45 +325,17 @@ static bool is_eventfd(int fd)
 	return strcmp(target, "anon_inode:[eventfd]") == 0;
 }
 
-/* The device of this mount, from /proc/self/mountinfo: the one mount of
- * type fuse.memcgfs at our mount point.  0 if not found. */
-static dev_t mount_dev(struct mcgfs *fs)
-{
-	g_autofree char *real = realpath(fs->opt->mountpoint, NULL);
-	char line[4096];
-	dev_t dev = 0;
-	FILE *f;
-
-	if (!real)
-		return 0;
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return 0;
-	while (!dev && fgets(line, sizeof(line), f)) {
-		unsigned major, minor;
-		char mnt[PATH_MAX], *sep;
-
-		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &major, &minor, mnt) != 3)
-			continue;
-		sep = strstr(line, " - ");
-		if (strcmp(mnt, real) == 0 && sep && g_str_has_prefix(sep, " - fuse.memcgfs "))
-			dev = makedev(major, minor);
-	}
-	fclose(f);
-	return dev;
-}
-
-/* file_permission(cfile, MAY_READ) for the writer, from the entry's mode
+/* file_permission(cfile, MAY_READ) for the writer, from the file's mode
  * and owner (supplementary groups are not known here). */
-static bool may_read(const struct fs_attr *a, const struct fs_call *c)
+static bool may_read(mode_t mode, uid_t uid, gid_t gid, const struct fs_call *c)
 {
 	if (c->uid == 0)
 		return true;
-	if (c->uid == a->uid)
-		return a->mode & 0400;
-	if (c->gid == a->gid)
-		return a->mode & 0040;
-	return a->mode & 0004;
+	if (c->uid == uid)
+		return mode & 0400;
+	if (c->gid == gid)
+		return mode & 0040;
+	return mode & 0004;
 }
 
 static unsigned long usage_pages(struct mcg_cgroup *cg, bool memsw)
@@ -407,23 +425,24 @@ int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, co
 	err = cfile = take_fd(pidfd, cfd);
 	if (err < 0)
 		goto out;
-	/* A regular file of this mount (the kernel: of cgroup_fs_type); the
-	 * cached attributes are enough, and asking the daemon would wait on
-	 * itself. */
+	/* file_permission(cfile, MAY_READ) first, whatever the file; the
+	 * cached attributes are enough, and asking the daemon about one of
+	 * its own files would wait on itself. */
+	if (statx(cfile, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
+		  STATX_TYPE | STATX_MODE | STATX_INO | STATX_UID | STATX_GID, &stx) != 0) {
+		err = -EBADF;
+		goto out;
+	}
+	err = -EACCES;
+	if (!may_read(stx.stx_mode, stx.stx_uid, stx.stx_gid, c))
+		goto out;
+	/* A regular file of this mount (the kernel: of cgroup_fs_type). */
 	err = -EINVAL;
-	if (statx(cfile, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_TYPE | STATX_INO, &stx) ||
-	    !S_ISREG(stx.stx_mode) || makedev(stx.stx_dev_major, stx.stx_dev_minor) != mount_dev(fs))
+	if (!S_ISREG(stx.stx_mode) || makedev(stx.stx_dev_major, stx.stx_dev_minor) != fs->dev)
 		goto out;
 	idx = (unsigned)(stx.stx_ino & (FS_IDX_LIMIT - 1));
 	if (idx == 0 || idx > fs->nr_files)
 		goto out;
-	pthread_mutex_lock(&fs->lock);
-	bool readable = may_read(&c->node->attrs[idx], c);
-	pthread_mutex_unlock(&fs->lock);
-	if ((stx.stx_ino >> FS_IDX_BITS) == c->node->id && !readable) {
-		err = -EACCES;
-		goto out;
-	}
 	name = fs->files[idx - 1].name;
 	if (!strcmp(name, "memory.usage_in_bytes") || !strcmp(name, "memory.memsw.usage_in_bytes")) {
 		ev.kind = strstr(name, "memsw") ? EVENT_MEMSW : EVENT_USAGE;
@@ -459,25 +478,34 @@ int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, co
 		ev.last_count = reclaimed_pages(fs, c->cg, ev.mode == VMP_HIERARCHY);
 		break;
 	}
+	ev.pidfd = pidfd;
 	pthread_mutex_lock(&fs->notify_lock);
 	g_array_append_val(fs->events, ev);
 	pthread_mutex_unlock(&fs->notify_lock);
-	ev.efd = -1;	/* owned by the list */
+	ev.efd = pidfd = -1;	/* owned by the list */
 	err = 0;
 out:
 	if (cfile >= 0)
 		close(cfile);
 	if (ev.efd >= 0)
 		close(ev.efd);
-	close(pidfd);
+	if (pidfd >= 0)
+		close(pidfd);
 	return err;
 }
 
 /* One event's check; false when its cgroup went (signalled, to drop). */
 static bool event_check(struct mcgfs *fs, struct fs_event *ev)
 {
+	struct pollfd exited = { .fd = ev->pidfd, .events = POLLIN };
 	struct mcg_cgroup *cg;
 	struct fs_node *n;
+
+	/* The kernel drops an event when its eventfd is closed
+	 * (memcg_event_wake() on EPOLLHUP), which the daemon's copy hides;
+	 * the registering process exiting closes it, and that shows. */
+	if (poll(&exited, 1, 0) == 1)
+		return false;
 
 	pthread_mutex_lock(&fs->lock);
 	n = g_hash_table_lookup(fs->nodes, &ev->id);
@@ -568,6 +596,7 @@ static void *notifier(void *arg)
 				continue;
 			}
 			close(ev->efd);
+			close(ev->pidfd);
 			g_array_remove_index_fast(fs->events, i);
 		}
 	}
@@ -627,6 +656,7 @@ void fs_notify_stop(struct mcgfs *fs)
 
 		eventfd_signal_one(ev->efd);
 		close(ev->efd);
+		close(ev->pidfd);
 	}
 	g_array_set_size(fs->events, 0);
 	for (unsigned i = 0; i < fs->pollers->len; i++) {
