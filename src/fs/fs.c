@@ -576,10 +576,7 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	}
 	/* cgroup_destroy_locked(): a cgroup with tasks, here or below, stays. */
-	if (mcg_workload_cgroup_populated(fs->wl, cg))
-		err = -EBUSY;
-	else
-		err = mcg_workload_cgroup_destroy(fs->wl, cg);
+	err = mcg_workload_cgroup_rmdir(fs->wl, cg);
 	if (!err) {
 		g_autoptr(GArray) live = g_array_new(FALSE, FALSE, sizeof(fuse_ino_t));
 
@@ -721,7 +718,9 @@ static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
  * first (xattr_permission(): trusted.* needs CAP_SYS_ADMIN).  user.* is
  * limited to KERNFS_MAX_USER_XATTRS (128) names and
  * KERNFS_USER_XATTR_SIZE_LIMIT (128 KiB) of values per node: ENOSPC
- * beyond.  Other namespaces are EOPNOTSUPP.
+ * beyond, counted as simple_xattr_limits_inc() counts (a replace adds a
+ * name and its whole value before the old one goes).  Other namespaces are
+ * EOPNOTSUPP.
  */
 #define FS_MAX_USER_XATTRS 128
 #define FS_USER_XATTR_SIZE_LIMIT (128 << 10)
@@ -775,22 +774,21 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const 
 		n->xattrs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 						  (GDestroyNotify)g_bytes_unref);
 	old = g_hash_table_lookup(n->xattrs, key);
-	if ((flags & XATTR_CREATE) && old) {
-		err = EEXIST;
-	} else if ((flags & XATTR_REPLACE) && !old) {
-		err = ENODATA;
-	} else if (g_str_has_prefix(name, "user.")) {
+	/* simple_xattr_set_limited() counts the new name and value in before
+	 * it looks at the old one (simple_xattr_limits_inc()): the limits are
+	 * checked first, and a replace at the limit is refused too. */
+	if (g_str_has_prefix(name, "user.")) {
 		unsigned nr;
 		size_t bytes;
 
 		xattr_user_usage(n, idx, &nr, &bytes);
-		if (old)
-			bytes -= g_bytes_get_size(old);
-		else
-			nr++;
-		if (nr > FS_MAX_USER_XATTRS || bytes + size > FS_USER_XATTR_SIZE_LIMIT)
+		if (nr + 1 > FS_MAX_USER_XATTRS || bytes + size > FS_USER_XATTR_SIZE_LIMIT)
 			err = ENOSPC;
 	}
+	if (!err && (flags & XATTR_CREATE) && old)
+		err = EEXIST;
+	else if (!err && (flags & XATTR_REPLACE) && !old)
+		err = ENODATA;
 	if (!err)
 		g_hash_table_replace(n->xattrs, g_steal_pointer(&key), g_bytes_new(value, size));
 	pthread_mutex_unlock(&fs->lock);
@@ -827,6 +825,9 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	g_autofree char *prefix = xattr_key(idx, "");
 	g_autoptr(GString) names = g_string_new(NULL);
 
+	/* simple_xattr_list(): trusted.* only for CAP_SYS_ADMIN (here: root) */
+	bool trusted = fuse_req_ctx(req)->uid == 0;
+
 	pthread_mutex_lock(&fs->lock);
 	if (n->xattrs) {
 		GHashTableIter it;
@@ -834,7 +835,9 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 
 		g_hash_table_iter_init(&it, n->xattrs);
 		while (g_hash_table_iter_next(&it, &key, NULL))
-			if (g_str_has_prefix(key, prefix))
+			if (g_str_has_prefix(key, prefix) &&
+			    (trusted || !g_str_has_prefix((const char *)key + strlen(prefix),
+							  "trusted.")))
 				g_string_append_len(names, (const char *)key + strlen(prefix),
 						    (gssize)(strlen(key) - strlen(prefix) + 1));
 	}

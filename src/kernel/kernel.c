@@ -282,11 +282,13 @@ static size_t slab_charge(size_t size)
 	return kmalloc_class(size) + sizeof(void *);
 }
 
-/* pcpu_obj_full_size() (mm/percpu-internal.h): every CPU's copy plus an
- * obj_cgroup pointer per PCPU_MIN_ALLOC_SIZE (4) bytes. */
-static size_t percpu_charge(size_t size, unsigned nr_cpus)
+/* What a per-CPU allocation charges: every CPU's copy; from 6.1,
+ * pcpu_obj_full_size() (mm/percpu-internal.h) adds an obj_cgroup pointer
+ * per PCPU_MIN_ALLOC_SIZE (4) bytes (5.10 charges size * nr_cpus,
+ * pcpu_memcg_pre_alloc_hook()). */
+static size_t percpu_charge(size_t size, unsigned nr_cpus, bool objcg_slots)
 {
-	return size * nr_cpus + size / 4 * sizeof(void *);
+	return size * nr_cpus + (objcg_slots ? size / 4 * sizeof(void *) : 0);
 }
 
 void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr_nodes,
@@ -294,6 +296,7 @@ void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr
 {
 	const size_t S = l->nr_state_slots, E = l->nr_event_slots, N = l->nr_node_slots;
 	const size_t ntargets = 2;	/* MEM_CGROUP_NTARGETS: THRESH, SOFTLIMIT */
+	const bool objcg = l->version >= MCG_KVER(6, 1);
 
 	*out = (struct mcg_memcg_objects){ 0 };
 	if (l->version < MCG_KVER(5, 13)) {
@@ -301,14 +304,14 @@ void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr
 		 * each a struct memcg_vmstats_percpu (stat[], events[],
 		 * nr_page_events, targets[]); per node lruvec_stat_local and
 		 * lruvec_stat_cpu (struct lruvec_stat, count[]). */
-		out->percpu = 2 * percpu_charge(8 * (S + E + 1 + ntargets), nr_cpus) +
-			      nr_nodes * 2 * percpu_charge(8 * N, nr_cpus);
+		out->percpu = 2 * percpu_charge(8 * (S + E + 1 + ntargets), nr_cpus, objcg) +
+			      nr_nodes * 2 * percpu_charge(8 * N, nr_cpus, objcg);
 	} else if (l->version < MCG_KVER(6, 8)) {
 		/* 6.1: struct memcg_vmstats_percpu (state[], events[], their
 		 * _prev[], nr_page_events, targets[]); per node struct
 		 * lruvec_stats_percpu (state[], state_prev[]). */
-		out->percpu = percpu_charge(8 * (2 * S + 2 * E + 1 + ntargets), nr_cpus) +
-			      nr_nodes * percpu_charge(16 * N, nr_cpus);
+		out->percpu = percpu_charge(8 * (2 * S + 2 * E + 1 + ntargets), nr_cpus, objcg) +
+			      nr_nodes * percpu_charge(16 * N, nr_cpus, objcg);
 	} else {
 		/* 6.12 and 7.3: struct memcg_vmstats_percpu (a cache line
 		 * aligned header of the update count and two pointers, state[],
@@ -320,15 +323,16 @@ void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr
 		 * lruvec_stats (state[], state_local[], state_pending[]). */
 		size_t vmstats_percpu = (24 + 16 * (S + E) + 63) / 64 * 64;
 
-		out->percpu = percpu_charge(vmstats_percpu, nr_cpus) +
-			      nr_nodes * percpu_charge(16 * N, nr_cpus);
+		out->percpu = percpu_charge(vmstats_percpu, nr_cpus, objcg) +
+			      nr_nodes * percpu_charge(16 * N, nr_cpus, objcg);
 		if (memcg_v1)
-			out->percpu += percpu_charge(8 * (1 + ntargets), nr_cpus);
+			out->percpu += percpu_charge(8 * (1 + ntargets), nr_cpus, objcg);
 		out->slab = slab_charge(24 * (S + E) + 8);
 		out->slab_per_node = slab_charge(24 * N);
 	}
 	/* obj_cgroup_charge() charges whole pages and keeps the rest in the
-	 * CPU's object stock: the memcg's objects take their pages rounded
-	 * up, once. */
+	 * CPU's object stock; here each memcg's objects take their pages
+	 * rounded up, once (up to a page a memcg more than the kernel, whose
+	 * stock carries the remainders over). */
 	out->pages = (out->slab + nr_nodes * out->slab_per_node + out->percpu + 4095) / 4096;
 }

@@ -114,9 +114,10 @@ struct wl_cgroup {
 	/* rmdir'ed in an era that leaves a dying memcg its pages: no tasks,
 	 * an idle profile, pages only reclaimed (list_lock). */
 	bool dying;
-	/* The memcg's own objects, charged to its parent at creation and
-	 * given back at removal (hier_mutex). */
+	/* The memcg's own objects, charged to its parent (objs_parent, held)
+	 * at creation and given back when the memcg is freed (hier_mutex). */
 	struct mcg_memcg_objects objs;
+	struct mcg_cgroup *objs_parent;
 	/* Its PSI group (psi.c): protected by the pool's psi_lock. */
 	struct wl_psi *psi;
 };
@@ -253,9 +254,6 @@ enum wl_charge_flags {
 	 * would mem_cgroup_oom() kill for an order above
 	 * PAGE_ALLOC_COSTLY_ORDER.  The fault falls back to a small page. */
 	WL_NO_RECLAIM = 4,
-	/* A kernel allocation outside a page fault (mkdir's memcg objects):
-	 * reclaim and stock drains, but a failure is ENOMEM, not an OOM kill. */
-	WL_NO_OOM = 8,
 	/* Memory of the kernel, not of the tasks: left out of the pool's
 	 * and the cgroup's pages_charged/uncharged. */
 	WL_NOT_TASKS = 16,

@@ -38,7 +38,9 @@
  * they can (sum - (k - 1) x non-idle), for one thread the same as some.
  * The pool's collection runs on every read of a pressure file and every 2 s
  * of emulated time (the fs notifier, or mcg_workload_clock_advance()), as
- * psi_avgs_work() does; averages follow the kernel's arithmetic exactly.
+ * psi_avgs_work() does; the averages take the kernel's fixed-point decay
+ * (calc_avgs()), in 64-bit arithmetic throughout and with the CPUs
+ * weighted by non-idle nanoseconds rather than jiffies.
  * cpu.pressure and io.pressure stay 0: no CPU or I/O contention is emulated.
  */
 

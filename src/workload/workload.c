@@ -57,6 +57,8 @@ static struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgrou
 
 static void wl_cgroup_free(struct wl_cgroup *w)
 {
+	if (w->objs_parent)
+		mcg_cgroup_put(w->objs_parent);
 	wl_psi_free(w->psi);
 	mcg_profile_free(atomic_load(&w->profile));
 	g_free(w->ledgers);
@@ -162,27 +164,18 @@ static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
 	return wl_tasks_exit_ledger(x, victim);
 }
 
-/* memory.high (__mem_cgroup_handle_over_high()): reclaim the excess of
- * every level over its high mark, the task stalling in it; then, if a level
- * is still over, the throttle sleep of calculate_high_delay() for a charge
- * of nr_pages, at HZ=250 (Debian's), at most MEMCG_MAX_HIGH_DELAY_JIFFIES
- * (2 s), none at HZ/100 or less.  The sleep is served by the next steps. */
+/* memory.high (__mem_cgroup_handle_over_high()): each level over its high
+ * mark reclaims the charge's pages (reclaim_high(), SWAP_CLUSTER_MAX on a
+ * retry), the task stalling in it; if a level stays over by enough for a
+ * penalty (calculate_high_delay() at HZ=250, Debian's, at most
+ * MEMCG_MAX_HIGH_DELAY_JIFFIES, none at HZ/100 or less), it retries while
+ * reclaim makes progress and MAX_RECLAIM_RETRIES times more, then sleeps
+ * the penalty, which the next steps serve. */
 #define WL_HZ 250
-static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_pages)
+static uint64_t high_penalty_jiffies(struct wl_ctx *x, struct wl_cgroup *w, long nr_pages)
 {
 	uint64_t max_overage = 0, penalty;
 
-	for (struct mcg_cgroup *a = w->cg; a; a = mcg_cgroup_parent(a)) {
-		unsigned long usage = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
-		unsigned long high = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
-
-		if (usage <= high)
-			continue;
-		mcg_memory_event(a, MCG_MEMORY_HIGH);
-		wl_memstall(x, w, (uint64_t)reclaim_subtree(x, a, (long)(usage - high),
-							    &direct_reclaim) *
-					  WL_PSI_RECLAIM_NS_PER_PAGE);
-	}
 	/* mem_find_max_overage(): calculate_overage() up to below the root */
 	for (struct mcg_cgroup *a = w->cg; a && !mcg_cgroup_is_root(a); a = mcg_cgroup_parent(a)) {
 		unsigned long usage = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
@@ -192,12 +185,38 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 			max_overage = MAX(max_overage, ((uint64_t)(usage - high) << 20) / MAX(high, 1ul));
 	}
 	if (!max_overage)
-		return;
+		return 0;
 	penalty = (max_overage * max_overage * WL_HZ) >> 20 >> 14;
 	penalty = penalty * (uint64_t)nr_pages / mcg_engine_config(x->e)->kernel.charge_batch;
-	penalty = MIN(penalty, 2 * WL_HZ);
-	if (penalty > WL_HZ / 100)
-		wl_ledger(w, x->cpu_id)->throttle_ns += penalty * (1000000000ull / WL_HZ);
+	return MIN(penalty, 2 * WL_HZ);
+}
+
+static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_pages)
+{
+	int retries = MAX_RECLAIM_RETRIES;
+	bool in_retry = false;
+	uint64_t penalty;
+
+	for (;;) {
+		long reclaimed = 0;
+
+		for (struct mcg_cgroup *a = w->cg; a; a = mcg_cgroup_parent(a)) {
+			if (mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) <=
+			    mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH))
+				continue;
+			mcg_memory_event(a, MCG_MEMORY_HIGH);
+			reclaimed += reclaim_subtree(x, a, in_retry ? SWAP_CLUSTER_MAX : nr_pages,
+						     &direct_reclaim);
+		}
+		wl_memstall(x, w, (uint64_t)reclaimed * WL_PSI_RECLAIM_NS_PER_PAGE);
+		penalty = high_penalty_jiffies(x, w, nr_pages);
+		if (penalty <= WL_HZ / 100)
+			return;
+		if (!reclaimed && retries-- <= 0)
+			break;
+		in_retry = true;
+	}
+	wl_ledger(w, x->cpu_id)->throttle_ns += penalty * (1000000000ull / WL_HZ);
 }
 
 /*
@@ -281,7 +300,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 			drained = true;
 			continue;
 		}
-		if ((flags & WL_NO_OOM) || killed || oom_kill(x, over) == 0)
+		if (killed || oom_kill(x, over) == 0)
 			break;
 		killed = true;
 	}
@@ -743,13 +762,27 @@ int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg
 
 /* ---- hierarchy ---- */
 
-/* The objects of a memcg made under pw (mcg_memcg_objects()): charged to
- * pw on CPU 0, as mem_cgroup_alloc() runs with pw the active memcg, with
- * the parent's slab and percpu statistics; false (nothing charged) if the
- * charge fails after reclaim: mkdir's ENOMEM.  Caller holds hier_mutex and
- * list_lock for reading. */
+/* The statistics of a memcg's objects, on CPU 0 (entered): the kernel's
+ * updates, not the tasks', so straight to the engine, left out of the
+ * workload's figures. */
+static void memcg_objects_stats(struct mcg_workload *wl, struct mcg_cpu *cpu,
+				struct mcg_cgroup *pcg, const struct mcg_memcg_objects *o, int sign)
+{
+	mcg_stat_mod(cpu, pcg, 0, MCG_SLAB_UNRECLAIMABLE_B, sign * (long)o->slab);
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+		mcg_stat_mod(cpu, pcg, (int)nid, MCG_SLAB_UNRECLAIMABLE_B,
+			     sign * (long)o->slab_per_node);
+	mcg_stat_mod(cpu, pcg, 0, MCG_MEMCG_PERCPU_B, sign * (long)o->percpu);
+	mcg_stat_mod(cpu, pcg, 0, MCG_MEMCG_KMEM, sign * (long)o->pages);
+}
+
+/* The objects of a memcg made under pw (mcg_memcg_objects()) charged to
+ * pw on CPU 0, as mem_cgroup_alloc() runs with pw the active memcg: the
+ * charge may reclaim and OOM-kill as a GFP_KERNEL_ACCOUNT one does;
+ * false (nothing charged) if it fails even so: mkdir's ENOMEM.  Caller
+ * holds hier_mutex and list_lock for reading. */
 static bool memcg_objects_charge(struct mcg_workload *wl, struct wl_cgroup *pw,
-				 const struct mcg_memcg_objects *o, int sign)
+				 const struct mcg_memcg_objects *o)
 {
 	struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, 0), 0, 0, NULL };
 	bool ok = true;
@@ -757,23 +790,31 @@ static bool memcg_objects_charge(struct mcg_workload *wl, struct wl_cgroup *pw,
 	if (!o->pages)
 		return true;
 	mcg_cpu_enter(x.cpu);
-	if (sign > 0)
-		ok = wl_charge(&x, pw, (long)o->pages,
-			       WL_MEMSW | WL_KMEM | WL_NO_OOM | WL_NOT_TASKS);
-	else
-		wl_uncharge(&x, pw, (long)o->pages, WL_MEMSW | WL_KMEM | WL_NOT_TASKS);
-	/* The kernel's updates, not the tasks': straight to the engine,
-	 * left out of the workload's figures. */
-	if (ok) {
-		mcg_stat_mod(x.cpu, pw->cg, 0, MCG_SLAB_UNRECLAIMABLE_B, sign * (long)o->slab);
-		for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
-			mcg_stat_mod(x.cpu, pw->cg, (int)nid, MCG_SLAB_UNRECLAIMABLE_B,
-				     sign * (long)o->slab_per_node);
-		mcg_stat_mod(x.cpu, pw->cg, 0, MCG_MEMCG_PERCPU_B, sign * (long)o->percpu);
-		mcg_stat_mod(x.cpu, pw->cg, 0, MCG_MEMCG_KMEM, sign * (long)o->pages);
-	}
+	ok = wl_charge(&x, pw, (long)o->pages, WL_MEMSW | WL_KMEM | WL_NOT_TASKS);
+	if (ok)
+		memcg_objects_stats(wl, x.cpu, pw->cg, o, 1);
 	mcg_cpu_exit(x.cpu);
 	return ok;
+}
+
+/* Gives w's objects back to the memcg they were charged to, when w's
+ * memcg is freed: at rmdir, or for one left dying when it is released
+ * (the kernel frees them with the memcg).  That memcg may be gone by
+ * then; its counters, which its ancestors' include, are still there. */
+static void memcg_objects_uncharge(struct mcg_workload *wl, struct wl_cgroup *w)
+{
+	struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, 0);
+	const struct mcg_memcg_objects *o = &w->objs;
+
+	if (!o->pages)
+		return;
+	mcg_cpu_enter(cpu);
+	mcg_memcg_uncharge(w->objs_parent, o->pages, wl->hierarchy == MCG_HIERARCHY_V1);
+	if (wl->hierarchy == MCG_HIERARCHY_V1)
+		mcg_counter_uncharge(w->objs_parent, MCG_COUNTER_KMEM, o->pages);
+	memcg_objects_stats(wl, cpu, w->objs_parent, o, -1);
+	mcg_cpu_exit(cpu);
+	w->objs = (struct mcg_memcg_objects){ 0 };
 }
 
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
@@ -795,19 +836,20 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 	pthread_mutex_lock(&wl->hier_mutex);
 	pthread_rwlock_rdlock(&wl->list_lock);
 	pw = mcg_cgroup_workload(parent);
-	err = !pw ? -ENODEV : memcg_objects_charge(wl, pw, &objs, 1) ? 0 : -ENOMEM;
+	err = !pw ? -ENODEV : memcg_objects_charge(wl, pw, &objs) ? 0 : -ENOMEM;
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (!err) {
 		err = mcg_cgroup_create(wl->e, parent, name, &cg);
-		if (err) {
-			pthread_rwlock_rdlock(&wl->list_lock);
-			memcg_objects_charge(wl, pw, &objs, -1);
-			pthread_rwlock_unlock(&wl->list_lock);
+		if (err) {	/* given straight back */
+			struct wl_cgroup tmp = { .objs = objs, .objs_parent = parent };
+
+			memcg_objects_uncharge(wl, &tmp);
 		}
 	}
 	if (!err) {
 		w = wl_cgroup_new(wl, cg, profile_copy(wl->default_profile));
 		w->objs = objs;
+		w->objs_parent = mcg_cgroup_get(parent);
 		pthread_rwlock_wrlock(&wl->list_lock);
 		g_ptr_array_add(wl->cgroups, w);
 		mcg_cgroup_set_workload(cg, w);
@@ -825,7 +867,7 @@ void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 	pthread_rwlock_rdlock(&wl->list_lock);
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
-		struct mcg_cgroup *p = mcg_cgroup_parent(w->cg);
+		struct mcg_cgroup *p = w->objs_parent;
 
 		if (!p || !cg_in_subtree(p, cg))
 			continue;
@@ -872,9 +914,11 @@ static void wl_sweep_dying(struct mcg_workload *wl)
 			g_ptr_array_remove(wl->cgroups, gone->pdata[i]);
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* No worker reaches them any more: the last put folds each
-		 * memcg (outside every CPU window). */
-		for (unsigned i = 0; i < gone->len; i++)
+		 * memcg (outside every CPU window), and their objects go. */
+		for (unsigned i = 0; i < gone->len; i++) {
+			memcg_objects_uncharge(wl, gone->pdata[i]);
 			wl_cgroup_free(gone->pdata[i]);
+		}
 	}
 	g_ptr_array_free(gone, TRUE);
 }
@@ -905,26 +949,18 @@ static void release_emptied_dying(struct mcg_workload *wl)
  *    memory.reclaim and force_empty).  A
  *    cgroup that holds nothing at rmdir goes at once.
  */
-int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
+/* The destroy of a cgroup, hier_mutex held. */
+static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 {
 	bool reparent = mcg_engine_config(wl->e)->kernel.reparent_local;
 	struct wl_cgroup *w, *pw;
 	int err;
 
-	pthread_mutex_lock(&wl->hier_mutex);
 	err = mcg_cgroup_destroy(wl->e, cg);
-	if (err) {
-		pthread_mutex_unlock(&wl->hier_mutex);
+	if (err)
 		return err;
-	}
 	w = mcg_cgroup_workload(cg);
 	pw = mcg_cgroup_workload(mcg_cgroup_parent(cg));
-	/* The memcg's objects go back at rmdir (the kernel frees them with
-	 * the memcg, later for one that stays dying). */
-	pthread_rwlock_rdlock(&wl->list_lock);
-	memcg_objects_charge(wl, pw, &w->objs, -1);
-	w->objs = (struct mcg_memcg_objects){ 0 };
-	pthread_rwlock_unlock(&wl->list_lock);
 	if (!reparent && wl_cgroup_holds_pages(wl, w)) {
 		struct mcg_profile *idle = NULL, *old;
 
@@ -952,11 +988,33 @@ int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 			wl_ledger_merge(wl, wl_ledger(pw, c), wl_ledger(w, c));
 			mcg_cpu_exit(cpu);
 		}
+		memcg_objects_uncharge(wl, w);
 		wl_cgroup_free(w);
 	}
 	wl_sweep_dying(wl);
-	pthread_mutex_unlock(&wl->hier_mutex);
 	return 0;
+}
+
+int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	int err;
+
+	pthread_mutex_lock(&wl->hier_mutex);
+	err = cgroup_destroy_locked(wl, cg);
+	pthread_mutex_unlock(&wl->hier_mutex);
+	return err;
+}
+
+int mcg_workload_cgroup_rmdir(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	int err;
+
+	/* Under hier_mutex, which profile changes take too: no task can
+	 * arrive between the check and the removal. */
+	pthread_mutex_lock(&wl->hier_mutex);
+	err = mcg_workload_cgroup_populated(wl, cg) ? -EBUSY : cgroup_destroy_locked(wl, cg);
+	pthread_mutex_unlock(&wl->hier_mutex);
+	return err;
 }
 
 /* ---- files ---- */
@@ -996,11 +1054,14 @@ int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, con
 
 	if (err)
 		return err;
+	/* hier_mutex: one profile change at a time, none during an rmdir */
+	pthread_mutex_lock(&wl->hier_mutex);
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
 	if (w)
 		profile_swap(wl, w, p);
 	pthread_rwlock_unlock(&wl->list_lock);
+	pthread_mutex_unlock(&wl->hier_mutex);
 	if (!w) {
 		mcg_profile_free(p);
 		return -ENODEV;
@@ -1053,6 +1114,7 @@ int mcg_workload_set_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 
 int mcg_workload_kill(struct mcg_workload *wl, struct mcg_cgroup *cg)
 {
+	pthread_mutex_lock(&wl->hier_mutex);
 	pthread_rwlock_rdlock(&wl->list_lock);
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
@@ -1065,6 +1127,7 @@ int mcg_workload_kill(struct mcg_workload *wl, struct mcg_cgroup *cg)
 			profile_swap(wl, w, idle);
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	pthread_mutex_unlock(&wl->hier_mutex);
 	return 0;
 }
 

@@ -179,6 +179,9 @@ void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 /* mcg_cgroup_destroy() plus handing the cgroup's pages to its parent, as
  * Linux 7.3 reparents a dead memcg's folios: same returns. */
 int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg);
+/* rmdir: mcg_workload_cgroup_destroy() of a cgroup whose subtree has no
+ * tasks, else -EBUSY (cgroup_destroy_locked()), atomically. */
+int mcg_workload_cgroup_rmdir(struct mcg_workload *wl, struct mcg_cgroup *cg);
 
 /* ---- Files of a cgroup ---------------------------------------------------- */
 
