@@ -119,6 +119,21 @@ expect "no room for a memcg" "$(err mkdir "$M/objs/k3")" ENOMEM
 [ -e "$M/objs/k3" ] && fail "the refused cgroup exists"
 echo max > "$M/objs/memory.max"
 
+# ---- a directory's times move with its children only once it has kernfs
+# iattrs (kernfs_add_one(), __kernfs_remove(): a setattr, an xattr, or a
+# creator other than root gives it some) ----
+mkdir "$M/times" || fail mkdir
+t0=$(stat -c %y "$M/times")
+sleep 0.05
+mkdir "$M/times/k" || fail mkdir
+expect "no iattrs: times kept" "$(stat -c %y "$M/times")" "$t0"
+chmod 755 "$M/times"
+t1=$(stat -c %y "$M/times")
+sleep 0.05
+rmdir "$M/times/k"
+[ "$(stat -c %y "$M/times")" != "$t1" ] || fail "iattrs: rmdir left the parent's mtime"
+rmdir "$M/times"
+
 # ---- extended attributes (kernfs_xattr_handlers[], fs/kernfs/inode.c) ----
 expect "set user xattr" "$(err setx "$M/x" user.oomd_kill 1)" OK
 expect "get user xattr" "$(err getx "$M/x" user.oomd_kill)" 1

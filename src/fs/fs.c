@@ -310,10 +310,15 @@ static void node_entry_locked(struct mcgfs *fs, struct fs_node *n, unsigned idx,
 	node_stat_locked(fs, n, idx, &e->attr);
 }
 
+/* A child added, removed or renamed: kernfs_add_one() and
+ * __kernfs_remove() update the parent's times only if it has iattrs
+ * (fs/kernfs/dir.c: allocated by a setattr, an xattr, or a creator other
+ * than root); a directory without them keeps its times. */
 static void touch_dir_locked(struct mcgfs *fs, struct fs_node *dir)
 {
 	assert_locked(&fs->lock);
-	clock_gettime(CLOCK_REALTIME, &dir->mtime);
+	if (dir->iattr)
+		clock_gettime(CLOCK_REALTIME, &dir->mtime);
 }
 
 /* The directory node of a request, or NULL after replying the error. */
@@ -482,6 +487,8 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 	struct stat st;
 
 	pthread_mutex_lock(&fs->lock);
+	if (idx == 0 && to_set)
+		n->iattr = true;	/* kernfs_setattr() -> kernfs_iattrs() */
 	if (to_set & FUSE_SET_ATTR_MODE)
 		n->attrs[idx].mode = attr->st_mode & 07777;
 	if (to_set & FUSE_SET_ATTR_UID)
@@ -541,6 +548,9 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 			n->attrs[i].uid = ctx->uid;
 			n->attrs[i].gid = ctx->gid;
 		}
+		/* kernfs_create_dir_ns() sets the owner through iattrs unless
+		 * it is root (__kernfs_new_node() -> __kernfs_setattr()) */
+		n->iattr = ctx->uid != 0 || ctx->gid != 0;
 		n->attrs[0].mode = mode & 07777;
 		node_entry_locked(fs, n, 0, &e);
 		n->nlookup++;
@@ -789,8 +799,11 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const 
 		err = EEXIST;
 	else if (!err && (flags & XATTR_REPLACE) && !old)
 		err = ENODATA;
-	if (!err)
+	if (!err) {
 		g_hash_table_replace(n->xattrs, g_steal_pointer(&key), g_bytes_new(value, size));
+		if (idx == 0)
+			n->iattr = true;	/* kernfs_xattr_set() -> kernfs_iattrs() */
+	}
 	pthread_mutex_unlock(&fs->lock);
 	fuse_reply_err(req, err);
 }

@@ -164,7 +164,9 @@ struct fs_node {
 	bool removed;			/* rmdir done, out of fs->nodes */
 
 	/* Attributes: protected by fs->lock. */
-	struct timespec mtime;		/* dir: last child added, removed, renamed */
+	struct timespec mtime;		/* dir: last child added, removed, renamed,
+					 * once iattr */
+	bool iattr;			/* dir: has kernfs iattrs (see touch_dir_locked()) */
 	struct fs_attr *attrs;		/* [nr_files + 1], index as above */
 	/* Extended attributes of the directory and its files: "idx:name" ->
 	 * GBytes value; NULL until the first is set. */
