@@ -693,6 +693,21 @@ static int show_freeze(struct fs_call *c, GString *out)
 	return show_ull(out, atomic_load(&c->node->st.freeze));
 }
 
+/* cgroup_freeze_write(), cgroup_pressure_write(): kstrtoint() of the
+ * stripped text, 0 or 1, anything else ERANGE. */
+static int parse_switch(char *buf, bool *v)
+{
+	int n;
+	int err = fs_kstrtoint(fs_strstrip(buf), 0, &n);
+
+	if (err)
+		return err;
+	if (n < 0 || n > 1)
+		return -ERANGE;
+	*v = n == 1;
+	return 0;
+}
+
 /* cgroup_freeze() -> cgroup_do_freeze(): a cgroup is effectively frozen
  * when it or an ancestor is (e_freeze); each change of that starts or
  * closes the interval cgroup.stat.local counts.  Descends from cg with
@@ -738,17 +753,14 @@ static int write_freeze(struct fs_call *c, char *buf)
 	struct mcgfs *fs = c->fs;
 	struct mcg_cgroup *parent = mcg_cgroup_parent(c->cg);
 	g_autoptr(GArray) changed = g_array_new(FALSE, FALSE, sizeof(struct freeze_change));
-	bool parent_frozen = false;
-	int v;
-	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
+	bool parent_frozen = false, v;
+	int err = parse_switch(buf, &v);
 
 	if (err)
 		return err;
-	if (v < 0 || v > 1)
-		return -ERANGE;
 	pthread_mutex_lock(&fs->ctl_lock);
 	pthread_mutex_lock(&fs->lock);
-	atomic_store(&c->node->st.freeze, v == 1);
+	atomic_store(&c->node->st.freeze, v);
 	if (parent) {
 		struct fs_node *p = g_hash_table_lookup(fs->nodes,
 							&(uint64_t){ mcg_cgroup_id(parent) });
@@ -1151,14 +1163,12 @@ static int show_cgroup_pressure(struct fs_call *c, GString *out)
 
 static int write_cgroup_pressure(struct fs_call *c, char *buf)
 {
-	int v;
-	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
+	bool v;
+	int err = parse_switch(buf, &v);
 
 	if (err)
 		return err;
-	if (v < 0 || v > 1)
-		return -ERANGE;
-	if (atomic_exchange(&c->node->st.psi_enabled, v == 1) != (v == 1))
+	if (atomic_exchange(&c->node->st.psi_enabled, v) != v)
 		fs_files_changed(c->fs, c->node->id, 0, true);
 	return 0;
 }
