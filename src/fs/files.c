@@ -208,18 +208,6 @@ static int write_release_agent(struct fs_call *c, char *buf)
 /* cgroup.event_control: "<event_fd> <control_fd> [args]".  The fds are the
  * writer's, out of this daemon's reach: the shape is checked as
  * memcg_write_event_control() does, then the request is refused. */
-/* simple_strtoul(s, &end, 10): decimal digits only, no blank or sign
- * before them; 0 with *end = s when there are none. */
-static unsigned long simple_strtoul10(const char *s, char **end)
-{
-	unsigned long v = 0;
-
-	while (g_ascii_isdigit(*s))
-		v = v * 10 + (unsigned long)(*s++ - '0');
-	*end = (char *)s;
-	return v;
-}
-
 static int write_event_control(struct fs_call *c, char *buf)
 {
 	char *end;
@@ -227,11 +215,11 @@ static int write_event_control(struct fs_call *c, char *buf)
 
 	/* memcg_write_event_control(): "<efd> <cfd>[ <args>]" */
 	buf = fs_strstrip(buf);
-	efd = simple_strtoul10(buf, &end);
+	efd = fs_simple_strtoull(buf, 10, &end);
 	if (*end != ' ')
 		return -EINVAL;
 	buf = end + 1;
-	cfd = simple_strtoul10(buf, &end);
+	cfd = fs_simple_strtoull(buf, 10, &end);
 	if (*end == '\0')
 		buf = end;
 	else if (*end == ' ')
@@ -1311,18 +1299,11 @@ static int write_io_weight(struct fs_call *c, char *buf)
  * (file->f_cred); FUSE names the writer, whose are used instead. */
 static bool caller_capable(const struct fs_call *c, unsigned cap)
 {
-	char path[64], line[256];
 	unsigned long long eff = 0;
-	bool found = false;
-	FILE *f;
+	int found = fs_task_status(c->pid, "CapEff", 16, &eff);
 
-	g_snprintf(path, sizeof(path), "/proc/%d/status", (int)c->pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (found < 0)
 		return c->uid == 0;
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "CapEff: %llx", &eff) == 1;
-	fclose(f);
 	return found && (eff >> cap) & 1;
 }
 

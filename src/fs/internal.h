@@ -316,6 +316,10 @@ void fs_notify_read(struct fs_open *of);
 void fs_notify_released(struct mcgfs *fs, struct fs_open *of);
 /* The poll mask of of now; takes ph (may be NULL) to wake it later. */
 unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollhandle *ph);
+/* A number field ("Tgid", "CapEff" ...) of /proc/PID/status, in base:
+ * 1 and *val, 0 if the field is missing, -1 if the task's file cannot be
+ * read. */
+int fs_task_status(pid_t pid, const char *key, unsigned base, unsigned long long *val);
 /* A PSI trigger was set on of (files.c, of->lock held): the notifier
  * watches it until released. */
 void fs_notify_psi_trigger(struct mcgfs *fs, struct fs_open *of);
@@ -346,6 +350,10 @@ char *fs_strstrip(char *s);
 int fs_kstrtoull(const char *s, unsigned base, unsigned long long *res);
 int fs_kstrtoll(const char *s, unsigned base, long long *res);
 int fs_kstrtoint(const char *s, unsigned base, int *res);
+/* simple_strtoull(): the digits of base at s (no blank, no sign; 0: 0x hex,
+ * 0 octal, else decimal), *end after them (s itself if there are none);
+ * an overflow wraps, as the kernel's does. */
+unsigned long long fs_simple_strtoull(const char *s, unsigned base, char **end);
 /* memparse(): a number with an optional K/M/G/T/P/E suffix; *end after it. */
 unsigned long long fs_memparse(const char *s, const char **end);
 /* page_counter_memparse(): `max` or a byte count, in pages, capped at

@@ -127,14 +127,15 @@ void fs_notify_read(struct fs_open *of)
 		atomic_store(&of->seen, text_hash(of->text));
 }
 
-/* The stall total a trigger watches, in ns, in *total: false if there is
- * none to watch (cpu and io: no stalls emulated; the cgroup went). */
+/* The stall total a trigger watches, in ns, in *total, as the last
+ * collection left it: false if there is none to watch (cpu and io: no
+ * stalls emulated; the cgroup went). */
 static bool psi_trigger_total(struct mcgfs *fs, struct fs_open *of, uint64_t *total)
 {
 	struct mcg_psi psi;
 
 	if (strcmp(of->file->name, "memory.pressure") ||
-	    mcg_workload_psi(fs->wl, of->node->cg, &psi))
+	    mcg_workload_psi_read(fs->wl, of->node->cg, &psi))
 		return false;
 	*total = psi.total_ns[of->psi_full];
 	return true;
@@ -144,6 +145,7 @@ void fs_notify_psi_trigger(struct mcgfs *fs, struct fs_open *of)
 {
 	uint64_t total = 0;
 
+	mcg_workload_psi_collect(fs->wl);
 	psi_trigger_total(fs, of, &total);
 	pthread_mutex_lock(&fs->notify_lock);
 	/* psi_trigger_create(): window_reset(now, total, 0) */
@@ -282,23 +284,38 @@ static void eventfd_signal_one(int efd)
 		g_debug("eventfd write: %s", g_strerror(errno));
 }
 
+int fs_task_status(pid_t pid, const char *key, unsigned base, unsigned long long *val)
+{
+	char path[64], line[256];
+	size_t len = strlen(key);
+	int found = 0;
+	FILE *f;
+
+	g_snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = line + len + 1, *end;
+
+		if (strncmp(line, key, len) || line[len] != ':')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		*val = fs_simple_strtoull(p, base, &end);
+		found = end != p;
+	}
+	fclose(f);
+	return found;
+}
+
 /* The thread group of task tid: FUSE reports the writing thread, and
  * pidfd_open() before Linux 6.9 takes only a thread group leader. */
 static pid_t tgid_of(pid_t tid)
 {
-	char path[64], line[128];
-	pid_t tgid = tid;
-	FILE *f;
+	unsigned long long tgid;
 
-	g_snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	f = fopen(path, "re");
-	if (!f)
-		return tid;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
+	return fs_task_status(tid, "Tgid", 10, &tgid) == 1 ? (pid_t)tgid : tid;
 }
 
 /* A copy of the writer's fd, or a negative errno (EBADF: not open there). */
@@ -570,7 +587,11 @@ static void *notifier(void *arg)
 			break;
 		uint64_t now = mcg_engine_clock_ns(fs->e);
 
+		/* The periodic averaging, and for triggers one collection a
+		 * tick that every trigger reads. */
 		mcg_workload_psi_update(fs->wl);
+		if (fs->psi_triggers->len)
+			mcg_workload_psi_collect(fs->wl);
 		for (unsigned i = 0; i < fs->psi_triggers->len; i++)
 			psi_trigger_check(fs, g_ptr_array_index(fs->psi_triggers, i), now);
 		for (unsigned i = 0; i < fs->pollers->len;) {

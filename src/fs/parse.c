@@ -101,6 +101,17 @@ static int kstrtoull_unsigned(const char *s, unsigned base, unsigned long long *
 	return 0;
 }
 
+unsigned long long fs_simple_strtoull(const char *s, unsigned base, char **end)
+{
+	unsigned long long v;
+	bool overflow;
+
+	s = fixup_radix(s, &base);
+	s += parse_integer(s, base, &v, &overflow);
+	*end = (char *)s;
+	return v;
+}
+
 /* kstrtoull(): one leading '+' is allowed. */
 int fs_kstrtoull(const char *s, unsigned base, unsigned long long *res)
 {

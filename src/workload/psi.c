@@ -242,9 +242,19 @@ void mcg_workload_psi_update(struct mcg_workload *wl)
 	pthread_mutex_unlock(&wl->psi_lock);
 }
 
-int mcg_workload_psi(struct mcg_workload *wl, struct mcg_cgroup *cg, struct mcg_psi *out)
+void mcg_workload_psi_collect(struct mcg_workload *wl)
 {
 	uint64_t now = mcg_engine_clock_ns(wl->e);
+
+	pthread_mutex_lock(&wl->psi_lock);
+	pthread_rwlock_rdlock(&wl->list_lock);
+	collect(wl, now);
+	pthread_rwlock_unlock(&wl->list_lock);
+	pthread_mutex_unlock(&wl->psi_lock);
+}
+
+int mcg_workload_psi_read(struct mcg_workload *wl, struct mcg_cgroup *cg, struct mcg_psi *out)
+{
 	struct wl_cgroup *w;
 	int err = -ENODEV;
 
@@ -252,7 +262,6 @@ int mcg_workload_psi(struct mcg_workload *wl, struct mcg_cgroup *cg, struct mcg_
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
 	if (w) {
-		collect(wl, now);
 		for (int s = 0; s < 2; s++) {
 			out->total_ns[s] = w->psi->total[s];
 			for (int i = 0; i < 3; i++)
@@ -263,4 +272,10 @@ int mcg_workload_psi(struct mcg_workload *wl, struct mcg_cgroup *cg, struct mcg_
 	pthread_rwlock_unlock(&wl->list_lock);
 	pthread_mutex_unlock(&wl->psi_lock);
 	return err;
+}
+
+int mcg_workload_psi(struct mcg_workload *wl, struct mcg_cgroup *cg, struct mcg_psi *out)
+{
+	mcg_workload_psi_collect(wl);
+	return mcg_workload_psi_read(wl, cg, out);
 }

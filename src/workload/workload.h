@@ -275,6 +275,10 @@ struct mcg_psi {
  * last collection, averages if a 2 s period is due.  0, or -ENODEV once cg
  * is removed.  Any thread. */
 int mcg_workload_psi(struct mcg_workload *wl, struct mcg_cgroup *cg, struct mcg_psi *out);
+/* Its two halves, for a caller reading many groups at one instant: one
+ * collection of every group, then reads of what it left. */
+void mcg_workload_psi_collect(struct mcg_workload *wl);
+int mcg_workload_psi_read(struct mcg_workload *wl, struct mcg_cgroup *cg, struct mcg_psi *out);
 /* The periodic collection and averaging (psi_avgs_work()): does nothing
  * unless 2 s of the engine's clock passed since the last.  Call often. */
 void mcg_workload_psi_update(struct mcg_workload *wl);
