@@ -31,7 +31,7 @@ void mcg_cputime_account(struct mcg_cpu *c, struct mcg_cgroup *cg, enum mcg_cput
 		return;
 	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
 		cg = cg->parent;
-	bc = (struct base_pcpu *)(cg_pcpu(cg, c->id) + e->off_base);
+	bc = (struct base_pcpu *)(this_cpu_pcpu(c, cg) + e->off_base);
 	/* Nice time is user time too, as in the kernel's cputime accounting. */
 	if (kind == MCG_CPUTIME_SYSTEM)
 		acount_add_single_writer(&bc->bstat.system, (long)ns);

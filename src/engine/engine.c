@@ -64,6 +64,8 @@ static void engine_plan_pcpu(struct mcg_engine *e)
 		e->off_rstat[p] = off;
 		off += sizeof(struct rstat_node_cpu);
 	}
+	/* The record the memcg hot path marks (cgroup.c's node_of[]). */
+	e->off_memory_rstat = e->off_rstat[e->cfg.kernel.split_trees ? MCG_PART_MEMORY : 0];
 	e->pcpu_stride = align_up(off, 64);
 	pcpu_plan(e);
 	/* state, local and pending for state, events, per node */
@@ -210,6 +212,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 		pthread_mutex_init(&e->cpus[c].lock, NULL);
 		e->cpus[c].engine = e;
 		e->cpus[c].id = c;
+		e->cpus[c].pcpu_offset = e->pcpu_offset[c];
 	}
 	e->root = engine_cgroup_alloc(e, NULL);
 	if (!e->root)

@@ -8,17 +8,22 @@
 
 /* 7.3 memcg_rstat_updated(): per-CPU batch, published up the hierarchy,
  * stopping at the first level that needs a flush already. */
-static inline void flush_per_memcg_updated_stop(struct mcg_engine *e, struct mcg_cgroup *cg,
-						unsigned long val, unsigned cpu)
+static inline void flush_per_memcg_updated_stop(struct mcg_engine *e, struct memcg_pcpu *pc,
+						unsigned long val)
 {
-	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
+	/* Immutable; read before the stores below, which the compiler must
+	 * otherwise assume alias them (the kernel's are constants). */
+	unsigned long threshold = e->flush_threshold;
+	unsigned long charge_batch = e->charge_batch;
+
+	for (; pc; pc = pc->parent_pcpu) {
 		unsigned long batch;
 
 		if (atomic_load_explicit(&pc->vmstats->stats_updates, memory_order_relaxed) >
-		    e->flush_threshold)
+		    threshold)
 			break;
 		batch = atomic_load_explicit(&pc->stats_updates, memory_order_relaxed) + val;
-		if (batch < e->charge_batch) {
+		if (batch < charge_batch) {
 			atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
 			continue;
 		}
@@ -30,18 +35,21 @@ static inline void flush_per_memcg_updated_stop(struct mcg_engine *e, struct mcg
 /* 6.12 memcg_rstat_updated(): every level counts in its per-CPU slot; a
  * full batch is published unless that level needs a flush already, and
  * the slot is reset either way. */
-static inline void flush_per_memcg_updated_all(struct mcg_engine *e, struct mcg_cgroup *cg,
-					       unsigned long val, unsigned cpu)
+static inline void flush_per_memcg_updated_all(struct mcg_engine *e, struct memcg_pcpu *pc,
+					       unsigned long val)
 {
-	for (struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu); pc; pc = pc->parent_pcpu) {
+	unsigned long threshold = e->flush_threshold;	/* immutable: see above */
+	unsigned long charge_batch = e->charge_batch;
+
+	for (; pc; pc = pc->parent_pcpu) {
 		unsigned long batch = atomic_load_explicit(&pc->stats_updates,
 							   memory_order_relaxed) + val;
 
 		atomic_store_explicit(&pc->stats_updates, batch, memory_order_relaxed);
-		if (batch < e->charge_batch)
+		if (batch < charge_batch)
 			continue;
 		if (atomic_load_explicit(&pc->vmstats->stats_updates, memory_order_relaxed) <=
-		    e->flush_threshold)
+		    threshold)
 			atomic_fetch_add_explicit(&pc->vmstats->stats_updates, batch,
 						  memory_order_relaxed);
 		atomic_store_explicit(&pc->stats_updates, 0, memory_order_relaxed);

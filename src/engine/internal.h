@@ -169,6 +169,9 @@ struct mcg_cpu {
 	_Alignas(64) pthread_mutex_t lock;	/* held between enter and exit */
 	struct mcg_engine *engine;		/* immutable */
 	unsigned id;				/* immutable */
+	/* This CPU's unit offset (engine->pcpu_offset[id]), immutable: what
+	 * this_cpu_ptr() adds, the kernel holding it in a segment register. */
+	size_t pcpu_offset;
 	/* The charge stock (memcg_stock_pcp, charge.c): the thread holding
 	 * `lock` only.  Each cached cgroup holds a reference. */
 	struct mcg_cgroup *stock_cached[MCG_MAX_MEMCG_STOCK];
@@ -214,6 +217,7 @@ struct mcg_engine {
 	size_t off_memcg, off_state, off_events, off_lstate;
 	size_t off_state_prev, off_events_prev, off_lstate_prev;
 	size_t off_base, off_io, off_rstat[MCG_NR_PARTS];
+	size_t off_memory_rstat;		/* off_rstat[] of the memory node */
 	size_t nr_aggregates;
 
 	/* Trees; with a shared tree all parts use trees[0]. */
@@ -285,6 +289,12 @@ static inline char *cg_pcpu(const struct mcg_cgroup *cg, unsigned cpu)
 static inline char *cg_per_cpu(const struct mcg_cgroup *cg, unsigned cpu)
 {
 	return cg->pcpu + cg->engine->pcpu_offset[cpu];
+}
+
+/* this_cpu_ptr(): cg's block of the CPU the caller acts as. */
+static inline char *this_cpu_pcpu(const struct mcg_cpu *c, const struct mcg_cgroup *cg)
+{
+	return cg->pcpu + c->pcpu_offset;
 }
 
 static inline struct memcg_pcpu *cg_memcg_pcpu(const struct mcg_cgroup *cg, unsigned cpu)

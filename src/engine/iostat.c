@@ -14,7 +14,7 @@ void mcg_io_account(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned dev, enum
 	g_assert(dev < MCG_IO_NR_DEVS && (unsigned)op < MCG_IO_NR_OPS);
 	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
 		cg = cg->parent;
-	ic = (struct io_pcpu *)(cg_pcpu(cg, c->id) + e->off_io);
+	ic = (struct io_pcpu *)(this_cpu_pcpu(c, cg) + e->off_io);
 	acount_add_single_writer(&ic->cur.bytes[dev][op], (long)bytes);
 	acount_add_single_writer(&ic->cur.ios[dev][op], 1);
 	rstat_updated(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO], c->id);

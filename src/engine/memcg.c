@@ -44,6 +44,14 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
  * is one always-inline function specialised per combination, and
  * mcg_stat_mod() picks the specialisation with a single switch on a field
  * fixed at engine creation.  5.10 has its own path (memcg-batched.c).
+ *
+ * Cost follows the kernel's shape: the CPU's block is found once from the
+ * CPU's cached unit offset (this_cpu_ptr()), the rstat record and the
+ * memcg_vmstats_percpu sit at fixed offsets in it (css_rstat_cpu(),
+ * memcg->vmstats_percpu), and every engine offset is read before the first
+ * counter store so the compiler need not reload them.  On the 7.3 path
+ * this took an update from 5.6 to 4.8 ns; out-of-line specialisations
+ * reached by a tail call were slower (6.7 ns), so they stay inlined here.
  */
 static inline __attribute__((always_inline)) void
 stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, int nid,
@@ -51,39 +59,49 @@ stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, i
 	       enum mcg_flush_policy flush, bool stop_at_flushable)
 {
 	const struct mcg_layout *l = e->layout;
-	unsigned slot = l->slot[item];
 	unsigned cpu = c->id;
+	/* this_cpu_ptr(): the CPU's block of this cgroup, computed once.  The
+	 * engine's offsets are immutable, but the counter stores below may
+	 * alias them as far as the compiler knows: read them all first, as the
+	 * kernel's are link-time constants. */
+	char *pcpu = this_cpu_pcpu(c, cg);
+	unsigned slot = l->slot[item];
+	enum mcg_item_kind kind = (enum mcg_item_kind)l->kind[item];
+	size_t off_state = e->off_state, off_events = e->off_events, off_lstate = e->off_lstate;
+	struct memcg_pcpu *pc = (struct memcg_pcpu *)(pcpu + e->off_memcg);
+	struct rstat_node_cpu *rc = (struct rstat_node_cpu *)(pcpu + e->off_memory_rstat);
 	struct rstat_tree *t = e->tree_of[MCG_PART_MEMORY];
-	struct rstat_node *n = cg->node_of[MCG_PART_MEMORY];
+	/* 6.1 counts |val| as given (bytes for byte items); later kernels
+	 * count pages (memcg_state_val_in_pages()). */
+	unsigned long pages = flush == MCG_FLUSH_GLOBAL ? (unsigned long)labs(val)
+							: mcg_layout_val_in_pages(l, item, val);
 
-	switch (l->kind[item]) {
+	switch (kind) {
 	case MCG_KIND_NODE:
 		g_assert((unsigned)nid < e->cfg.nr_nodes);
-		acount_add_single_writer(pcpu_array(cg, cpu, e->off_state) + slot, val);
-		acount_add_single_writer(pcpu_array(cg, cpu, e->off_lstate) +
+		acount_add_single_writer((acount_t *)(pcpu + off_state) + slot, val);
+		acount_add_single_writer((acount_t *)(pcpu + off_lstate) +
 					 (size_t)nid * l->nr_node_slots + slot, val);
 		break;
 	case MCG_KIND_MEMCG:
-		acount_add_single_writer(pcpu_array(cg, cpu, e->off_state) + slot, val);
+		acount_add_single_writer((acount_t *)(pcpu + off_state) + slot, val);
 		break;
 	case MCG_KIND_EVENT:
-		acount_add_single_writer(pcpu_array(cg, cpu, e->off_events) + slot, val);
+		acount_add_single_writer((acount_t *)(pcpu + off_events) + slot, val);
 		break;
 	default:
 		return;		/* this kernel does not track the item */
 	}
 	if (updater == MCG_UPDATER_LLIST)
-		rstat_updated_llist(t, n, cpu);
+		rstat_cpu_updated_llist(t, rc, cpu);
 	else
-		rstat_updated_locked(t, n, cpu);
-	/* 6.1 counts |val| as given (bytes for byte items); later kernels
-	 * count pages (memcg_state_val_in_pages()). */
+		rstat_cpu_updated_locked(t, rc, cpu);
 	if (flush == MCG_FLUSH_GLOBAL)
-		flush_global_updated(e, (unsigned long)labs(val), c);
+		flush_global_updated(e, pages, c);
 	else if (stop_at_flushable)
-		flush_per_memcg_updated_stop(e, cg, mcg_layout_val_in_pages(l, item, val), cpu);
+		flush_per_memcg_updated_stop(e, pc, pages);
 	else
-		flush_per_memcg_updated_all(e, cg, mcg_layout_val_in_pages(l, item, val), cpu);
+		flush_per_memcg_updated_all(e, pc, pages);
 }
 
 void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_item item,

@@ -146,36 +146,39 @@ static inline void rstat_set_next(struct rstat_node_cpu *rc, struct rstat_node *
 void rstat_llist_push(struct rstat_tree *t, struct rstat_node_cpu *rc, unsigned cpu);
 void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu);
 
-/* Marks n updated on cpu (css_rstat_updated() / cgroup_rstat_updated()),
- * with the tree's updater.  The caller must be the thread acting as `cpu`
- * (or, for the locked updater, any thread: the CPU's lock serialises).
- * The common case (already queued or linked) returns inline. */
-static inline void rstat_updated_llist(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
+/* Marks a (node, CPU) record updated (css_rstat_updated() /
+ * cgroup_rstat_updated()), with the tree's updater.  The caller must be the
+ * thread acting as `cpu` (or, for the locked updater, any thread: the CPU's
+ * lock serialises).  It passes the record itself, as the kernel's
+ * css_rstat_cpu(css, cpu) finds it: the memcg hot path reaches it at a fixed
+ * offset in the CPU's block.  The common case (already queued or linked)
+ * returns inline. */
+static inline void rstat_cpu_updated_llist(struct rstat_tree *t, struct rstat_node_cpu *rc,
+					   unsigned cpu)
 {
-	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
-
 	if (atomic_load_explicit(&rc->lnext, memory_order_relaxed) != rc)
 		return;	/* queued: the next flush of this CPU sees our stores */
 	rstat_llist_push(t, rc, cpu);
 }
 
-static inline void rstat_updated_locked(struct rstat_tree *t, struct rstat_node *n,
-					unsigned cpu)
+static inline void rstat_cpu_updated_locked(struct rstat_tree *t, struct rstat_node_cpu *rc,
+					    unsigned cpu)
+{
+	if (rstat_next(rc))
+		return;	/* linked: the kernel's data_race() test */
+	rstat_locked_link(t, rc->owner, cpu);
+}
+
+/* Either, by the tree's updater, for node n (callers off the memcg hot
+ * path). */
+static inline void rstat_updated(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 {
 	struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 
-	if (rstat_next(rc))
-		return;	/* linked: the kernel's data_race() test */
-	rstat_locked_link(t, n, cpu);
-}
-
-/* Either, by the tree's updater (for callers off the memcg hot path). */
-static inline void rstat_updated(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
-{
 	if (t->updater == MCG_UPDATER_LLIST)
-		rstat_updated_llist(t, n, cpu);
+		rstat_cpu_updated_llist(t, rc, cpu);
 	else
-		rstat_updated_locked(t, n, cpu);
+		rstat_cpu_updated_locked(t, rc, cpu);
 }
 
 /* css_rstat_flush(): flushes n's subtree on every CPU, calling the tree's
