@@ -1154,6 +1154,65 @@ START_TEST(test_charge_stock)
 }
 END_TEST
 
+/* Kernel memory freed goes back through the freeing CPU's stock
+ * (obj_cgroup_uncharge_pages() calls refill_stock()), not straight to the
+ * counters as a user page's uncharge does: memory.current lags the free by
+ * up to a batch, and a stock over the batch drains.  6.12's one-memcg stock
+ * takes any refill and drains past 64; 7.3's uint8_t stock sends a refill
+ * over the batch straight to the counters. */
+START_TEST(test_charge_kmem_uncharge_refills_stock)
+{
+	static const char *const kernels[] = { "6.12", "7.3" };
+
+	for (unsigned k = 0; k < G_N_ELEMENTS(kernels); k++) {
+		struct mcg_engine *e = engine_make(1, 1, kernels[k], MCG_HIERARCHY_V2, NULL);
+		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
+		struct mcg_cgroup *over = NULL;
+		enum mcg_counter limited;
+
+		mcg_cpu_enter(c);
+		ck_assert(mcg_memcg_try_charge(c, a, 200, false, &over, &limited));
+		mcg_cpu_exit(c);
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 200);
+		ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 0);
+
+		/* 10 pages of slab freed: into the stock, usage unchanged. */
+		mcg_cpu_enter(c);
+		mcg_memcg_uncharge_kmem(c, a, 10, false);
+		mcg_cpu_exit(c);
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 200);
+		ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 10);
+
+		/* 60 more: the stock passes the batch of 64 and drains. */
+		mcg_cpu_enter(c);
+		mcg_memcg_uncharge_kmem(c, a, 60, false);
+		mcg_cpu_exit(c);
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 130);
+		ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 0);
+
+		/* A refill of 100 at once, with 5 in the stock. */
+		mcg_cpu_enter(c);
+		mcg_memcg_uncharge_kmem(c, a, 5, false);
+		mcg_memcg_uncharge_kmem(c, a, 100, false);
+		mcg_cpu_exit(c);
+		if (k == 0) {	/* 6.12: into the stock, which drains whole */
+			ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+					  25);
+			ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 0);
+		} else {	/* 7.3: straight to the counters, the stock kept */
+			ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+					  30);
+			ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 5);
+		}
+		mcg_memcg_drain_all_stock(e, NULL, mcg_engine_root(e));
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 25);
+		mcg_cgroup_put(a);
+		mcg_engine_free(e);
+	}
+}
+END_TEST
+
 /* 5.10: an update fills the CPU's batch; the batch that passes
  * MEBATCH_7_3 goes to the atomic of the memcg and of every ancestor
  * at once, and to the memcg-wide local, while the lruvec local takes every
@@ -1889,6 +1948,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_seed002_shared_tree_side_flush);
 	tcase_add_test(tc, test_seed004_css_ref);
 	tcase_add_test(tc, test_charge_stock);
+	tcase_add_test(tc, test_charge_kmem_uncharge_refills_stock);
 	tcase_add_test(tc, test_kernel_resolve);
 	tcase_add_test(tc, test_kernel_releases);
 	suite_add_tcase(s, tc);

@@ -105,6 +105,14 @@ bool mcg_cgroup_is_root(const struct mcg_cgroup *cg)
 	return cg->parent == NULL;
 }
 
+bool mcg_cgroup_is_descendant(const struct mcg_cgroup *cg, const struct mcg_cgroup *ancestor)
+{
+	for (; cg; cg = cg->parent)
+		if (cg == ancestor)
+			return true;
+	return false;
+}
+
 struct mcg_cgroup *mcg_cgroup_parent(const struct mcg_cgroup *cg)
 {
 	return cg->parent;

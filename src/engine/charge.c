@@ -11,9 +11,11 @@
  * leaves what it did not need in the stock; if the batch does not fit
  * under a limit, it retries with exactly nr_pages.  A stock over
  * MEMCG_CHARGE_BATCH, or one that a charge of another memcg replaces, is
- * drained: its pages go back to the counters.  Uncharges go straight to
- * the counters (uncharge_batch()).  So memory.current runs ahead of the
- * pages in use by up to a batch per CPU, as the kernel's does.
+ * drained: its pages go back to the counters.  Uncharges of user pages go
+ * straight to the counters (uncharge_batch()); kernel memory freed goes to
+ * the freeing CPU's stock (obj_cgroup_uncharge_pages() and 5.10's
+ * __memcg_kmem_uncharge() call refill_stock()).  So memory.current runs
+ * ahead of the pages in use by up to a batch per CPU, as the kernel's does.
  *
  * Until 7.x a stock caches one memcg; 7.3 caches NR_MEMCG_STOCK (7), each
  * with its own count, replacing them round robin (drain_idx) and dropping
@@ -50,20 +52,12 @@ static void stock_drain_slot(struct mcg_cpu *c, unsigned i)
 	mcg_cgroup_put(old);
 }
 
-static bool cg_in_subtree(const struct mcg_cgroup *cg, const struct mcg_cgroup *top)
-{
-	for (; cg; cg = cg->parent)
-		if (cg == top)
-			return true;
-	return false;
-}
-
 /* Drains the slots of c holding top or a descendant (NULL: all).  Inside
  * c's window. */
 static void stock_drain_subtree(struct mcg_cpu *c, const struct mcg_cgroup *top)
 {
 	for (unsigned i = 0; i < c->engine->nr_stock; i++)
-		if (c->stock_cached[i] && (!top || cg_in_subtree(c->stock_cached[i], top)))
+		if (c->stock_cached[i] && (!top || mcg_cgroup_is_descendant(c->stock_cached[i], top)))
 			stock_drain_slot(c, i);
 }
 
@@ -108,6 +102,16 @@ static void stock_refill(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long
 {
 	struct mcg_engine *e = c->engine;
 	int slot = -1, empty = -1;
+
+	/* 6.16+'s multi-memcg stock keeps uint8_t counts: a refill over a
+	 * batch goes straight to the counters (memcg_uncharge()).  Before,
+	 * it entered the stock and the stock drained at once. */
+	if (e->nr_stock > 1 && nr_pages > e->charge_batch) {
+		mcg_counter_uncharge(cg, MCG_COUNTER_MEMORY, nr_pages);
+		if (memsw)
+			mcg_counter_uncharge(cg, MCG_COUNTER_MEMSW, nr_pages);
+		return;
+	}
 
 	for (unsigned i = 0; i < e->nr_stock && slot < 0; i++) {
 		if (c->stock_cached[i] == cg && c->stock_memsw[i] == memsw)
@@ -188,6 +192,16 @@ void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool mems
 	css_refs_add(cg, -(long)nr_pages);
 }
 
+void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+			     bool memsw)
+{
+	if (!nr_pages)
+		return;
+	g_assert(engine_thread_in_cpu());
+	stock_refill(c, cg, nr_pages, memsw);
+	css_refs_add(cg, -(long)nr_pages);
+}
+
 void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,
 			       const struct mcg_cgroup *top)
 {
@@ -216,7 +230,7 @@ unsigned long mcg_memcg_stocked(struct mcg_engine *e, const struct mcg_cgroup *t
 
 		mcg_cpu_enter(cpu);
 		for (unsigned i = 0; i < e->nr_stock; i++)
-			if (cpu->stock_cached[i] && cg_in_subtree(cpu->stock_cached[i], top) &&
+			if (cpu->stock_cached[i] && mcg_cgroup_is_descendant(cpu->stock_cached[i], top) &&
 			    (!memsw || cpu->stock_memsw[i]))
 				sum += cpu->stock_pages[i];
 		mcg_cpu_exit(cpu);

@@ -148,6 +148,9 @@ bool mcg_cgroup_online(const struct mcg_cgroup *cg);
 bool mcg_cgroup_is_root(const struct mcg_cgroup *cg);
 /* Parent (no new reference; valid while cg is referenced), NULL at the root. */
 struct mcg_cgroup *mcg_cgroup_parent(const struct mcg_cgroup *cg);
+/* cgroup_is_descendant(): cg is ancestor or below it (a cgroup is its own
+ * descendant).  NULL ancestor: false. */
+bool mcg_cgroup_is_descendant(const struct mcg_cgroup *cg, const struct mcg_cgroup *ancestor);
 /* Unique id, stable for the cgroup's life; the root is 1. */
 uint64_t mcg_cgroup_id(const struct mcg_cgroup *cg);
 /* A copy of the current name ("" for the root); g_free() it. */
@@ -266,6 +269,12 @@ enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup
 			  bool memsw, struct mcg_cgroup **over, enum mcg_counter *limited);
 /* uncharge_batch(): straight to the counters, never to the stock. */
 void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw);
+/* Kernel memory freed on CPU c (obj_cgroup_uncharge_pages(); 5.10
+ * __memcg_kmem_uncharge()): the pages go to c's stock for cg, as
+ * refill_stock() takes them, and reach the counters when the stock drains.
+ * The caller must be in c.  The v1 kmem counter is the caller's. */
+void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+			     bool memsw);
 /* drain_all_stock(top): gives back what the stocks hold for top's subtree.
  * From inside CPU self's window: self's stock at once, every other CPU's
  * at its next enter.  With self NULL (outside any window): all at once. */

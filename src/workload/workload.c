@@ -74,14 +74,6 @@ static struct mcg_profile *profile_copy(const struct mcg_profile *p)
 
 /* ---- charging ---- */
 
-static bool cg_in_subtree(const struct mcg_cgroup *cg, const struct mcg_cgroup *top)
-{
-	for (; cg; cg = mcg_cgroup_parent(cg))
-		if (cg == top)
-			return true;
-	return false;
-}
-
 /* How a reclaim counts (pgscan/pgsteal of direct, kswapd or proactive
  * reclaim) and whether it may swap: not at a v1 memsw limit, where a page
  * moved to swap stays in the counter that refused. */
@@ -112,7 +104,7 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			const struct mcg_profile *p;
 
 			/* Pass 0 is top itself, pass 1 the rest of its subtree. */
-			if (pass == 0 ? w != first : (w == first || !cg_in_subtree(w->cg, top)))
+			if (pass == 0 ? w != first : (w == first || !mcg_cgroup_is_descendant(w->cg, top)))
 				continue;
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
 			total += wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
@@ -136,7 +128,7 @@ static struct wl_cgroup *oom_victim(struct wl_ctx *x, struct mcg_cgroup *top)
 		long killable = 0;
 
 		/* A dying memcg has no tasks to kill. */
-		if (w->dying || !cg_in_subtree(w->cg, top))
+		if (w->dying || !mcg_cgroup_is_descendant(w->cg, top))
 			continue;
 		for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 			n = &wl_ledger(w, x->cpu_id)->node[nid];
@@ -313,7 +305,11 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 
 	if (pages <= 0)
 		return;
-	mcg_memcg_uncharge(w->cg, (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
+	if (flags & WL_KMEM)
+		mcg_memcg_uncharge_kmem(x->cpu, w->cg, (unsigned long)pages,
+					is_v1(wl) && (flags & WL_MEMSW));
+	else
+		mcg_memcg_uncharge(w->cg, (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
 	if (is_v1(wl) && (flags & WL_KMEM))
 		mcg_counter_uncharge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
 	if (flags & WL_NOT_TASKS)
@@ -809,7 +805,7 @@ static void memcg_objects_uncharge(struct mcg_workload *wl, struct wl_cgroup *w)
 	if (!o->pages)
 		return;
 	mcg_cpu_enter(cpu);
-	mcg_memcg_uncharge(w->objs_parent, o->pages, wl->hierarchy == MCG_HIERARCHY_V1);
+	mcg_memcg_uncharge_kmem(cpu, w->objs_parent, o->pages, wl->hierarchy == MCG_HIERARCHY_V1);
 	if (wl->hierarchy == MCG_HIERARCHY_V1)
 		mcg_counter_uncharge(w->objs_parent, MCG_COUNTER_KMEM, o->pages);
 	memcg_objects_stats(wl, cpu, w->objs_parent, o, -1);
@@ -869,7 +865,7 @@ void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 		struct mcg_cgroup *p = w->objs_parent;
 
-		if (!p || !cg_in_subtree(p, cg))
+		if (!p || !mcg_cgroup_is_descendant(p, cg))
 			continue;
 		sum->slab += w->objs.slab;
 		sum->slab_per_node += w->objs.slab_per_node;
@@ -1090,7 +1086,7 @@ bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *c
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 
 		populated = !w->dying && !atomic_load_explicit(&w->idle, memory_order_relaxed) &&
-			    cg_in_subtree(w->cg, cg);
+			    mcg_cgroup_is_descendant(w->cg, cg);
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	return populated;
@@ -1121,7 +1117,7 @@ int mcg_workload_kill(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		struct mcg_profile *idle;
 
 		if (w->dying || atomic_load_explicit(&w->idle, memory_order_relaxed) ||
-		    !cg_in_subtree(w->cg, cg))
+		    !mcg_cgroup_is_descendant(w->cg, cg))
 			continue;
 		if (mcg_profile_parse("preset=idle", wl->nr_nodes, &idle) == 0)
 			profile_swap(wl, w, idle);
@@ -1161,7 +1157,7 @@ static bool subtree_in_flight(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 
-		if (!cg_in_subtree(w->cg, cg))
+		if (!mcg_cgroup_is_descendant(w->cg, cg))
 			continue;
 		for (unsigned c = 0; c < wl->nr_cpus; c++)
 			if (wl_ledger_in_flight(wl, wl_ledger(w, c)))
