@@ -223,36 +223,47 @@ static void bench_hot_path(void)
 	mcg_engine_free(e);
 }
 
-/* The update path of each era, one thread, as above. */
+/* The update path of each era, one thread, as above.  The eras' runs are
+ * interleaved (run r of every era, then run r + 1), so that the machine's
+ * slow phases fall on every era alike. */
 static void bench_eras_hot_path(void)
 {
 	unsigned nr;
 	const struct mcg_kernel *const *eras = mcg_kernel_list(&nr);
 	long n = opt_quick ? 1L << 20 : 1L << 23;
+	struct era_hot {
+		struct mcg_engine *e;
+		struct mcg_cgroup *cg[3];
+		struct sample s;
+	} *eh = g_new0(struct era_hot, nr);
 
 	printf("hot path of each era: ns per update into a depth-3 cgroup, 1 thread\n");
 	for (unsigned k = 0; k < nr; k++) {
 		struct mcg_engine *e = engine_of(eras[k]->version, 2, 1, MCG_HIERARCHY_V2);
-		struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *cg;
-		struct sample s = { 0 };
+
+		eh[k].e = e;
+		mcg_cgroup_create(e, mcg_engine_root(e), "a", &eh[k].cg[0]);
+		mcg_cgroup_create(e, eh[k].cg[0], "b", &eh[k].cg[1]);
+		mcg_cgroup_create(e, eh[k].cg[1], "c", &eh[k].cg[2]);
+		hot_loop(e, mcg_engine_cpu(e, 0), eh[k].cg[2], n / 8, true);
+	}
+	for (unsigned r = 0; r < opt_runs; r++)
+		for (unsigned k = 0; k < nr; k++)
+			eh[k].s.v[eh[k].s.n++] =
+				hot_loop(eh[k].e, mcg_engine_cpu(eh[k].e, 0), eh[k].cg[2], n, true);
+	for (unsigned k = 0; k < nr; k++) {
 		char what[96];
 
-		mcg_cgroup_create(e, root, "a", &a);
-		mcg_cgroup_create(e, a, "b", &b);
-		mcg_cgroup_create(e, b, "c", &cg);
-		hot_loop(e, mcg_engine_cpu(e, 0), cg, n / 8, true);
-		for (unsigned r = 0; r < opt_runs; r++)
-			s.v[s.n++] = hot_loop(e, mcg_engine_cpu(e, 0), cg, n, true);
 		g_snprintf(what, sizeof(what), "%s (%s)", eras[k]->version,
 			   eras[k]->stats == MCG_STATS_BATCHED_ATOMICS ? "batched atomics"
 			   : eras[k]->updater == MCG_UPDATER_LLIST      ? "lockless llist updater"
 									: "per-CPU locked updater");
-		row(what, &s, "ns");
-		mcg_cgroup_put(cg);
-		mcg_cgroup_put(b);
-		mcg_cgroup_put(a);
-		mcg_engine_free(e);
+		row(what, &eh[k].s, "ns");
+		for (int i = 2; i >= 0; i--)
+			mcg_cgroup_put(eh[k].cg[i]);
+		mcg_engine_free(eh[k].e);
 	}
+	g_free(eh);
 }
 
 /* ---- flush ---- */

@@ -66,6 +66,21 @@ static void engine_plan_pcpu(struct mcg_engine *e)
 	}
 	/* The record the memcg hot path marks (cgroup.c's node_of[]). */
 	e->off_memory_rstat = e->off_rstat[e->cfg.kernel.split_trees ? MCG_PART_MEMORY : 0];
+	e->node_stride = (uint32_t)(sizeof(acount_t) * l->nr_node_slots);
+	for (int i = 0; i < MCG_NR_ITEMS; i++) {
+		struct memcg_item_path *ip = &e->item_path[i];
+		size_t slot_off = sizeof(acount_t) * l->slot[i];
+
+		ip->kind = l->kind[i];
+		ip->unit_bytes = (uint16_t)mcg_storage_unit_bytes(
+			(enum mcg_storage_unit)l->storage_unit[i]);
+		if (ip->kind == MCG_KIND_EVENT)
+			ip->off = (uint32_t)(e->off_events + slot_off);
+		else if (ip->kind != MCG_KIND_ABSENT)
+			ip->off = (uint32_t)(e->off_state + slot_off);
+		if (ip->kind == MCG_KIND_NODE)
+			ip->node_off = (uint32_t)(e->off_lstate + slot_off);
+	}
 	e->pcpu_stride = align_up(off, 64);
 	pcpu_plan(e);
 	/* state, local and pending for state, events, per node */

@@ -194,6 +194,18 @@ enum mcg_update_path {
 	MCG_PATH_ANY,			/* another mix, unspecialised */
 };
 
+/* What a stat update needs of an item, precomputed at engine creation as
+ * the kernel's compiler folds memcg_stats_index() and the offsets of
+ * vmstats_percpu->state[i] into constants: one 12-byte load replaces three
+ * layout bytes and the engine's array offsets.  Immutable. */
+struct memcg_item_path {
+	uint32_t off;		/* byte offset of the memcg-wide counter in a CPU
+				 * block (state or events array) */
+	uint32_t node_off;	/* node 0's lruvec counter (MCG_KIND_NODE) */
+	uint16_t unit_bytes;	/* storage unit: memcg_state_val_in_pages() */
+	uint8_t kind;		/* enum mcg_item_kind; ABSENT: not tracked */
+};
+
 struct mcg_engine {
 	struct mcg_engine_config cfg;		/* immutable */
 	enum mcg_update_path update_path;	/* immutable */
@@ -218,6 +230,8 @@ struct mcg_engine {
 	size_t off_state_prev, off_events_prev, off_lstate_prev;
 	size_t off_base, off_io, off_rstat[MCG_NR_PARTS];
 	size_t off_memory_rstat;		/* off_rstat[] of the memory node */
+	uint32_t node_stride;			/* bytes between nodes' lruvec arrays */
+	struct memcg_item_path item_path[MCG_NR_ITEMS];
 	size_t nr_aggregates;
 
 	/* Trees; with a shared tree all parts use trees[0]. */

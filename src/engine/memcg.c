@@ -58,36 +58,33 @@ stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, i
 	       enum mcg_item item, long val, enum mcg_rstat_updater updater,
 	       enum mcg_flush_policy flush, bool stop_at_flushable)
 {
-	const struct mcg_layout *l = e->layout;
+	const struct memcg_item_path *ip = &e->item_path[item];
 	unsigned cpu = c->id;
 	/* this_cpu_ptr(): the CPU's block of this cgroup, computed once.  The
 	 * engine's offsets are immutable, but the counter stores below may
 	 * alias them as far as the compiler knows: read them all first, as the
 	 * kernel's are link-time constants. */
 	char *pcpu = this_cpu_pcpu(c, cg);
-	unsigned slot = l->slot[item];
-	enum mcg_item_kind kind = (enum mcg_item_kind)l->kind[item];
-	size_t off_state = e->off_state, off_events = e->off_events, off_lstate = e->off_lstate;
 	struct memcg_pcpu *pc = (struct memcg_pcpu *)(pcpu + e->off_memcg);
 	struct rstat_node_cpu *rc = (struct rstat_node_cpu *)(pcpu + e->off_memory_rstat);
 	struct rstat_tree *t = e->tree_of[MCG_PART_MEMORY];
+	unsigned long abs_val = val < 0 ? 0UL - (unsigned long)val : (unsigned long)val;
 	/* 6.1 counts |val| as given (bytes for byte items); later kernels
 	 * count pages (memcg_state_val_in_pages()). */
-	unsigned long pages = flush == MCG_FLUSH_GLOBAL ? (unsigned long)labs(val)
-							: mcg_layout_val_in_pages(l, item, val);
+	unsigned long pages = flush == MCG_FLUSH_GLOBAL || ip->kind == MCG_KIND_EVENT
+				      ? abs_val
+				      : mcg_state_val_in_pages(ip->unit_bytes, abs_val);
 
-	switch (kind) {
+	switch (ip->kind) {
 	case MCG_KIND_NODE:
 		g_assert((unsigned)nid < e->cfg.nr_nodes);
-		acount_add_single_writer((acount_t *)(pcpu + off_state) + slot, val);
-		acount_add_single_writer((acount_t *)(pcpu + off_lstate) +
-					 (size_t)nid * l->nr_node_slots + slot, val);
-		break;
+		/* A node item is also counted memcg-wide. */
+		acount_add_single_writer((acount_t *)(pcpu + ip->node_off +
+						      (size_t)nid * e->node_stride), val);
+		/* fall through */
 	case MCG_KIND_MEMCG:
-		acount_add_single_writer((acount_t *)(pcpu + off_state) + slot, val);
-		break;
 	case MCG_KIND_EVENT:
-		acount_add_single_writer((acount_t *)(pcpu + off_events) + slot, val);
+		acount_add_single_writer((acount_t *)(pcpu + ip->off), val);
 		break;
 	default:
 		return;		/* this kernel does not track the item */

@@ -273,25 +273,33 @@ static inline unsigned long mcg_storage_unit_bytes(enum mcg_storage_unit unit)
 /* memcg_state_val_in_pages(): the flush threshold counts page-sized changes,
  * so a byte or KiB change is scaled to pages and rounded up to one page,
  * because a change that rounds to 0 would not count at all and a stream of
- * small slab updates would never trigger a flush.  Events count as
- * themselves; absent items for nothing.  Inline: every stat update of the
- * 6.12 and 7.3 eras runs it, as the kernel's is inline. */
-static inline unsigned long mcg_layout_val_in_pages(const struct mcg_layout *l, enum mcg_item item,
-						    long val)
+ * small slab updates would never trigger a flush.  `unit` is the item's
+ * storage unit in bytes.  Inline: every stat update of the 6.12 and 7.3
+ * eras runs it, as the kernel's is inline. */
+static inline unsigned long mcg_state_val_in_pages(unsigned long unit, unsigned long abs_val)
 {
-	unsigned long abs_val = val < 0 ? 0UL - (unsigned long)val : (unsigned long)val;
-	unsigned long unit, pages;
+	unsigned long pages;
 
-	if (l->kind[item] == MCG_KIND_ABSENT)
-		return 0;
-	if (l->kind[item] == MCG_KIND_EVENT || abs_val == 0)
-		return abs_val;
-	unit = mcg_storage_unit_bytes((enum mcg_storage_unit)l->storage_unit[item]);
-	if (unit == MCG_PAGE_SIZE)
+	if (unit == MCG_PAGE_SIZE || abs_val == 0)
 		return abs_val;
 	/* mult_frac(): no overflow for any |val| */
 	pages = (abs_val / MCG_PAGE_SIZE) * unit + (abs_val % MCG_PAGE_SIZE) * unit / MCG_PAGE_SIZE;
 	return pages ? pages : 1;
+}
+
+/* The same for any item of a layout: events count as themselves, absent
+ * items for nothing. */
+static inline unsigned long mcg_layout_val_in_pages(const struct mcg_layout *l, enum mcg_item item,
+						    long val)
+{
+	unsigned long abs_val = val < 0 ? 0UL - (unsigned long)val : (unsigned long)val;
+
+	if (l->kind[item] == MCG_KIND_ABSENT)
+		return 0;
+	if (l->kind[item] == MCG_KIND_EVENT)
+		return abs_val;
+	return mcg_state_val_in_pages(
+		mcg_storage_unit_bytes((enum mcg_storage_unit)l->storage_unit[item]), abs_val);
 }
 
 /* A stored state value converted for output (memory.stat, numa_stat). */
