@@ -585,8 +585,15 @@ START_TEST(test_v1_limits)
 						usage / 2, true), -EBUSY);
 	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX),
 			  MCG_PAGE_COUNTER_MAX);
+	/* A signal pending before the first pass: -EINTR, nothing reclaimed
+	 * (mem_cgroup_force_empty() checks signal_pending() in its loop,
+	 * after drain_all_stock()). */
+	usage = mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) -
+		mcg_memcg_stocked(r.e, cg, false);
+	ck_assert_int_eq(mcg_workload_force_empty(r.wl, cg, always_interrupted, NULL), -EINTR);
+	ck_assert_uint_eq(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), usage);
 	/* force_empty succeeds, and the mlocked pages stay */
-	ck_assert_int_eq(mcg_workload_force_empty(r.wl, cg), 0);
+	ck_assert_int_eq(mcg_workload_force_empty(r.wl, cg, NULL, NULL), 0);
 	ck_assert_uint_ge(mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), usage / 2);
 	/* memsw below memory, memory above memsw: EINVAL. */
 	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX,

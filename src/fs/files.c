@@ -339,9 +339,17 @@ static int write_v1_soft_limit(struct fs_call *c, char *buf)
 	return err;
 }
 
+/* The kernel's reclaim loops (memory.reclaim, force_empty) check
+ * signal_pending() before each pass. */
+static bool reclaim_interrupted(void *unused)
+{
+	return fs_write_interrupted();
+}
+
 static int write_v1_force_empty(struct fs_call *c, char *buf)
 {
-	return is_root(c) ? -EINVAL : mcg_workload_force_empty(c->fs->wl, c->cg);
+	return is_root(c) ? -EINVAL
+			  : mcg_workload_force_empty(c->fs->wl, c->cg, reclaim_interrupted, NULL);
 }
 
 static int show_v1_use_hierarchy(struct fs_call *c, GString *out)
@@ -930,12 +938,6 @@ static int show_zswap_writeback(struct fs_call *c, GString *out)
 static int write_zswap_writeback(struct fs_call *c, char *buf)
 {
 	return write_flag01(buf, &c->node->st.zswap_writeback);
-}
-
-/* The kernel's reclaim loop checks signal_pending() before each pass. */
-static bool reclaim_interrupted(void *unused)
-{
-	return fs_write_interrupted();
 }
 
 /* memory.reclaim: "<bytes> [swappiness=<0..200>]".  Input is validated as

@@ -1364,7 +1364,8 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 	return err;
 }
 
-int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg)
+int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg,
+			     bool (*interrupted)(void *arg), void *arg)
 {
 	int err = 0;
 
@@ -1375,11 +1376,19 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		mcg_memcg_drain_all_stock(wl->e, NULL, cg);
 	/* Reclaim until empty or MAX_RECLAIM_RETRIES passes without progress;
 	 * what stays (mlocked pages, kernel objects) stays, and the write
-	 * still succeeds: mem_cgroup_force_empty() returns 0 (5.10 to 7.3). */
+	 * still succeeds: mem_cgroup_force_empty() returns 0 (5.10 to 7.3).
+	 * A signal pending before a pass ends it with -EINTR, and (7.3,
+	 * memcg_is_dying()) so does the cgroup's removal, with 0. */
 	for (int retries = MAX_RECLAIM_RETRIES; !err && retries > 0;) {
 		long usage = (long)mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 
 		if (!usage)
+			break;
+		if (interrupted && interrupted(arg)) {
+			err = -EINTR;
+			break;
+		}
+		if (!mcg_cgroup_online(cg))
 			break;
 		if (!reclaim_or_wait(wl, cg, usage, &direct_reclaim))
 			retries--;

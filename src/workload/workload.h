@@ -228,8 +228,11 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages,
 			 bool (*interrupted)(void *arg), void *arg);
 /* v1 memory.force_empty: reclaims all it can, then 0 whatever stays
- * charged (mem_cgroup_force_empty()); -ENODEV once cg is removed. */
-int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg);
+ * charged (mem_cgroup_force_empty()); -ENODEV once cg is removed; -EINTR
+ * when interrupted(arg) (may be NULL), asked before each pass as the
+ * kernel checks signal_pending(), says the writer has a signal pending. */
+int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg,
+			     bool (*interrupted)(void *arg), void *arg);
 
 /* ---- Figures ------------------------------------------------------------- */
 
