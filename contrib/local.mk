@@ -18,3 +18,6 @@ AM_DISTCHECK_CONFIGURE_FLAGS = --with-systemdsystemunitdir=$$dc_install_base/$(s
 # The bench's argument checks (no mount, nothing under /sys).
 TESTS += tests/bench-read-args.sh
 dist_check_SCRIPTS += tests/bench-read-args.sh
+# contrib/bench-hotpath-ab.sh's refusals and arithmetic, on fake builds.
+TESTS += tests/bench-hotpath-ab.sh
+dist_check_SCRIPTS += tests/bench-hotpath-ab.sh
