@@ -298,6 +298,58 @@ END_TEST
  * pair the workload updated since the previous flush, in every era that
  * flushes (5.10 has no rstat flush).  Nothing else flushes here: no
  * periodic flusher, no reclaim, no refaults. */
+/* A removed memcg's kernel memory is uncharged through its obj_cgroup,
+ * which offline handed to the parent (memcg_reparent_objcgs()): the
+ * refill goes to a live ancestor's stock (obj_cgroup_uncharge_pages()), so
+ * no CPU's stock pins the dead memcg and it is released once its pages
+ * are gone.  7.3 gives the root no refill_stock() at all. */
+START_TEST(test_dying_kmem_uncharge_goes_to_live_ancestor)
+{
+	static const char *const eras[] = { "5.10", "6.1", "6.12", "7.3" };
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *root, *a, *b;
+	const char *why = NULL;
+	unsigned long a_usage, stocked;
+	int err = 0;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	cfg.flush_period_ms = 0;
+	ck_assert_int_eq(mcg_kernel_resolve(eras[_i], NULL, &cfg.kernel, &why), 0);
+	e = mcg_engine_new(&cfg);
+	root = mcg_engine_root(e);
+	wl = mcg_workload_new(e, "preset=idle", &err);
+	ck_assert_ptr_nonnull(wl);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", &a), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, a, "b", &b), 0);
+	ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SLAB_RECLAIMABLE, 1, 0, 20), 0);
+	/* b leaves a dying memcg holding its slab (7.3: reparented to a). */
+	ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, b), 0);
+	mcg_cgroup_put(b);
+	/* Empty stocks, so that the reclaim's refill is all they hold. */
+	mcg_memcg_drain_all_stock(e, NULL, root);
+	ck_assert_uint_eq(mcg_memcg_stocked(e, root, false), 0);
+	a_usage = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	ck_assert_uint_ge(a_usage, 20);
+	/* a's reclaim frees the slab: the 20 pages go to a's stock, b is
+	 * released without any drain, and (before 7.3, where b is released
+	 * only now) b's own objects, charged to a, follow into a's stock. */
+	ck_assert_int_ge(mcg_workload_reclaim(wl, a, 20, NULL, NULL), -EAGAIN);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 0);
+	stocked = mcg_memcg_stocked(e, a, false);
+	ck_assert_uint_ge(stocked, 20);
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), a_usage);
+	mcg_memcg_drain_all_stock(e, NULL, root);
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+			  a_usage - stocked);
+	mcg_workload_free(wl);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
 START_TEST(test_flush_visits_touched_pairs)
 {
 	static const char *const eras[] = { "6.1", "6.12", "7.3" };
@@ -875,6 +927,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_per_page_events);
 	tcase_add_test(tc, test_cgroup_stat);
 	tcase_add_loop_test(tc, test_flush_visits_touched_pairs, 0, 3);
+	tcase_add_loop_test(tc, test_dying_kmem_uncharge_goes_to_live_ancestor, 0, 4);
 	tcase_add_test(tc, test_v1_limits);
 	tcase_add_test(tc, test_profile_files);
 	tcase_add_test(tc, test_profile_nodes);

@@ -96,6 +96,15 @@ static bool stock_consume(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned lon
 	return false;
 }
 
+/* 7.3's refill_stock() and obj_cgroup_uncharge_pages() differ from the
+ * older eras' in two ways that come with its multi-memcg stock, the one
+ * thing that tells the eras apart here: counts are uint8_t, so a refill
+ * over a batch bypasses the stock, and the root never enters it. */
+static bool stock_7_3(const struct mcg_engine *e)
+{
+	return e->nr_stock > 1;
+}
+
 /* refill_stock() */
 static void stock_refill(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
 			 bool memsw)
@@ -103,10 +112,10 @@ static void stock_refill(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long
 	struct mcg_engine *e = c->engine;
 	int slot = -1, empty = -1;
 
-	/* 6.16+'s multi-memcg stock keeps uint8_t counts: a refill over a
-	 * batch goes straight to the counters (memcg_uncharge()).  Before,
-	 * it entered the stock and the stock drained at once. */
-	if (e->nr_stock > 1 && nr_pages > e->charge_batch) {
+	/* 7.3: a refill over a batch goes straight to the counters
+	 * (memcg_uncharge()).  Before, it entered the stock and the stock
+	 * drained at once. */
+	if (stock_7_3(e) && nr_pages > e->charge_batch) {
 		mcg_counter_uncharge(cg, MCG_COUNTER_MEMORY, nr_pages);
 		if (memsw)
 			mcg_counter_uncharge(cg, MCG_COUNTER_MEMSW, nr_pages);
@@ -198,8 +207,23 @@ void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned 
 	if (!nr_pages)
 		return;
 	g_assert(engine_thread_in_cpu());
+	/* 7.3's obj_cgroup_uncharge_pages() gives the root no refill_stock()
+	 * (refill_stock() warns on it); 6.12's does.  The root's counters
+	 * are memcgfs's own bookkeeping (the kernel charges no root page
+	 * counter), so they are uncharged at once. */
+	if (stock_7_3(c->engine) && mcg_cgroup_is_root(cg)) {
+		mcg_memcg_uncharge(cg, nr_pages, memsw);
+		return;
+	}
 	stock_refill(c, cg, nr_pages, memsw);
 	css_refs_add(cg, -(long)nr_pages);
+}
+
+struct mcg_cgroup *mcg_memcg_objcg_owner(struct mcg_cgroup *cg)
+{
+	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
+		cg = cg->parent;	/* the root is always online */
+	return cg;
 }
 
 void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,

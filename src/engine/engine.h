@@ -271,10 +271,18 @@ enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup
 void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw);
 /* Kernel memory freed on CPU c (obj_cgroup_uncharge_pages(); 5.10
  * __memcg_kmem_uncharge()): the pages go to c's stock for cg, as
- * refill_stock() takes them, and reach the counters when the stock drains.
- * The caller must be in c.  The v1 kmem counter is the caller's. */
+ * refill_stock() takes them, and reach the counters when the stock drains;
+ * in 7.3 the root's go straight to its counters (no refill_stock() for
+ * the root).  cg is the memcg the pages are charged to now: for memory
+ * charged through an obj_cgroup, mcg_memcg_objcg_owner().  The caller must
+ * be in c.  The v1 kmem counter is the caller's. */
 void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
 			     bool memsw);
+/* The memcg an obj_cgroup of cg uncharges to now: cg while it is online,
+ * else its nearest online ancestor, since every offline hands the dying
+ * memcg's objcgs to its parent (memcg_reparent_objcgs() in
+ * mm/memcontrol.c).  No reference is taken: valid while cg is referenced. */
+struct mcg_cgroup *mcg_memcg_objcg_owner(struct mcg_cgroup *cg);
 /* drain_all_stock(top): gives back what the stocks hold for top's subtree.
  * From inside CPU self's window: self's stock at once, every other CPU's
  * at its next enter.  With self NULL (outside any window): all at once. */

@@ -48,6 +48,7 @@ const struct mcg_kernel mcg_era_6_1 = {
 	.pending_stop_at_flushable = false,
 	.local = MCG_LOCAL_PERCPU_SUM,
 	.reparent_local = false,
+	.kmem_pages_objcg = true,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = false,

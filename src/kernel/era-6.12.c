@@ -38,6 +38,7 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.pending_stop_at_flushable = false,
 	.local = MCG_LOCAL_FLUSHED,
 	.reparent_local = false,
+	.kmem_pages_objcg = true,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = true,

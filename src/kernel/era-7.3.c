@@ -31,6 +31,7 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.pending_stop_at_flushable = true,
 	.local = MCG_LOCAL_FLUSHED,
 	.reparent_local = true,
+	.kmem_pages_objcg = true,
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = false,

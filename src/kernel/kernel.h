@@ -149,6 +149,12 @@ struct mcg_kernel {
 	/* On offline, v1 local counts move to the parent (reparent_state_local()
 	 * in 7.x); before, they stay with the dying memcg. */
 	bool reparent_local;
+	/* Kernel pages (stacks, page tables) charged through an obj_cgroup
+	 * ("use obj_cgroup APIs to charge kmem pages", 5.13): their uncharge
+	 * and statistics follow the objcg to a live ancestor once the memcg
+	 * is offline.  5.10 keeps page->mem_cgroup, the dying memcg.  Slab is
+	 * objcg-charged in every era (5.9+). */
+	bool kmem_pages_objcg;
 	enum mcg_numa_stat numa_stat;
 	enum mcg_css_ref css_ref;
 	/* CONFIG_LRU_GEN_ENABLED: multi-gen LRU on by default.  Its reclaim

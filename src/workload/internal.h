@@ -198,6 +198,10 @@ struct wl_ctx {
 /* ledger.c: page life cycle, as CPU ctx->cpu (entered). */
 /* One stat update of w's memcg, which marks the (cgroup, CPU) pair. */
 void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long val);
+/* The same for a page of w's whose statistics go to memcg cg (an objcg's
+ * owner: mcg_memcg_objcg_owner()). */
+void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
+		enum mcg_item item, long val);
 /* Does one step of w's profile for dt seconds; true if the profile asks
  * for more than one step may do (the CPU is behind: no sleeping). */
 bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt);
@@ -263,6 +267,9 @@ enum wl_charge_flags {
  * try_charge() does, as ctx's CPU.  false if the charge could not be made. */
 bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags);
 void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags);
+/* Kernel pages of w's freed, charged now to memcg cg: through the CPU's
+ * charge stock (mcg_memcg_uncharge_kmem()), and v1's kmem counter. */
+void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, long pages);
 /* Pages enter swap: v2 charges the swap counter (false at swap.max, with a
  * swap "max" and "fail" event); v1 needs nothing, they stay in memsw. */
 bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages);

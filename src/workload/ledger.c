@@ -33,12 +33,18 @@
 
 void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long val)
 {
+	wl_stat_to(x, w, w->cg, nid, item, val);
+}
+
+void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
+		enum mcg_item item, long val)
+{
 	struct wl_ledger *l;
 	uint64_t window;
 
 	if (!val)
 		return;
-	mcg_stat_mod(x->cpu, w->cg, nid, item, val);
+	mcg_stat_mod(x->cpu, cg, nid, item, val);
 	x->stat_updates++;
 	l = wl_ledger(w, x->cpu_id);
 	per_cpu_count(&l->stat_updates, 1);
@@ -601,6 +607,21 @@ enum kmem_kinds {
 	KMEM_ALL = 15,
 };
 
+/* The memcg a kernel page of w's is charged to now.  Slab objects (every
+ * era) and, from 5.13, kernel pages are charged through an obj_cgroup,
+ * which each offline hands to the parent (memcg_reparent_objcgs()): a
+ * dying cgroup's kernel memory is uncharged, and its statistics moved,
+ * at its nearest live ancestor (obj_cgroup_uncharge_pages(),
+ * mod_objcg_state()).  5.10's stacks and page tables keep
+ * page->mem_cgroup, the dying memcg (__memcg_kmem_uncharge_page()). */
+static struct mcg_cgroup *kmem_owner(const struct wl_ctx *x, const struct wl_cgroup *w,
+				     bool page_backed)
+{
+	if (page_backed && !mcg_engine_config(x->e)->kernel.kmem_pages_objcg)
+		return w->cg;
+	return mcg_memcg_objcg_owner(w->cg);
+}
+
 /* Frees up to n pages of the given kinds of kernel memory, in that order. */
 static long free_kernel(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, unsigned kinds)
 {
@@ -610,6 +631,7 @@ static long free_kernel(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, 
 	long stack = kinds & KMEM_KERNEL_STACK ? lmin(node->kernel_stack, n - rec - unrec) : 0;
 	long pt = kinds & KMEM_PAGETABLES ? lmin(node->pagetables, n - rec - unrec - stack) : 0;
 	long k = rec + unrec + stack + pt;
+	struct mcg_cgroup *slab_cg, *page_cg;
 
 	if (k <= 0)
 		return 0;
@@ -617,12 +639,21 @@ static long free_kernel(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, 
 	node->slab_unreclaimable -= unrec;
 	node->kernel_stack -= stack;
 	node->pagetables -= pt;
-	wl_stat(x, w, nid, MCG_SLAB_RECLAIMABLE_B, -rec * MCG_PAGE_SIZE);
-	wl_stat(x, w, nid, MCG_SLAB_UNRECLAIMABLE_B, -unrec * MCG_PAGE_SIZE);
-	wl_stat(x, w, nid, MCG_KERNEL_STACK_KB, -stack * KB_PER_PAGE);
-	wl_stat(x, w, nid, MCG_PAGETABLE, -pt);
-	wl_stat(x, w, nid, MCG_MEMCG_KMEM, -k);
-	wl_uncharge(x, w, k, WL_MEMSW | WL_KMEM);
+	slab_cg = kmem_owner(x, w, false);
+	page_cg = kmem_owner(x, w, true);
+	wl_stat_to(x, w, slab_cg, nid, MCG_SLAB_RECLAIMABLE_B, -rec * MCG_PAGE_SIZE);
+	wl_stat_to(x, w, slab_cg, nid, MCG_SLAB_UNRECLAIMABLE_B, -unrec * MCG_PAGE_SIZE);
+	wl_stat_to(x, w, page_cg, nid, MCG_KERNEL_STACK_KB, -stack * KB_PER_PAGE);
+	wl_stat_to(x, w, page_cg, nid, MCG_PAGETABLE, -pt);
+	if (slab_cg == page_cg) {
+		wl_stat_to(x, w, slab_cg, nid, MCG_MEMCG_KMEM, -k);
+		wl_uncharge_kmem(x, w, slab_cg, k);
+	} else {	/* 5.10, w dying */
+		wl_stat_to(x, w, slab_cg, nid, MCG_MEMCG_KMEM, -(rec + unrec));
+		wl_stat_to(x, w, page_cg, nid, MCG_MEMCG_KMEM, -(stack + pt));
+		wl_uncharge_kmem(x, w, slab_cg, rec + unrec);
+		wl_uncharge_kmem(x, w, page_cg, stack + pt);
+	}
 	return k;
 }
 

@@ -305,15 +305,24 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 
 	if (pages <= 0)
 		return;
-	if (flags & WL_KMEM)
-		mcg_memcg_uncharge_kmem(x->cpu, w->cg, (unsigned long)pages,
-					is_v1(wl) && (flags & WL_MEMSW));
-	else
-		mcg_memcg_uncharge(w->cg, (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
-	if (is_v1(wl) && (flags & WL_KMEM))
-		mcg_counter_uncharge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
+	mcg_memcg_uncharge(w->cg, (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
 	if (flags & WL_NOT_TASKS)
 		return;
+	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
+	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
+}
+
+void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, long pages)
+{
+	struct mcg_workload *wl = x->wl;
+
+	if (pages <= 0)
+		return;
+	/* v1 charges memsw with every charge, kernel memory included;
+	 * memcg1_account_kmem() then uncharges the kmem counter. */
+	mcg_memcg_uncharge_kmem(x->cpu, cg, (unsigned long)pages, is_v1(wl));
+	if (is_v1(wl))
+		mcg_counter_uncharge(cg, MCG_COUNTER_KMEM, (unsigned long)pages);
 	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
 	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
 }
@@ -801,14 +810,18 @@ static void memcg_objects_uncharge(struct mcg_workload *wl, struct wl_cgroup *w)
 {
 	struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, 0);
 	const struct mcg_memcg_objects *o = &w->objs;
+	struct mcg_cgroup *owner;
 
 	if (!o->pages)
 		return;
 	mcg_cpu_enter(cpu);
-	mcg_memcg_uncharge_kmem(cpu, w->objs_parent, o->pages, wl->hierarchy == MCG_HIERARCHY_V1);
+	/* Slab and per-CPU objects: through the objcg, to the nearest live
+	 * ancestor once objs_parent is dying too. */
+	owner = mcg_memcg_objcg_owner(w->objs_parent);
+	mcg_memcg_uncharge_kmem(cpu, owner, o->pages, wl->hierarchy == MCG_HIERARCHY_V1);
 	if (wl->hierarchy == MCG_HIERARCHY_V1)
-		mcg_counter_uncharge(w->objs_parent, MCG_COUNTER_KMEM, o->pages);
-	memcg_objects_stats(wl, cpu, w->objs_parent, o, -1);
+		mcg_counter_uncharge(owner, MCG_COUNTER_KMEM, o->pages);
+	memcg_objects_stats(wl, cpu, owner, o, -1);
 	mcg_cpu_exit(cpu);
 	w->objs = (struct mcg_memcg_objects){ 0 };
 }
@@ -1367,6 +1380,8 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg,
 			     bool (*interrupted)(void *arg), void *arg)
 {
+	/* The dying check came with 7.3's reparenting (get_non_dying_memcg_start()). */
+	bool stops_when_dying = mcg_engine_config(wl->e)->kernel.reparent_local;
 	int err = 0;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
@@ -1377,20 +1392,22 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg,
 	/* Reclaim until empty or MAX_RECLAIM_RETRIES passes without progress;
 	 * what stays (mlocked pages, kernel objects) stays, and the write
 	 * still succeeds: mem_cgroup_force_empty() returns 0 (5.10 to 7.3).
-	 * A signal pending before a pass ends it with -EINTR, and (7.3,
-	 * memcg_is_dying()) so does the cgroup's removal, with 0. */
+	 * Each pass asks for SWAP_CLUSTER_MAX pages
+	 * (try_to_free_mem_cgroup_pages(memcg, 1, ...)).  A signal pending
+	 * before a pass ends it with -EINTR.  7.3 also stops, with 0, once
+	 * the memcg is dying (memcg_is_dying(): its rmdir waits for the write
+	 * under cgroup_mutex); before, rmdir waited in kernfs for the write to
+	 * finish, so removal never met a running force_empty. */
 	for (int retries = MAX_RECLAIM_RETRIES; !err && retries > 0;) {
-		long usage = (long)mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
-
-		if (!usage)
+		if (!mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE))
 			break;
 		if (interrupted && interrupted(arg)) {
 			err = -EINTR;
 			break;
 		}
-		if (!mcg_cgroup_online(cg))
+		if (stops_when_dying && !mcg_cgroup_online(cg))
 			break;
-		if (!reclaim_or_wait(wl, cg, usage, &direct_reclaim))
+		if (!reclaim_or_wait(wl, cg, SWAP_CLUSTER_MAX, &direct_reclaim))
 			retries--;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
