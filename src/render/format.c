@@ -249,7 +249,8 @@ void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *o
  * stands for "a blkg exists"; the counter block keeps the kernel's own
  * condition, so both cases print as the kernel would.
  */
-void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, const char *const *tail,
+			GString *out)
 {
 	mcg_io_flush(e, cg);
 
@@ -274,6 +275,9 @@ void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *ou
 				(unsigned long long)rbytes, (unsigned long long)wbytes,
 				(unsigned long long)rios, (unsigned long long)wios,
 				(unsigned long long)dbytes, (unsigned long long)dios);
+		/* blkcg_print_one_stat(): each policy's pd_stat_fn() */
+		if (tail && tail[dev])
+			g_string_append(out, tail[dev]);
 		g_string_append_c(out, '\n');
 	}
 }
