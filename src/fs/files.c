@@ -1469,7 +1469,7 @@ static int show_io_stat(struct fs_call *c, GString *out)
 		tails[d] = tail[d];
 	}
 	pthread_mutex_unlock(&c->fs->ioc_lock);
-	mcg_format_io_stat(c->fs->e, c->cg, tails, out);
+	mcg_format_io_stat_flushed(c->cg, tails, out);
 	return 0;
 }
 
@@ -1822,7 +1822,8 @@ static int write_io_weight(struct fs_call *c, char *buf)
 	if (!strncmp(body, "default", 7)) {
 		v = 0;
 	} else {
-		if (sscanf(body, "%u", &v) != 1)
+		/* the kernel's vsscanf() "%u" wants a digit: no sign */
+		if (!g_ascii_isdigit(*body) || sscanf(body, "%u", &v) != 1)
 			return -EINVAL;
 		if (v < FS_CGROUP_WEIGHT_MIN || v > FS_CGROUP_WEIGHT_MAX)
 			return -EINVAL;

@@ -253,7 +253,11 @@ void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, const char 
 			GString *out)
 {
 	mcg_io_flush(e, cg);
+	mcg_format_io_stat_flushed(cg, tail, out);
+}
 
+void mcg_format_io_stat_flushed(struct mcg_cgroup *cg, const char *const *tail, GString *out)
+{
 	for (unsigned dev = 0; dev < MCG_IO_NR_DEVS; dev++) {
 		struct mcg_iostat st;
 		uint64_t rbytes, wbytes, dbytes, rios, wios, dios;

@@ -30,6 +30,9 @@ void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *o
  * NULL per device) ends a device's line: the policies' pd_stat_fn fields. */
 void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, const char *const *tail,
 			GString *out);
+/* The same without the flush, for a caller that flushed (mcg_io_flush())
+ * to read the counters itself: one flush per read, as the kernel's. */
+void mcg_format_io_stat_flushed(struct mcg_cgroup *cg, const char *const *tail, GString *out);
 
 /* The v1 hierarchical_memory_limit / hierarchical_memsw_limit value in bytes:
  * the smallest max of the counter over cg and its ancestors. */
