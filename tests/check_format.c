@@ -83,7 +83,7 @@ static gchar *render(struct mcg_engine *e, struct mcg_cgroup *cg, enum stat_file
 		mcg_format_cpu_stat(e, cg, out);
 		break;
 	case FILE_IO_STAT:
-		mcg_format_io_stat(e, cg, out);
+		mcg_format_io_stat(e, cg, NULL, out);
 		break;
 	}
 	return g_string_free(out, FALSE);

@@ -113,6 +113,8 @@ cat > "$TMP/want" <<'LIST'
 -rw-r--r-- cpu.pressure
 -r--r--r-- cpu.stat
 -r--r--r-- cpu.stat.local
+-rw-r--r-- io.cost.model
+-rw-r--r-- io.cost.qos
 -rw-r--r-- io.pressure
 -r--r--r-- io.stat
 --w------- memcgfs.charge

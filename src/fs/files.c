@@ -87,11 +87,6 @@ static int show_cpu_stat(struct fs_call *c, GString *out)
 	return 0;
 }
 
-static int show_io_stat(struct fs_call *c, GString *out)
-{
-	mcg_format_io_stat(c->fs->e, c->cg, out);
-	return 0;
-}
 
 /* ---- Task files --------------------------------------------------------------
  *
@@ -1268,16 +1263,538 @@ static int write_io_max(struct fs_call *c, char *buf)
 	return 0;
 }
 
-/* ioc_weight_show(): the cgroup's default weight; no device has its own. */
+/* ---- iocost: io.cost.qos, io.cost.model, io.weight per device ----------
+ *
+ * block/blk-iocost.c.  Each emulated disk is taken as what ioc_autop_idx()
+ * sees on a non-rotational queue (blk_queue_nonrot()) deeper than one
+ * request (blk_queue_depth() > 1): AUTOP_SSD_DFL.  From there the kernel
+ * steps to AUTOP_SSD_FAST only after the vrate stays at or above
+ * too_fast_vrate_pct (500%) for AUTOP_CYCLE_NSEC; no device saturation is
+ * modelled here, so the vrate stays at 100% and the ioc at AUTOP_SSD_DFL.
+ */
+
+#define FS_VTIME_PER_SEC (1ULL << 37)			/* VTIME_PER_SEC_SHIFT */
+#define FS_VTIME_PER_USEC (FS_VTIME_PER_SEC / 1000000)	/* VTIME_PER_USEC */
+#define FS_VRATE_MIN_PPM 10000				/* 1% */
+#define FS_VRATE_MAX_PPM 100000000			/* 10000% */
+#define FS_IOC_PAGE_SIZE 4096				/* IOC_PAGE_SIZE */
+#define FS_CGROUP_WEIGHT_MIN 1
+#define FS_CGROUP_WEIGHT_MAX 10000
+
+/* autop[AUTOP_SSD_DFL] of block/blk-iocost.c (the same in 5.10, 6.1, 6.12
+ * and 7.3): rlat/wlat 25 ms, rpct/wpct 0, min 1%, max 10000%. */
+static const uint32_t autop_ssd_dfl_qos[FS_NR_QOS] = {
+	[FS_QOS_RLAT] = 25000, [FS_QOS_WLAT] = 25000,
+	[FS_QOS_MIN] = FS_VRATE_MIN_PPM, [FS_QOS_MAX] = FS_VRATE_MAX_PPM,
+};
+static const uint64_t autop_ssd_dfl_i_lcoefs[FS_NR_I_LCOEFS] = {
+	[FS_I_LCOEF_RBPS] = 488636629, [FS_I_LCOEF_RSEQIOPS] = 8932,
+	[FS_I_LCOEF_RRANDIOPS] = 8518, [FS_I_LCOEF_WBPS] = 427891549,
+	[FS_I_LCOEF_WSEQIOPS] = 28755, [FS_I_LCOEF_WRANDIOPS] = 21940,
+};
+
+static uint64_t div_round_up(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/* calc_lcoefs(): a page costs 1 s / (bps / 4096), a sequential or random
+ * IO 1 s / iops less one page's cost (not below 0). */
+static void calc_lcoefs(uint64_t bps, uint64_t seqiops, uint64_t randiops, uint64_t *page,
+			uint64_t *seqio, uint64_t *randio)
+{
+	uint64_t v;
+
+	*page = *seqio = *randio = 0;
+	if (bps) {
+		uint64_t bps_pages = div_round_up(bps, FS_IOC_PAGE_SIZE);
+
+		*page = bps_pages ? div_round_up(FS_VTIME_PER_SEC, bps_pages) : 1;
+	}
+	if (seqiops) {
+		v = div_round_up(FS_VTIME_PER_SEC, seqiops);
+		if (v > *page)
+			*seqio = v - *page;
+	}
+	if (randiops) {
+		v = div_round_up(FS_VTIME_PER_SEC, randiops);
+		if (v > *page)
+			*randio = v - *page;
+	}
+}
+
+/* ioc_refresh_params_disk() with force, as every write and
+ * blk_iocost_init() call it: the autop values where the user set none,
+ * then ioc_refresh_lcoefs().  With fs->ioc_lock held. */
+static void ioc_refresh_params(struct fs_ioc *ioc)
+{
+	const uint64_t *u = ioc->i_lcoefs;
+	uint64_t *c = ioc->lcoefs;
+
+	if (!ioc->user_qos_params)
+		memcpy(ioc->qos, autop_ssd_dfl_qos, sizeof(ioc->qos));
+	if (!ioc->user_cost_model)
+		memcpy(ioc->i_lcoefs, autop_ssd_dfl_i_lcoefs, sizeof(ioc->i_lcoefs));
+	calc_lcoefs(u[FS_I_LCOEF_RBPS], u[FS_I_LCOEF_RSEQIOPS], u[FS_I_LCOEF_RRANDIOPS],
+		    &c[FS_LCOEF_RPAGE], &c[FS_LCOEF_RSEQIO], &c[FS_LCOEF_RRANDIO]);
+	calc_lcoefs(u[FS_I_LCOEF_WBPS], u[FS_I_LCOEF_WSEQIOPS], u[FS_I_LCOEF_WRANDIOPS],
+		    &c[FS_LCOEF_WPAGE], &c[FS_LCOEF_WSEQIO], &c[FS_LCOEF_WRANDIO]);
+}
+
+/* blk_iocost_init(): a zeroed ioc, disabled, auto params.  The writers
+ * call it before they parse the body, so a write that then fails with
+ * EINVAL still leaves the device its ioc.  With fs->ioc_lock held. */
+static void ioc_init_locked(struct fs_ioc *ioc)
+{
+	if (ioc->present)
+		return;
+	*ioc = (struct fs_ioc){ .present = true };
+	ioc_refresh_params(ioc);
+}
+
+/* ---- iocost usage (ioc_pd_stat()'s cost.usage) ----
+ *
+ * The kernel charges each bio calc_vtime_cost_builtin(): a sequential or a
+ * random IO's base cost (by the seek distance from the cgroup's last IO)
+ * plus pages * page cost, adds it to the iocg's abs_vusage while the ioc is
+ * enabled, and iocg_flush_stat() turns that into usage_us = vusage /
+ * vtime_base_rate, summed up the hierarchy.  Here the cost comes from the
+ * io.stat counters: every IO is a sequential one, as the emulated
+ * writeback and readahead walk their files in order, and of whole pages
+ * (ledger.c issues IO_CHUNK-page IOs), so a cgroup's cost is
+ * ios * seqio + bytes / 4096 * page per direction; discards cost nothing
+ * (calc_vtime_cost_builtin()'s default case).  The vrate stays at 100%
+ * (vtime_base_rate = VTIME_PER_USEC), so usage_us = abs cost /
+ * VTIME_PER_USEC.  The counters are hierarchical, as io.stat's, so the
+ * root's include its own IO, which the kernel leaves uncharged
+ * (ioc_rqos_throttle() skips level 0); the kernel's per-period rounding
+ * of usage_us is not modelled either.
+ *
+ * Only IO while enabled, under the lcoefs of its time, counts: at every
+ * io.cost.qos or io.cost.model write each cgroup's cost since the last one
+ * is folded into fs_iocg.abs_vusage and its counters snapshot
+ * (ioc_fold_usage()); a node made later starts from its counters then
+ * (fs_ioc_node_init()).
+ */
+static uint64_t iocg_cost_since(const struct fs_ioc *ioc, const struct fs_iocg *g,
+				const struct mcg_iostat *st)
+{
+	static const unsigned seqio[2] = { FS_LCOEF_RSEQIO, FS_LCOEF_WSEQIO };
+	static const unsigned page[2] = { FS_LCOEF_RPAGE, FS_LCOEF_WPAGE };
+	uint64_t cost = 0;
+
+	if (!ioc->enabled)
+		return 0;
+	for (unsigned op = 0; op < 2; op++) {
+		uint64_t ios = st->ios[op] - g->ios[op];
+		uint64_t pages = (st->bytes[op] - g->bytes[op]) / FS_IOC_PAGE_SIZE;
+
+		/* pages = max(bio_sectors >> 3, 1) per bio */
+		cost += ios * ioc->lcoefs[seqio[op]] + MAX(pages, ios) * ioc->lcoefs[page[op]];
+	}
+	return cost;
+}
+
+static void iocg_snapshot(struct fs_iocg *g, const struct mcg_iostat *st)
+{
+	for (unsigned op = 0; op < 2; op++) {
+		g->bytes[op] = st->bytes[op];
+		g->ios[op] = st->ios[op];
+	}
+}
+
+/* Closes every online cgroup's interval on device dev under the ioc's
+ * present state (before a write changes it).  With fs->lock and
+ * fs->ioc_lock held; the counters were flushed just before. */
+static void ioc_fold_usage(struct mcgfs *fs, unsigned dev)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, fs->nodes);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct fs_node *n = v;
+		struct fs_iocg *g = &n->st.iocg[dev];
+		struct mcg_iostat st;
+
+		mcg_io_read(n->cg, dev, &st);
+		g->abs_vusage += iocg_cost_since(&fs->ioc[dev], g, &st);
+		iocg_snapshot(g, &st);
+	}
+}
+
+/* The counters as last flushed: no engine flush under fs->lock.  A cgroup
+ * made by mkdir has none yet; one first looked up later may have some. */
+void fs_ioc_node_init(struct mcgfs *fs, struct fs_node *n)
+{
+	pthread_mutex_lock(&fs->ioc_lock);
+	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++) {
+		struct mcg_iostat st;
+
+		n->st.iocg[d] = (struct fs_iocg){ 0 };
+		if (!fs->ioc[d].enabled)
+			continue;
+		mcg_io_read(n->cg, d, &st);
+		iocg_snapshot(&n->st.iocg[d], &st);
+	}
+	pthread_mutex_unlock(&fs->ioc_lock);
+}
+
+/* blkcg_print_stat() -> blkcg_print_one_stat(): the io.stat lines, each
+ * device's ending in ioc_pd_stat()'s fields while its ioc is enabled:
+ * " cost.vrate=%u.%02u" on the root (vp10k of vtime_base_rate, 100.00
+ * here) and " cost.usage=%llu". */
+static int show_io_stat(struct fs_call *c, GString *out)
+{
+	char tail[MCG_IO_NR_DEVS][64];
+	const char *tails[MCG_IO_NR_DEVS];
+
+	mcg_io_flush(c->fs->e, c->cg);
+	pthread_mutex_lock(&c->fs->ioc_lock);
+	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++) {
+		const struct fs_ioc *ioc = &c->fs->ioc[d];
+		const struct fs_iocg *g = &c->node->st.iocg[d];
+		struct mcg_iostat st;
+		unsigned long long usage;
+		int len = 0;
+
+		tails[d] = NULL;
+		if (!ioc->enabled)
+			continue;
+		mcg_io_read(c->cg, d, &st);
+		usage = (g->abs_vusage + iocg_cost_since(ioc, g, &st)) / FS_VTIME_PER_USEC;
+		if (c->node->is_root)
+			len = snprintf(tail[d], sizeof(tail[d]), " cost.vrate=%u.%02u", 100u, 0u);
+		snprintf(tail[d] + len, sizeof(tail[d]) - (size_t)len, " cost.usage=%llu", usage);
+		tails[d] = tail[d];
+	}
+	pthread_mutex_unlock(&c->fs->ioc_lock);
+	mcg_format_io_stat_flushed(c->cg, tails, out);
+	return 0;
+}
+
+/* ioc_qos_show() -> ioc_qos_prfill(): a line per device with an ioc. */
+static int show_io_cost_qos(struct fs_call *c, GString *out)
+{
+	pthread_mutex_lock(&c->fs->ioc_lock);
+	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++) {
+		const struct fs_ioc *ioc = &c->fs->ioc[d];
+		const uint32_t *q = ioc->qos;
+
+		if (!ioc->present)
+			continue;
+		g_string_append_printf(out, "%u:%u enable=%d ctrl=%s rpct=%u.%02u rlat=%u "
+				       "wpct=%u.%02u wlat=%u min=%u.%02u max=%u.%02u\n",
+				       mcg_io_devs[d].major, mcg_io_devs[d].minor, ioc->enabled,
+				       ioc->user_qos_params ? "user" : "auto",
+				       q[FS_QOS_RPPM] / 10000, q[FS_QOS_RPPM] % 10000 / 100,
+				       q[FS_QOS_RLAT],
+				       q[FS_QOS_WPPM] / 10000, q[FS_QOS_WPPM] % 10000 / 100,
+				       q[FS_QOS_WLAT],
+				       q[FS_QOS_MIN] / 10000, q[FS_QOS_MIN] % 10000 / 100,
+				       q[FS_QOS_MAX] / 10000, q[FS_QOS_MAX] % 10000 / 100);
+	}
+	pthread_mutex_unlock(&c->fs->ioc_lock);
+	return 0;
+}
+
+/* ioc_cost_model_show() -> ioc_cost_model_prfill(). */
+static int show_io_cost_model(struct fs_call *c, GString *out)
+{
+	pthread_mutex_lock(&c->fs->ioc_lock);
+	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++) {
+		const struct fs_ioc *ioc = &c->fs->ioc[d];
+		const uint64_t *u = ioc->i_lcoefs;
+
+		if (!ioc->present)
+			continue;
+		g_string_append_printf(out, "%u:%u ctrl=%s model=linear "
+				       "rbps=%llu rseqiops=%llu rrandiops=%llu "
+				       "wbps=%llu wseqiops=%llu wrandiops=%llu\n",
+				       mcg_io_devs[d].major, mcg_io_devs[d].minor,
+				       ioc->user_cost_model ? "user" : "auto",
+				       (unsigned long long)u[FS_I_LCOEF_RBPS],
+				       (unsigned long long)u[FS_I_LCOEF_RSEQIOPS],
+				       (unsigned long long)u[FS_I_LCOEF_RRANDIOPS],
+				       (unsigned long long)u[FS_I_LCOEF_WBPS],
+				       (unsigned long long)u[FS_I_LCOEF_WSEQIOPS],
+				       (unsigned long long)u[FS_I_LCOEF_WRANDIOPS]);
+	}
+	pthread_mutex_unlock(&c->fs->ioc_lock);
+	return 0;
+}
+
+/* The first steps of ioc_qos_write()/ioc_cost_model_write():
+ * blkg_conf_open_bdev() (EINVAL, ENODEV), then blk_iocost_init() if the
+ * device has no ioc yet.  Returns the device, or a negative errno. */
+static int ioc_conf_open(struct mcgfs *fs, char *buf, char **body)
+{
+	int dev = io_conf_dev(buf, body);
+
+	if (dev < 0)
+		return dev;
+	*body = g_strchug(*body);	/* skip_spaces() */
+	pthread_mutex_lock(&fs->ioc_lock);
+	ioc_init_locked(&fs->ioc[dev]);
+	pthread_mutex_unlock(&fs->ioc_lock);
+	return dev;
+}
+
+/* Applies a parsed write (`next`, a copy of the ioc) to device dev: the
+ * cost so far is folded under the old state first (see "iocost usage").
+ * Takes fs->lock, then fs->ioc_lock. */
+static void ioc_commit(struct mcgfs *fs, unsigned dev, const struct fs_ioc *next)
+{
+	mcg_io_flush(fs->e, fs->root->cg);
+	pthread_mutex_lock(&fs->lock);
+	pthread_mutex_lock(&fs->ioc_lock);
+	ioc_fold_usage(fs, dev);
+	fs->ioc[dev] = *next;
+	ioc_refresh_params(&fs->ioc[dev]);
+	pthread_mutex_unlock(&fs->ioc_lock);
+	pthread_mutex_unlock(&fs->lock);
+}
+
+/* strsep(&body, " \t\n") of the writers: the next non-empty token, NUL
+ * terminated in place, or NULL at the end. */
+static char *ioc_next_token(char **body)
+{
+	char *p;
+
+	do {
+		p = *body;
+		if (!p)
+			return NULL;
+		*body = p + strcspn(p, " \t\n");
+		if (**body)
+			*(*body)++ = '\0';
+		else
+			*body = NULL;
+	} while (!*p);
+	return p;
+}
+
+/* "ctrl=%s": auto or user (match_strlcpy() into 32 bytes), else EINVAL. */
+static int ioc_parse_ctrl(const char *from, const char *to, bool *user)
+{
+	char buf[32];
+
+	fs_match_strlcpy(buf, from, to, sizeof(buf));
+	if (!strcmp(buf, "auto"))
+		*user = false;
+	else if (!strcmp(buf, "user"))
+		*user = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* ioc_qos_write(): "MAJ:MIN" then tokens enable=%u ctrl=%s rpct=%s rlat=%u
+ * wpct=%s wlat=%u min=%s max=%s (match_token() of qos_ctrl_tokens, then of
+ * qos_tokens); any qos token sets ctrl=user.  rpct/wpct are percentages
+ * with two decimals (cgroup_parse_float(), 0..100.00 else EINVAL) kept in
+ * ppm; min/max likewise, >= 0 and clamped to VRATE_MIN_PPM..VRATE_MAX_PPM;
+ * rlat/wlat match_u64().  The u32 qos[] truncates what it is given, as the
+ * kernel's does.  min above max is EINVAL.  On EINVAL nothing changes but
+ * the ioc's creation.  Before 6.12 enable= ignored match_u64()'s error
+ * (an overflowing number, then v undefined): here it leaves enable as it
+ * was in those kernels.  6.6, whose source is not at hand, is taken as 6.1. */
+static int io_cost_qos_parse(struct fs_call *c, char *buf)
+{
+	static const char *const qos_pat[FS_NR_QOS] = {
+		[FS_QOS_RPPM] = "rpct=%s", [FS_QOS_RLAT] = "rlat=%u",
+		[FS_QOS_WPPM] = "wpct=%s", [FS_QOS_WLAT] = "wlat=%u",
+		[FS_QOS_MIN] = "min=%s", [FS_QOS_MAX] = "max=%s",
+	};
+	bool checked = mcg_engine_layout(c->fs->e)->version >= MCG_KVER(6, 12);
+	struct fs_ioc next;
+	char *body, *p;
+	int dev = ioc_conf_open(c->fs, buf, &body);
+	bool user;
+
+	if (dev < 0)
+		return dev;
+	pthread_mutex_lock(&c->fs->ioc_lock);
+	next = c->fs->ioc[dev];
+	pthread_mutex_unlock(&c->fs->ioc_lock);
+	user = next.user_qos_params;
+
+	while ((p = ioc_next_token(&body))) {
+		const char *from, *to;
+		unsigned long long u;
+		long long v;
+		char num[32];
+		unsigned tok;
+
+		if (fs_match_one(p, "enable=%u", &from, &to)) {
+			int err = fs_match_u64(from, to, &u);
+
+			if (err && checked)
+				return -EINVAL;
+			if (!err)
+				next.enabled = u != 0;
+			continue;
+		}
+		if (fs_match_one(p, "ctrl=%s", &from, &to)) {
+			if (ioc_parse_ctrl(from, to, &user))
+				return -EINVAL;
+			continue;
+		}
+		for (tok = 0; tok < FS_NR_QOS; tok++)
+			if (fs_match_one(p, qos_pat[tok], &from, &to))
+				break;
+		switch (tok) {
+		case FS_QOS_RPPM:
+		case FS_QOS_WPPM:
+			if (fs_match_strlcpy(num, from, to, sizeof(num)) >= sizeof(num))
+				return -EINVAL;
+			if (fs_cgroup_parse_float(num, 2, &v))
+				return -EINVAL;
+			if (v < 0 || v > 10000)
+				return -EINVAL;
+			next.qos[tok] = (uint32_t)(v * 100);
+			break;
+		case FS_QOS_RLAT:
+		case FS_QOS_WLAT:
+			if (fs_match_u64(from, to, &u))
+				return -EINVAL;
+			next.qos[tok] = (uint32_t)u;
+			break;
+		case FS_QOS_MIN:
+		case FS_QOS_MAX:
+			if (fs_match_strlcpy(num, from, to, sizeof(num)) >= sizeof(num))
+				return -EINVAL;
+			if (fs_cgroup_parse_float(num, 2, &v))
+				return -EINVAL;
+			if (v < 0)
+				return -EINVAL;
+			/* clamp_t(s64, v * 100, ...): the product wraps */
+			v = (long long)((unsigned long long)v * 100);
+			next.qos[tok] = (uint32_t)CLAMP(v, FS_VRATE_MIN_PPM, FS_VRATE_MAX_PPM);
+			break;
+		default:
+			return -EINVAL;
+		}
+		user = true;
+	}
+	if (next.qos[FS_QOS_MIN] > next.qos[FS_QOS_MAX])
+		return -EINVAL;
+	if (user) {
+		next.user_qos_params = true;
+	} else {
+		/* the ioc's own qos stay; ioc_refresh_params() restores autop */
+		pthread_mutex_lock(&c->fs->ioc_lock);
+		memcpy(next.qos, c->fs->ioc[dev].qos, sizeof(next.qos));
+		pthread_mutex_unlock(&c->fs->ioc_lock);
+		next.user_qos_params = false;
+	}
+	ioc_commit(c->fs, (unsigned)dev, &next);
+	return 0;
+}
+
+/* ioc_cost_model_write(): "MAJ:MIN" then ctrl=%s, model=%s (linear only)
+ * and the i_lcoef tokens rbps rseqiops rrandiops wbps wseqiops wrandiops
+ * (=%u, then match_u64()); any of those sets ctrl=user.  On EINVAL nothing
+ * changes but the ioc's creation. */
+static int io_cost_model_parse(struct fs_call *c, char *buf)
+{
+	static const char *const lcoef_pat[FS_NR_I_LCOEFS] = {
+		[FS_I_LCOEF_RBPS] = "rbps=%u", [FS_I_LCOEF_RSEQIOPS] = "rseqiops=%u",
+		[FS_I_LCOEF_RRANDIOPS] = "rrandiops=%u", [FS_I_LCOEF_WBPS] = "wbps=%u",
+		[FS_I_LCOEF_WSEQIOPS] = "wseqiops=%u", [FS_I_LCOEF_WRANDIOPS] = "wrandiops=%u",
+	};
+	struct fs_ioc next;
+	char *body, *p;
+	int dev = ioc_conf_open(c->fs, buf, &body);
+	bool user;
+
+	if (dev < 0)
+		return dev;
+	pthread_mutex_lock(&c->fs->ioc_lock);
+	next = c->fs->ioc[dev];
+	pthread_mutex_unlock(&c->fs->ioc_lock);
+	user = next.user_cost_model;
+
+	while ((p = ioc_next_token(&body))) {
+		const char *from, *to;
+		unsigned long long u;
+		char name[32];
+		unsigned tok;
+
+		if (fs_match_one(p, "ctrl=%s", &from, &to)) {
+			if (ioc_parse_ctrl(from, to, &user))
+				return -EINVAL;
+			continue;
+		}
+		if (fs_match_one(p, "model=%s", &from, &to)) {
+			fs_match_strlcpy(name, from, to, sizeof(name));
+			if (strcmp(name, "linear"))
+				return -EINVAL;
+			continue;
+		}
+		for (tok = 0; tok < FS_NR_I_LCOEFS; tok++)
+			if (fs_match_one(p, lcoef_pat[tok], &from, &to))
+				break;
+		if (tok == FS_NR_I_LCOEFS)
+			return -EINVAL;
+		if (fs_match_u64(from, to, &u))
+			return -EINVAL;
+		next.i_lcoefs[tok] = u;
+		user = true;
+	}
+	if (!user) {
+		pthread_mutex_lock(&c->fs->ioc_lock);
+		memcpy(next.i_lcoefs, c->fs->ioc[dev].i_lcoefs, sizeof(next.i_lcoefs));
+		pthread_mutex_unlock(&c->fs->ioc_lock);
+	}
+	next.user_cost_model = user;
+	ioc_commit(c->fs, (unsigned)dev, &next);
+	return 0;
+}
+
+/* The kernel parses under ioc->lock with the queue frozen, so two writes
+ * do not interleave: here they serialise on fs->ctl_lock (taken before
+ * fs->lock, as elsewhere). */
+static int write_io_cost_qos(struct fs_call *c, char *buf)
+{
+	int err;
+
+	pthread_mutex_lock(&c->fs->ctl_lock);
+	err = io_cost_qos_parse(c, buf);
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+	return err;
+}
+
+static int write_io_cost_model(struct fs_call *c, char *buf)
+{
+	int err;
+
+	pthread_mutex_lock(&c->fs->ctl_lock);
+	err = io_cost_model_parse(c, buf);
+	pthread_mutex_unlock(&c->fs->ctl_lock);
+	return err;
+}
+
+/* ioc_weight_show(): the cgroup's default weight, then ioc_weight_prfill():
+ * "MAJ:MIN N" for each device this cgroup gave a weight (cfg_weight). */
 static int show_io_weight(struct fs_call *c, GString *out)
 {
 	g_string_append_printf(out, "default %u\n", atomic_load(&c->node->st.io_weight));
+	pthread_mutex_lock(&c->fs->ioc_lock);
+	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++)
+		if (c->node->st.iocg[d].cfg_weight)
+			g_string_append_printf(out, "%u:%u %u\n", mcg_io_devs[d].major,
+					       mcg_io_devs[d].minor, c->node->st.iocg[d].cfg_weight);
+	pthread_mutex_unlock(&c->fs->ioc_lock);
 	return 0;
 }
 
 /* ioc_weight_write(): "default N" or "N" sets the default, 1..10000 (else
- * EINVAL); a "MAJ:MIN" line goes through blkg_conf_prep(), which finds no
- * emulated device under iocost: its disks have no cost model enabled. */
+ * EINVAL).  A "MAJ:MIN" line goes through blkg_conf_prep(): a malformed key
+ * EINVAL, an unknown device ENODEV, a device without an ioc (iocost policy
+ * not activated on its queue) EOPNOTSUPP; then the body, "default" (by its
+ * first 7 characters, strncmp()) clears the device's weight, else sscanf()
+ * "%u" in 1..10000 sets it, anything else EINVAL. */
 static int write_io_weight(struct fs_call *c, char *buf)
 {
 	unsigned v;
@@ -1287,13 +1804,34 @@ static int write_io_weight(struct fs_call *c, char *buf)
 	if (!strchr(buf, ':')) {
 		if (!sscanf(buf, "default %u", &v) && !sscanf(buf, "%u", &v))
 			return -EINVAL;
-		if (v < 1 || v > 10000)
+		if (v < FS_CGROUP_WEIGHT_MIN || v > FS_CGROUP_WEIGHT_MAX)
 			return -EINVAL;
 		atomic_store(&c->node->st.io_weight, v);
 		return 0;
 	}
 	dev = io_conf_dev(buf, &body);
-	return dev < 0 ? dev : -EOPNOTSUPP;
+	if (dev < 0)
+		return dev;
+	body = g_strchug(body);
+	pthread_mutex_lock(&c->fs->ioc_lock);
+	if (!c->fs->ioc[dev].present) {
+		pthread_mutex_unlock(&c->fs->ioc_lock);
+		return -EOPNOTSUPP;
+	}
+	pthread_mutex_unlock(&c->fs->ioc_lock);
+	if (!strncmp(body, "default", 7)) {
+		v = 0;
+	} else {
+		/* the kernel's vsscanf() "%u" wants a digit: no sign */
+		if (!g_ascii_isdigit(*body) || sscanf(body, "%u", &v) != 1)
+			return -EINVAL;
+		if (v < FS_CGROUP_WEIGHT_MIN || v > FS_CGROUP_WEIGHT_MAX)
+			return -EINVAL;
+	}
+	pthread_mutex_lock(&c->fs->ioc_lock);
+	c->node->st.iocg[dev].cfg_weight = v;
+	pthread_mutex_unlock(&c->fs->ioc_lock);
+	return 0;
 }
 
 /* Has the calling task capability cap in its effective set (CapEff of
@@ -1474,6 +2012,11 @@ static const struct fs_file v2_files[] = {
 	/* cpu_local_stat_show(): the cpu controller's local stats; there is
 	 * no emulated cpu controller, so the file is empty. */
 	{ "cpu.stat.local", RO, FS_CORE, show_nothing, NULL, 0, SINCE(6, 8) },
+	/* ioc_files[] (blk-iocost.c, CONFIG_BLK_CGROUP_IOCOST, in every
+	 * tabulated release: iocost came in 5.4, 7caa47151ab2) */
+	{ "io.cost.model", RW, FS_ONLY_ON_ROOT, show_io_cost_model, write_io_cost_model, 0,
+	  ALL_KERNELS },
+	{ "io.cost.qos", RW, FS_ONLY_ON_ROOT, show_io_cost_qos, write_io_cost_qos, 0, ALL_KERNELS },
 	{ "io.max", RW, FS_NOT_ON_ROOT, show_io_max, write_io_max, 0, ALL_KERNELS },
 	{ "io.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, 0, ALL_KERNELS },
 	{ "io.stat", RO, 0, show_io_stat, NULL, 0, ALL_KERNELS },

@@ -165,6 +165,7 @@ static struct fs_node *node_new(struct mcgfs *fs, struct mcg_cgroup *cg, struct 
 	if (fs->opt->pagecache)
 		n->cached = g_new0(struct fs_cached, fs->nr_files + 1);
 	fs_cgstate_init(&n->st, parent ? &parent->st : NULL);
+	fs_ioc_node_init(fs, n);
 	/* A child of the root starts from vm_swappiness (mem_cgroup_swappiness()). */
 	if (parent && parent->is_root)
 		atomic_store(&n->st.swappiness, atomic_load(&fs->vm_swappiness));
@@ -1459,6 +1460,7 @@ struct mcgfs *mcgfs_new(const struct mcgfs_options *o)
 	fs->gid = getgid();
 	pthread_mutex_init(&fs->lock, NULL);
 	pthread_mutex_init(&fs->ctl_lock, NULL);
+	pthread_mutex_init(&fs->ioc_lock, NULL);
 	fs_notify_init(fs);
 	pthread_mutex_init(&fs->handles_lock, NULL);
 	fs->handles.next = fs->handles.prev = &fs->handles;
@@ -1652,6 +1654,7 @@ void mcgfs_free(struct mcgfs *fs)
 	g_hash_table_destroy(fs->file_index);
 	pthread_mutex_destroy(&fs->handles_lock);
 	fs_notify_free(fs);
+	pthread_mutex_destroy(&fs->ioc_lock);
 	pthread_mutex_destroy(&fs->ctl_lock);
 	pthread_mutex_destroy(&fs->lock);
 	g_free(fs->release_agent);

@@ -131,6 +131,48 @@ struct fs_cgstate {
 	 * parent's subtree_control (cgroup_control()), all on the root.
 	 * Written under fs->ctl_lock and fs->lock. */
 	atomic_uint controllers;
+	/* iocost per emulated device, protected by fs->ioc_lock: the weight
+	 * io.weight gave the device (struct ioc_gq cfg_weight, 0 for none),
+	 * and what cost.usage is made of (files.c, "iocost usage"): the
+	 * absolute vtime charged in closed intervals, and the hierarchical
+	 * io.stat counters when the open interval began. */
+	struct fs_iocg {
+		unsigned cfg_weight;
+		uint64_t abs_vusage;
+		uint64_t bytes[2], ios[2];	/* MCG_IO_READ, MCG_IO_WRITE */
+	} iocg[MCG_IO_NR_DEVS];
+};
+
+/* ---- iocost (block/blk-iocost.c) ---------------------------------------------
+ *
+ * The io controller's cost model per emulated device, the kernel's struct
+ * ioc: made by the first io.cost.qos or io.cost.model write naming the
+ * device (blk_iocost_init()), then kept for the mount's life.  One per
+ * mount per device in struct mcgfs, protected by fs->ioc_lock (ioc->lock).
+ */
+enum fs_ioc_qos {	/* ioc_params.qos[] */
+	FS_QOS_RPPM, FS_QOS_RLAT, FS_QOS_WPPM, FS_QOS_WLAT, FS_QOS_MIN, FS_QOS_MAX,
+	FS_NR_QOS,
+};
+enum fs_ioc_i_lcoef {	/* ioc_params.i_lcoefs[] */
+	FS_I_LCOEF_RBPS, FS_I_LCOEF_RSEQIOPS, FS_I_LCOEF_RRANDIOPS,
+	FS_I_LCOEF_WBPS, FS_I_LCOEF_WSEQIOPS, FS_I_LCOEF_WRANDIOPS,
+	FS_NR_I_LCOEFS,
+};
+enum fs_ioc_lcoef {	/* ioc_params.lcoefs[], vtime per page / per IO */
+	FS_LCOEF_RPAGE, FS_LCOEF_RSEQIO, FS_LCOEF_RRANDIO,
+	FS_LCOEF_WPAGE, FS_LCOEF_WSEQIO, FS_LCOEF_WRANDIO,
+	FS_NR_LCOEFS,
+};
+
+struct fs_ioc {
+	bool present;			/* blk_iocost_init() ran */
+	bool enabled;
+	bool user_qos_params;
+	bool user_cost_model;
+	uint32_t qos[FS_NR_QOS];
+	uint64_t i_lcoefs[FS_NR_I_LCOEFS];
+	uint64_t lcoefs[FS_NR_LCOEFS];	/* ioc_refresh_lcoefs() of i_lcoefs */
 };
 
 /* chmod/chown of one entry of a directory. */
@@ -240,6 +282,10 @@ struct mcgfs {
 
 	pthread_mutex_t ctl_lock;	/* subtree_control writes, mkdir limit checks */
 
+	/* iocost: taken after fs->lock when both are held. */
+	pthread_mutex_t ioc_lock;
+	struct fs_ioc ioc[MCG_IO_NR_DEVS];	/* protected by ioc_lock */
+
 	pthread_mutex_t handles_lock;
 	struct fs_handle handles;	/* list head; protected by handles_lock */
 
@@ -298,6 +344,9 @@ bool fs_write_interrupted(void);
 /* Initialises a node's control values, inherited from parent (or the
  * defaults when parent is NULL), as cgroup_create() and css_alloc() do. */
 void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent);
+/* A node was made for cg (fs->lock held): starts its iocost usage at the
+ * cgroup's io.stat counters now. */
+void fs_ioc_node_init(struct mcgfs *fs, struct fs_node *n);
 /* Is cg or an ancestor frozen?  Takes fs->lock. */
 bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node);
 /* May a child be created under parent (max.depth, max.descendants of every
@@ -356,6 +405,19 @@ int fs_kstrtoint(const char *s, unsigned base, int *res);
 unsigned long long fs_simple_strtoull(const char *s, unsigned base, char **end);
 /* memparse(): a number with an optional K/M/G/T/P/E suffix; *end after it. */
 unsigned long long fs_memparse(const char *s, const char **end);
+/* cgroup_parse_float() (kernel/cgroup/cgroup.c): "W[.F]" into W * 10^dec_shift
+ * + F rounded to dec_shift digits, with the kernel's sscanf() and its
+ * wrapping arithmetic.  0 or -EINVAL. */
+int fs_cgroup_parse_float(const char *input, unsigned dec_shift, long long *v);
+/* match_one() (lib/parser.c) of token s against pattern p holding at most
+ * one conversion: %u (simple_strtoul() base 0, which must end the token) or
+ * %s (the rest, not empty).  True on a match, with the argument's bounds. */
+bool fs_match_one(const char *s, const char *p, const char **from, const char **to);
+/* match_u64(): the argument copied to 24 bytes (longer is -ERANGE), then
+ * kstrtoull() base 0.  0, -EINVAL or -ERANGE. */
+int fs_match_u64(const char *from, const char *to, unsigned long long *v);
+/* match_strlcpy(): copies at most size - 1 bytes; returns the full length. */
+size_t fs_match_strlcpy(char *dest, const char *from, const char *to, size_t size);
 /* page_counter_memparse(): `max` or a byte count, in pages, capped at
  * MCG_PAGE_COUNTER_MAX.  0 or -EINVAL. */
 int fs_page_counter_memparse(const char *buf, const char *max, unsigned long *nr_pages);

@@ -30,6 +30,7 @@ FS_TESTS = \
 	tests/fs-errors.sh \
 	tests/fs-write.sh \
 	tests/fs-parity.sh \
+	tests/fs-iocost.sh \
 	tests/fs-notify.sh \
 	tests/fs-seqread.sh \
 	tests/fs-pagecache.sh \

@@ -204,3 +204,129 @@ int fs_page_counter_memparse(const char *buf, const char *max, unsigned long *nr
 		    (unsigned long)MCG_PAGE_COUNTER_MAX : (unsigned long)bytes;
 	return 0;
 }
+
+/* The kernel's vsscanf() "%lld" (lib/vsprintf.c): no blank to skip here
+ * (callers pass one token), an optional '-' then a decimal digit, else no
+ * conversion; the digits by simple_strntoll(), wrapping on overflow.
+ * Returns the characters used, 0 for no conversion. */
+static size_t kernel_scan_lld(const char *s, long long *v)
+{
+	const char *p = s;
+	unsigned long long u;
+	char *end;
+	bool neg = false;
+
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	u = fs_simple_strtoull(p, 10, &end);
+	*v = (long long)(neg ? 0 - u : u);
+	return (size_t)(end - s);
+}
+
+/* power_of_ten() of kernel/cgroup/cgroup.c: a u64 product that wraps. */
+static unsigned long long power_of_ten(int power)
+{
+	unsigned long long v = 1;
+
+	while (power--)
+		v *= 10;
+	return v;
+}
+
+/* cgroup_parse_float(): sscanf(input, "%lld.%n%lld%n") as the kernel's
+ * vsscanf() runs it (the first %n is set once the '.' matched; the second
+ * %lld ends the scan at the end of the string), then
+ * whole * 10^dec_shift + frac scaled to dec_shift digits, the fraction
+ * rounded with DIV_ROUND_CLOSEST_ULL; s64 arithmetic wraps as the kernel's
+ * (-fno-strict-overflow), so it is done in unsigned. */
+int fs_cgroup_parse_float(const char *input, unsigned dec_shift, long long *v)
+{
+	long long whole, frac = 0;
+	int fstart = 0, fend = 0, flen;
+	size_t n = kernel_scan_lld(input, &whole);
+	unsigned long long f;
+
+	if (!n)
+		return -EINVAL;
+	if (input[n] == '.') {
+		const char *p = input + n + 1;
+		size_t m;
+
+		fstart = (int)(n + 1);
+		m = *p ? kernel_scan_lld(p, &frac) : 0;
+		if (m)
+			fend = (int)(n + 1 + m);
+	}
+	if (frac < 0)
+		return -EINVAL;
+	flen = fend > fstart ? fend - fstart : 0;
+	f = (unsigned long long)frac;
+	if (flen < (int)dec_shift) {
+		f *= power_of_ten((int)dec_shift - flen);
+	} else {
+		unsigned long long d = power_of_ten(flen - (int)dec_shift);
+
+		f = (f + d / 2) / d;
+	}
+	*v = (long long)((unsigned long long)whole * power_of_ten((int)dec_shift) + f);
+	return 0;
+}
+
+/* match_one() of lib/parser.c for the iocost patterns: literal text, then
+ * one %u or %s.  %u is simple_strtoul(s, &to, 0), which needs a digit and
+ * then the pattern's end (strcmp() of "" and the rest) needs the token to
+ * end there; %s takes the whole rest and fails on an empty one. */
+bool fs_match_one(const char *s, const char *p, const char **from, const char **to)
+{
+	const char *meta = strchr(p, '%');
+	char *end;
+
+	if (!meta)
+		return strcmp(p, s) == 0;
+	if (strncmp(p, s, (size_t)(meta - p)))
+		return false;
+	s += meta - p;
+	*from = s;
+	switch (meta[1]) {
+	case 's':
+		if (!*s)
+			return false;
+		*to = s + strlen(s);
+		return true;
+	case 'u':
+		fs_simple_strtoull(s, 0, &end);
+		if (end == s)
+			return false;
+		*to = end;
+		return strcmp(meta + 2, end) == 0;
+	default:
+		return false;
+	}
+}
+
+size_t fs_match_strlcpy(char *dest, const char *from, const char *to, size_t size)
+{
+	size_t ret = (size_t)(to - from);
+
+	if (size) {
+		size_t len = ret >= size ? size - 1 : ret;
+
+		memcpy(dest, from, len);
+		dest[len] = '\0';
+	}
+	return ret;
+}
+
+/* match_u64() -> match_u64int(): NUMBER_BUF_LEN (24) bytes, kstrtoull(). */
+int fs_match_u64(const char *from, const char *to, unsigned long long *v)
+{
+	char buf[24];
+
+	if (fs_match_strlcpy(buf, from, to, sizeof(buf)) >= sizeof(buf))
+		return -ERANGE;
+	return fs_kstrtoull(buf, 0, v);
+}

@@ -249,10 +249,15 @@ void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *o
  * stands for "a blkg exists"; the counter block keeps the kernel's own
  * condition, so both cases print as the kernel would.
  */
-void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
+void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, const char *const *tail,
+			GString *out)
 {
 	mcg_io_flush(e, cg);
+	mcg_format_io_stat_flushed(cg, tail, out);
+}
 
+void mcg_format_io_stat_flushed(struct mcg_cgroup *cg, const char *const *tail, GString *out)
+{
 	for (unsigned dev = 0; dev < MCG_IO_NR_DEVS; dev++) {
 		struct mcg_iostat st;
 		uint64_t rbytes, wbytes, dbytes, rios, wios, dios;
@@ -274,6 +279,9 @@ void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *ou
 				(unsigned long long)rbytes, (unsigned long long)wbytes,
 				(unsigned long long)rios, (unsigned long long)wios,
 				(unsigned long long)dbytes, (unsigned long long)dios);
+		/* blkcg_print_one_stat(): each policy's pd_stat_fn() */
+		if (tail && tail[dev])
+			g_string_append(out, tail[dev]);
 		g_string_append_c(out, '\n');
 	}
 }

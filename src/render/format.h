@@ -26,8 +26,13 @@ void mcg_format_memory_events(struct mcg_engine *e, struct mcg_cgroup *cg, bool 
 void mcg_format_swap_events(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
 /* cpu.stat (base stats only: usage, user, system, nice). */
 void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
-/* io.stat: one line per device with any I/O. */
-void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out);
+/* io.stat: one line per device with any I/O; tail (NULL, or one string or
+ * NULL per device) ends a device's line: the policies' pd_stat_fn fields. */
+void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, const char *const *tail,
+			GString *out);
+/* The same without the flush, for a caller that flushed (mcg_io_flush())
+ * to read the counters itself: one flush per read, as the kernel's. */
+void mcg_format_io_stat_flushed(struct mcg_cgroup *cg, const char *const *tail, GString *out);
 
 /* The v1 hierarchical_memory_limit / hierarchical_memsw_limit value in bytes:
  * the smallest max of the counter over cg and its ancestors. */

@@ -182,16 +182,18 @@ v1_numa() {
 # cgroup_psi_files[] of SRC's kernel/cgroup/cgroup.c, under Debian's config
 # (no CONFIG_IRQ_TIME_ACCOUNTING: no irq.pressure); then the io
 # controller's files: io.stat (blkcg_files[], block/blk-cgroup.c), io.max
-# (throtl_files[], blk-throttle.c) and io.weight (ioc_files[],
-# blk-iocost.c), less ioc_files[]' root-only io.cost.qos and io.cost.model,
-# which memcgfs does not model (memcgfs(8), LIMITS); io.latency and
-# io.prio.class need options Debian leaves unset, io.bfq.* a loaded module.
+# (throtl_files[], blk-throttle.c) and ioc_files[] of blk-iocost.c read
+# with their flags (io.weight not on the root, io.cost.qos and
+# io.cost.model only there; CONFIG_BLK_CGROUP_IOCOST=y in Debian);
+# io.latency and io.prio.class need options Debian leaves unset, io.bfq.* a
+# loaded module.
 core_files() {	# SRC
 	cftypes "$1/kernel/cgroup/cgroup.c" 'static struct cftype cgroup_base_files\[\] = \{'
 	if grep -q 'static struct cftype cgroup_psi_files\[\] = {' "$1/kernel/cgroup/cgroup.c"; then
 		cftypes "$1/kernel/cgroup/cgroup.c" 'static struct cftype cgroup_psi_files\[\] = \{'
 	fi
-	printf '%s\n' "io.stat -" "io.max NOT_ON_ROOT" "io.weight NOT_ON_ROOT"
+	printf '%s\n' "io.stat -" "io.max NOT_ON_ROOT"
+	cftypes "$1/block/blk-iocost.c" 'static struct cftype ioc_files\[\] = \{' | sed 's/^/io./'
 }
 
 # memory_files[], swap_files[], zswap_files[] of SRC as "memory.NAME flag".

@@ -7,6 +7,8 @@ cgroup.subtree_control
 cgroup.threads
 cpu.pressure
 cpu.stat
+io.cost.model
+io.cost.qos
 io.pressure
 io.stat
 memory.pressure

@@ -9,6 +9,8 @@ cgroup.threads
 cpu.pressure
 cpu.stat
 cpu.stat.local
+io.cost.model
+io.cost.qos
 io.pressure
 io.stat
 memory.numa_stat
