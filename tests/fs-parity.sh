@@ -71,6 +71,9 @@ expect "io.max read" "$(cat "$M/x/io.max")" "8:0 rbps=max wbps=1048576 riops=100
 expect "io.max 0" "$(err write "$M/x/io.max" "8:0 rbps=0")" ERANGE
 expect "io.max key" "$(err write "$M/x/io.max" "8:0 xbps=5")" EINVAL
 expect "io.max device" "$(err write "$M/x/io.max" "9:9 rbps=5")" ENODEV
+# the kernel's vsscanf() "%u:%u" takes no sign (glibc's would: ENODEV)
+expect "io.max signed major" "$(err write "$M/x/io.max" "-8:0 rbps=5")" EINVAL
+expect "io.max signed minor" "$(err write "$M/x/io.max" "8:+0 rbps=5")" EINVAL
 expect "io.max syntax" "$(err write "$M/x/io.max" "sda rbps=5")" EINVAL
 expect "io.max kept" "$(cat "$M/x/io.max")" "8:0 rbps=max wbps=1048576 riops=100 wiops=max"
 expect "io.max unset" "$(err write "$M/x/io.max" "8:0 wbps=max riops=max")" OK
@@ -79,6 +82,8 @@ expect "io.weight" "$(cat "$M/x/io.weight")" "default 100"
 expect "io.weight 500" "$(err write "$M/x/io.weight" 500)" OK
 expect "io.weight default 7" "$(err write "$M/x/io.weight" "default 7")" OK
 expect "io.weight 0" "$(err write "$M/x/io.weight" 0)" EINVAL
+expect "io.weight +5" "$(err write "$M/x/io.weight" +5)" EINVAL
+expect "io.weight default +5" "$(err write "$M/x/io.weight" "default +5")" EINVAL
 expect "io.weight read" "$(cat "$M/x/io.weight")" "default 7"
 # no ioc on 8:0 yet (blkg_conf_prep(); tests/fs-iocost.sh has the rest)
 expect "io.weight device" "$(err write "$M/x/io.weight" "8:0 50")" EOPNOTSUPP

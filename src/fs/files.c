@@ -1165,14 +1165,15 @@ static int write_cgroup_pressure(struct fs_call *c, char *buf)
  * those io.stat reports.  Returns the device index and the body. */
 static int io_conf_dev(char *buf, char **body)
 {
+	const char *p = buf;
 	unsigned major, minor;
-	int len;
 
-	if (sscanf(buf, "%u:%u%n", &major, &minor, &len) != 2)
+	/* sscanf(input, "%u:%u%n", ...) as the kernel's vsscanf() runs it */
+	if (!fs_scan_u32(&p, &major) || *p++ != ':' || !fs_scan_u32(&p, &minor))
 		return -EINVAL;
-	if (!g_ascii_isspace(buf[len]))
+	if (!g_ascii_isspace(*p))
 		return -EINVAL;
-	*body = buf + len;
+	*body = buf + (p - buf);
 	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++)
 		if (mcg_io_devs[d].major == major && mcg_io_devs[d].minor == minor)
 			return (int)d;
@@ -1802,7 +1803,13 @@ static int write_io_weight(struct fs_call *c, char *buf)
 	int dev;
 
 	if (!strchr(buf, ':')) {
-		if (!sscanf(buf, "default %u", &v) && !sscanf(buf, "%u", &v))
+		/* sscanf(buf, "default %u") || sscanf(buf, "%u"): the format's
+		 * blank matches any blanks, and %u skips them as well */
+		const char *p = buf;
+
+		if (g_str_has_prefix(p, "default"))
+			p += strlen("default");
+		if (!fs_scan_u32(&p, &v))
 			return -EINVAL;
 		if (v < FS_CGROUP_WEIGHT_MIN || v > FS_CGROUP_WEIGHT_MAX)
 			return -EINVAL;
@@ -1822,8 +1829,9 @@ static int write_io_weight(struct fs_call *c, char *buf)
 	if (!strncmp(body, "default", 7)) {
 		v = 0;
 	} else {
-		/* the kernel's vsscanf() "%u" wants a digit: no sign */
-		if (!g_ascii_isdigit(*body) || sscanf(body, "%u", &v) != 1)
+		const char *p = body;
+
+		if (!fs_scan_u32(&p, &v))
 			return -EINVAL;
 		if (v < FS_CGROUP_WEIGHT_MIN || v > FS_CGROUP_WEIGHT_MAX)
 			return -EINVAL;

@@ -112,6 +112,20 @@ unsigned long long fs_simple_strtoull(const char *s, unsigned base, char **end)
 	return v;
 }
 
+bool fs_scan_u32(const char **s, unsigned *v)
+{
+	const char *p = *s;
+	char *end;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	*v = (unsigned)fs_simple_strtoull(p, 10, &end);
+	*s = end;
+	return true;
+}
+
 /* kstrtoull(): one leading '+' is allowed. */
 int fs_kstrtoull(const char *s, unsigned base, unsigned long long *res)
 {
