@@ -74,6 +74,9 @@ expect "io.max device" "$(err write "$M/x/io.max" "9:9 rbps=5")" ENODEV
 # the kernel's vsscanf() "%u:%u" takes no sign (glibc's would: ENODEV)
 expect "io.max signed major" "$(err write "$M/x/io.max" "-8:0 rbps=5")" EINVAL
 expect "io.max signed minor" "$(err write "$M/x/io.max" "8:+0 rbps=5")" EINVAL
+# "%llu" takes no sign either, and wraps: 2^64 is 0, ERANGE
+expect "io.max signed value" "$(err write "$M/x/io.max" "8:0 rbps=-5")" EINVAL
+expect "io.max 2^64" "$(err write "$M/x/io.max" "8:0 wiops=18446744073709551616")" ERANGE
 expect "io.max syntax" "$(err write "$M/x/io.max" "sda rbps=5")" EINVAL
 expect "io.max kept" "$(cat "$M/x/io.max")" "8:0 rbps=max wbps=1048576 riops=100 wiops=max"
 expect "io.max unset" "$(err write "$M/x/io.max" "8:0 wbps=max riops=max")" OK

@@ -1228,6 +1228,7 @@ static int write_io_max(struct fs_call *c, char *buf)
 	pthread_mutex_unlock(&c->fs->ctl_lock);
 	for (;;) {
 		char tok[27], *p;
+		const char *num;
 		unsigned long long val = UINT64_MAX;
 		int len;
 
@@ -1238,7 +1239,9 @@ static int write_io_max(struct fs_call *c, char *buf)
 		if (!p)
 			return -EINVAL;
 		*p++ = '\0';
-		if (sscanf(p, "%llu", &val) != 1 && strcmp(p, "max") != 0)
+		/* sscanf(p, "%llu"), the kernel's: no sign, wraps */
+		num = p;
+		if (!fs_scan_ull(&num, &val) && strcmp(p, "max") != 0)
 			return -EINVAL;
 		if (!val)
 			return -ERANGE;

@@ -403,9 +403,12 @@ int fs_kstrtoint(const char *s, unsigned base, int *res);
  * 0 octal, else decimal), *end after them (s itself if there are none);
  * an overflow wraps, as the kernel's does. */
 unsigned long long fs_simple_strtoull(const char *s, unsigned base, char **end);
-/* The kernel's vsscanf() "%u" (lib/vsprintf.c) at *s: blanks skipped, then
- * a decimal digit or no conversion (glibc's sscanf() would also take a
- * sign), the value cut to 32 bits.  True with *s after the number. */
+/* The kernel's vsscanf() "%llu" (lib/vsprintf.c) at *s: blanks skipped,
+ * then a decimal digit or no conversion (glibc's sscanf() would also take
+ * a sign), the digits by simple_strntoull(), wrapping on overflow where
+ * glibc saturates.  True with *s after the number.  fs_scan_u32() is "%u":
+ * the same, cut to 32 bits. */
+bool fs_scan_ull(const char **s, unsigned long long *v);
 bool fs_scan_u32(const char **s, unsigned *v);
 /* memparse(): a number with an optional K/M/G/T/P/E suffix; *end after it. */
 unsigned long long fs_memparse(const char *s, const char **end);

@@ -112,7 +112,7 @@ unsigned long long fs_simple_strtoull(const char *s, unsigned base, char **end)
 	return v;
 }
 
-bool fs_scan_u32(const char **s, unsigned *v)
+bool fs_scan_ull(const char **s, unsigned long long *v)
 {
 	const char *p = *s;
 	char *end;
@@ -121,8 +121,18 @@ bool fs_scan_u32(const char **s, unsigned *v)
 		p++;
 	if (!isdigit((unsigned char)*p))
 		return false;
-	*v = (unsigned)fs_simple_strtoull(p, 10, &end);
+	*v = fs_simple_strtoull(p, 10, &end);
 	*s = end;
+	return true;
+}
+
+bool fs_scan_u32(const char **s, unsigned *v)
+{
+	unsigned long long ull;
+
+	if (!fs_scan_ull(s, &ull))
+		return false;
+	*v = (unsigned)ull;
 	return true;
 }
 
