@@ -66,6 +66,10 @@ wr "$C/memory.reclaim" "1M swappiness=201" EINVAL
 wr "$C/memory.reclaim" "x" EINVAL
 wr "$C/memory.pressure" "some 150000 2000000" OK
 wr "$C/memory.pressure" "half 1 2" EINVAL
+# the kernel's sscanf() "some %u %u": blanks optional, no sign
+wr "$C/memory.pressure" "some +150000 2000000" EINVAL
+wr "$C/memory.pressure" "some 150000 -2000000" EINVAL
+wr "$C/memory.pressure" "full150000 2000000" OK
 wr "$C/memory.peak" "reset" OK
 # a write longer than a page is refused whole (kernfs atomic_write_len)
 wr "$C/memory.max" "$(printf '%4100s' 1M)" E2BIG max

@@ -1871,15 +1871,19 @@ static int write_pressure(struct fs_call *c, char *buf)
 {
 	unsigned version = mcg_engine_layout(c->fs->e)->version;
 	unsigned threshold, window;
-	bool full = false, privileged;
+	bool full, privileged;
+	const char *p;
 
 	if (c->of->psi_trigger)
 		return -EBUSY;
-	if (sscanf(buf, "some %u %u", &threshold, &window) != 2) {
-		if (sscanf(buf, "full %u %u", &threshold, &window) != 2)
-			return -EINVAL;
-		full = true;
-	}
+	/* sscanf(buf, "some %u %u") or "full %u %u", the kernel's: each
+	 * blank of the format matches any blanks, and %u takes no sign */
+	full = g_str_has_prefix(buf, "full");
+	if (!full && !g_str_has_prefix(buf, "some"))
+		return -EINVAL;
+	p = buf + strlen("some");
+	if (!fs_scan_u32(&p, &threshold) || !fs_scan_u32(&p, &window))
+		return -EINVAL;
 	if (full && c->of->file->arg == FS_PSI_CPU && version < MCG_KVER(5, 13))
 		return -EINVAL;
 	if (window == 0 || window > FS_PSI_WINDOW_MAX_US)
