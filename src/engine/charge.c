@@ -208,9 +208,11 @@ void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned 
 		return;
 	g_assert(engine_thread_in_cpu());
 	/* 7.3's obj_cgroup_uncharge_pages() gives the root no refill_stock()
-	 * (refill_stock() warns on it); 6.12's does.  The root's counters
-	 * are memcgfs's own bookkeeping (the kernel charges no root page
-	 * counter), so they are uncharged at once. */
+	 * (refill_stock() warns on it); 6.12's does.  The kernel then leaves
+	 * the root's page counter charged, which nothing reads (no v2 root
+	 * memory.current; v1's root usage comes from the statistics,
+	 * mem_cgroup_usage()); memcgfs keeps it exact by uncharging at once,
+	 * so that charges in still equal the root's usage. */
 	if (stock_7_3(c->engine) && mcg_cgroup_is_root(cg)) {
 		mcg_memcg_uncharge(cg, nr_pages, memsw);
 		return;

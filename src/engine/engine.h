@@ -272,8 +272,8 @@ void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool mems
 /* Kernel memory freed on CPU c (obj_cgroup_uncharge_pages(); 5.10
  * __memcg_kmem_uncharge()): the pages go to c's stock for cg, as
  * refill_stock() takes them, and reach the counters when the stock drains;
- * in 7.3 the root's go straight to its counters (no refill_stock() for
- * the root).  cg is the memcg the pages are charged to now: for memory
+ * in 7.3, which has no refill_stock() for the root, the root's go straight
+ * to its counters.  cg is the memcg the pages are charged to now: for memory
  * charged through an obj_cgroup, mcg_memcg_objcg_owner().  The caller must
  * be in c.  The v1 kmem counter is the caller's. */
 void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
