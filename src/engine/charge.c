@@ -73,6 +73,16 @@ void charge_stock_teardown(struct mcg_cpu *c)
 	stock_drain_subtree(c, NULL);
 }
 
+/* 7.3's stock functions differ from the older eras' in ways that come
+ * with its multi-memcg stock, the one thing that tells the eras apart
+ * here: consume_stock() frees an emptied slot, counts are uint8_t so a
+ * refill over a batch bypasses the stock (refill_stock()), and the root
+ * never enters it (obj_cgroup_uncharge_pages()). */
+static bool stock_7_3(const struct mcg_engine *e)
+{
+	return e->nr_stock > 1;
+}
+
 /* consume_stock().  A slot serves charges of its memcg with the same memsw
  * accounting (in practice: all of a v1 hierarchy's, none of v2's). */
 static bool stock_consume(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
@@ -89,20 +99,11 @@ static bool stock_consume(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned lon
 			return false;
 		c->stock_pages[i] -= nr_pages;
 		/* 7.3 frees an emptied slot; one-slot stocks keep the memcg. */
-		if (!c->stock_pages[i] && e->nr_stock > 1)
+		if (!c->stock_pages[i] && stock_7_3(e))
 			stock_drain_slot(c, i);
 		return true;
 	}
 	return false;
-}
-
-/* 7.3's refill_stock() and obj_cgroup_uncharge_pages() differ from the
- * older eras' in two ways that come with its multi-memcg stock, the one
- * thing that tells the eras apart here: counts are uint8_t, so a refill
- * over a batch bypasses the stock, and the root never enters it. */
-static bool stock_7_3(const struct mcg_engine *e)
-{
-	return e->nr_stock > 1;
 }
 
 /* refill_stock() */

@@ -552,6 +552,18 @@ static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	return k;
 }
 
+/* k of the node's file pages leave the page cache: the mapped among them
+ * go in proportion to all file pages.  Takes them off node->mapped and
+ * returns how many. */
+static long unmap_share(struct wl_node *node, long k)
+{
+	long total = node->file_inactive + node->file_active;
+	long unmapped = total ? (long)((double)node->mapped * k / total) : 0;
+
+	node->mapped -= unmapped;
+	return unmapped;
+}
+
 /* Drops up to n clean file pages (inactive first), e.g. on truncate or
  * eviction; `evict` leaves shadow entries behind.  Returns pages. */
 static long drop_file(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, bool evict)
@@ -561,14 +573,11 @@ static long drop_file(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, bo
 	long from_inactive = lmin(clean_inactive, n);
 	long from_active = evict ? 0 : lmin(node->file_active, n - from_inactive);
 	long k = from_inactive + from_active;
-	long total = node->file_inactive + node->file_active;
 	long unmapped;
 
 	if (k <= 0)
 		return 0;
-	/* Mapped pages leave in proportion. */
-	unmapped = total ? (long)((double)node->mapped * k / total) : 0;
-	node->mapped -= unmapped;
+	unmapped = unmap_share(node, k);
 	node->file_inactive -= from_inactive;
 	node->file_active -= from_active;
 	if (evict)
@@ -681,13 +690,11 @@ static long truncate_dirty(struct wl_ctx *x, struct wl_cgroup *w, int nid, long 
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	struct wl_node *node = &l->node[nid];
 	long k = lmin(node->dirty, n);
-	long total = node->file_inactive + node->file_active;
 	long unmapped;
 
 	if (k <= 0)
 		return 0;
-	unmapped = total ? (long)((double)node->mapped * k / total) : 0;
-	node->mapped -= unmapped;
+	unmapped = unmap_share(node, k);
 	node->dirty -= k;
 	node->file_inactive -= k;
 	ledger_in_flight_add(l, -k);
