@@ -30,6 +30,7 @@ struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *
 	cg->depth = parent ? parent->depth + 1 : 0;
 	cg->id = atomic_fetch_add(&e->next_id, 1);
 	atomic_init(&cg->refcount, 1);
+	atomic_init(&cg->objcg_refs, 1);	/* the css's */
 	atomic_init(&cg->online, true);
 	/* calloc: large blocks come zeroed straight from the kernel. */
 	cg->pcpu = pcpu_alloc(e, &cg->pcpu_chunk, &cg->pcpu_slot);
@@ -55,10 +56,9 @@ struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *
 	return cg;
 }
 
-void engine_cgroup_free(struct mcg_cgroup *cg)
+/* The struct itself; the caller puts what it held on the parent. */
+static void cgroup_free_struct(struct mcg_cgroup *cg)
 {
-	struct mcg_cgroup *parent = cg->parent;
-
 	if (cg->children_by_name)
 		g_hash_table_destroy(cg->children_by_name);
 	g_free(cg->name);
@@ -66,8 +66,46 @@ void engine_cgroup_free(struct mcg_cgroup *cg)
 		pcpu_free(cg->engine, cg->pcpu_chunk, cg->pcpu_slot);
 	free(cg->aggregates);
 	free(cg);
+}
+
+void engine_cgroup_free(struct mcg_cgroup *cg)
+{
+	struct mcg_cgroup *parent = cg->parent;
+
+	cgroup_free_struct(cg);
 	if (parent)
 		mcg_cgroup_put(parent);
+}
+
+/*
+ * A cgroup as an obj_cgroup outlives its css: the kernel's object stock
+ * holds the obj_cgroup, not the memcg (obj_cgroup_get()), so a stock
+ * that still caches a removed memcg's obj_cgroup does not keep the memcg
+ * dying.  Here the struct is both, with two counts: `refcount` (css
+ * references; at zero the cgroup is released: folded, counted out of the
+ * dying) and `objcg_refs` (one held by the css until its release, one by
+ * each object stock slot; at zero the struct is freed).  A released cgroup
+ * still reached through a stock holds its parent's struct the same way,
+ * so the walk to the nearest live ancestor (mcg_memcg_objcg_owner()) stays
+ * on live memory.
+ */
+void engine_objcg_get(struct mcg_cgroup *cg)
+{
+	atomic_fetch_add_explicit(&cg->objcg_refs, 1, memory_order_relaxed);
+}
+
+void engine_objcg_put(struct mcg_cgroup *cg)
+{
+	while (cg && atomic_fetch_sub_explicit(&cg->objcg_refs, 1, memory_order_acq_rel) == 1) {
+		struct mcg_cgroup *parent = cg->parent;
+
+		/* obj_cgroup_release() would give back whole pages parked
+		 * here; objects are charged and freed on one CPU, so none
+		 * are (objcg.c). */
+		g_assert(atomic_load_explicit(&cg->objcg_charged_bytes, memory_order_relaxed) == 0);
+		cgroup_free_struct(cg);
+		cg = parent;
+	}
 }
 
 static void cgroup_release(struct mcg_cgroup *cg);
@@ -294,7 +332,11 @@ static void cgroup_release(struct mcg_cgroup *cg)
 	for (struct mcg_cgroup *a = cg->parent; a; a = a->parent)
 		a->nr_dying_descendants--;
 	pthread_rwlock_unlock(&e->hier_lock);
-	engine_cgroup_free(cg);
+	/* The parent's css reference becomes a struct one, then the css's
+	 * own hold on the struct goes. */
+	engine_objcg_get(cg->parent);
+	mcg_cgroup_put(cg->parent);
+	engine_objcg_put(cg);
 }
 
 /*

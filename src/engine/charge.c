@@ -21,12 +21,14 @@
  * with its own count, replacing them round robin (drain_idx) and dropping
  * a slot once it is used up.
  *
- * drain_all_stock() drains the local stock at once and asks every other
- * CPU whose stock holds a memcg of the subtree to drain at its next
- * chance (a work item in the kernel; here a flag the CPU's owner checks
- * when it enters the CPU).  Outside any CPU window memcgfs drains every
+ * drain_all_stock() drains the local stock at once, whole, if it holds
+ * pages of the subtree, and asks every other CPU to drain at its next
+ * chance (a work item in the kernel, for the CPUs whose stock holds the
+ * subtree; here a flag the CPU's owner checks when it enters the CPU, and
+ * which drains all of it).  Outside any CPU window memcgfs drains every
  * CPU at once instead: offline, limit changes and reclaim from the file
- * system then see the counters settle.
+ * system then see the counters settle.  Kernel objects charged in bytes
+ * have a stock of their own beside this one (objcg.c), drained with it.
  *
  * The stock holds a reference on each cached memcg (css_get()), which a
  * drain puts.  Every field of a CPU's stock is touched only by the thread
@@ -52,13 +54,39 @@ static void stock_drain_slot(struct mcg_cpu *c, unsigned i)
 	mcg_cgroup_put(old);
 }
 
-/* Drains the slots of c holding top or a descendant (NULL: all).  Inside
- * c's window. */
-static void stock_drain_subtree(struct mcg_cpu *c, const struct mcg_cgroup *top)
+/* drain_all_stock()'s test for one CPU: does a slot of c's stock hold
+ * pages of top's subtree?  NULL: does it cache any memcg at all (a full
+ * drain, which drops the references too). */
+static bool page_stock_drain_needed(struct mcg_cpu *c, const struct mcg_cgroup *top)
 {
 	for (unsigned i = 0; i < c->engine->nr_stock; i++)
-		if (c->stock_cached[i] && (!top || mcg_cgroup_is_descendant(c->stock_cached[i], top)))
-			stock_drain_slot(c, i);
+		if (c->stock_cached[i] &&
+		    (!top || (c->stock_pages[i] && mcg_cgroup_is_descendant(c->stock_cached[i], top))))
+			return true;
+	return false;
+}
+
+/* The stocks of c, drained as drain_local_stock() does when
+ * drain_all_stock(top) picks the CPU (top NULL: every stock).  Until 7.x
+ * the page and object stocks are one struct memcg_stock_pcp, drained
+ * whole (objects first, their pages into the page stock, then the page
+ * stock) when either holds top's subtree; 7.3 keeps them apart and drains
+ * each that does, every slot of it (drain_stock_fully(),
+ * drain_obj_stock()).  Inside c's window. */
+static void stock_drain_subtree(struct mcg_cpu *c, const struct mcg_cgroup *top)
+{
+	bool pages = page_stock_drain_needed(c, top), objs = objcg_stock_drain_needed(c, top);
+
+	if (c->engine->cfg.kernel.obj_stock != MCG_OBJ_STOCK_7_3) {
+		if (!pages && !objs)
+			return;
+		objcg_stock_drain(c);
+		pages = true;
+	} else if (objs) {
+		objcg_stock_drain(c);
+	}
+	for (unsigned i = 0; pages && i < c->engine->nr_stock; i++)
+		stock_drain_slot(c, i);
 }
 
 void charge_stock_enter(struct mcg_cpu *c)
@@ -70,7 +98,10 @@ void charge_stock_enter(struct mcg_cpu *c)
 
 void charge_stock_teardown(struct mcg_cpu *c)
 {
+	/* The object stock's drain updates statistics: as the CPU. */
+	mcg_cpu_enter(c);
 	stock_drain_subtree(c, NULL);
+	mcg_cpu_exit(c);
 }
 
 /* 7.3's stock functions differ from the older eras' in ways that come

@@ -187,6 +187,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	e->layout = mcg_layout_get(cfg->kernel.layout);
 	e->charge_batch = cfg->kernel.charge_batch;
 	e->nr_stock = cfg->kernel.nr_memcg_stock;
+	e->nr_obj_stock = cfg->kernel.obj_stock == MCG_OBJ_STOCK_7_3 ? MCG_MAX_OBJ_STOCK : 1;
 	e->update_path = engine_update_path(&cfg->kernel);
 	e->flush_threshold = e->charge_batch * cfg->nr_cpus;
 	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not
@@ -228,6 +229,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 		e->cpus[c].engine = e;
 		e->cpus[c].id = c;
 		e->cpus[c].pcpu_offset = e->pcpu_offset[c];
+		e->cpus[c].obj_stat_slot = -1;
 	}
 	e->root = engine_cgroup_alloc(e, NULL);
 	if (!e->root)

@@ -293,6 +293,42 @@ void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,
  * accounting when the workers are paused). */
 unsigned long mcg_memcg_stocked(struct mcg_engine *e, const struct mcg_cgroup *top, bool memsw);
 
+/* ---- Kernel objects charged in bytes (objcg.c) -----------------------------
+ *
+ * obj_cgroup_charge(objcg, bytes), split where it charges pages, which the
+ * caller does (it may reclaim): objcg is the cgroup whose obj_cgroup the
+ * object is charged to; its memcg is mcg_memcg_objcg_owner(objcg).  All
+ * inside CPU c's window.
+ *
+ *   if (!mcg_objcg_consume(c, objcg, bytes)) {
+ *           charge mcg_objcg_pages(bytes) pages to the memcg's memory (v1:
+ *           memsw and kmem) counters, or fail;
+ *           mcg_objcg_charged(c, objcg, bytes);
+ *   }
+ */
+/* consume_obj_stock(): c's stock covers bytes of objcg. */
+bool mcg_objcg_consume(struct mcg_cpu *c, struct mcg_cgroup *objcg, size_t bytes);
+/* PAGE_ALIGN(bytes) in pages. */
+unsigned long mcg_objcg_pages(size_t bytes);
+/* The pages for bytes were charged (obj_cgroup_charge_pages()): counts them
+ * in MEMCG_KMEM and puts the last page's rest into c's object stock. */
+void mcg_objcg_charged(struct mcg_cpu *c, struct mcg_cgroup *objcg, size_t bytes);
+/* obj_cgroup_uncharge(): the bytes of a freed object back to c's stock,
+ * whose whole pages over one go back to the memcg (MEMCG_KMEM, v1 kmem,
+ * the page stock). */
+void mcg_objcg_uncharge(struct mcg_cpu *c, struct mcg_cgroup *objcg, size_t bytes);
+/* mod_objcg_state(): bytes (may be negative) of slab (item
+ * MCG_SLAB_RECLAIMABLE_B or MCG_SLAB_UNRECLAIMABLE_B) on node nid, held
+ * back in c's stock up to a page's worth from 6.1, as the era does. */
+void mcg_objcg_mod_slab(struct mcg_cpu *c, struct mcg_cgroup *objcg, int nid, enum mcg_item item,
+			long bytes);
+/* What objects leave charged beyond their bytes to top's subtree: *charged
+ * the bytes the object stocks hold and the obj_cgroups have parked, and
+ * *slab_held the slab bytes the stocks hold back from the statistics.
+ * Enters every CPU (for tests and exact accounting when paused). */
+void mcg_objcg_held(struct mcg_engine *e, const struct mcg_cgroup *top, size_t *charged,
+		    long *slab_held);
+
 /* memory.events and memory.swap.events. */
 enum mcg_memory_event {
 	MCG_MEMORY_LOW,

@@ -157,6 +157,12 @@ struct mcg_cgroup {
 	struct io_counts iostat, last_iostat;
 
 	struct page_counter counters[MCG_NR_COUNTERS];
+	/* The cgroup as an obj_cgroup (objcg.c): bytes charged in whole pages
+	 * and not yet used, parked by a stock drain (objcg->nr_charged_bytes).
+	 * Atomic: any CPU's stock drains into it or takes it over. */
+	_Atomic unsigned long objcg_charged_bytes;
+	/* References on the struct as an obj_cgroup (cgroup.c). */
+	_Atomic int objcg_refs;
 	/* seed 004: the shared css reference count touched per charge. */
 	_Alignas(64) _Atomic long css_refs;
 	_Atomic unsigned long memory_events[MCG_NR_MEMORY_EVENTS];
@@ -164,6 +170,7 @@ struct mcg_cgroup {
 };
 
 #define MCG_MAX_MEMCG_STOCK 7
+#define MCG_MAX_OBJ_STOCK 5	/* 7.3's NR_OBJ_STOCK */
 
 struct mcg_cpu {
 	_Alignas(64) pthread_mutex_t lock;	/* held between enter and exit */
@@ -180,6 +187,16 @@ struct mcg_cpu {
 	unsigned stock_drain_idx;
 	/* drain_all_stock() from another CPU: drain at the next enter. */
 	_Atomic bool stock_drain_requested;
+	/* The object stock (obj_stock_pcp; before 7.x part of memcg_stock_pcp,
+	 * objcg.c): the thread holding `lock` only.  An objcg is the cgroup
+	 * it was made for; each cached one holds an engine_objcg_get() on it. */
+	struct mcg_cgroup *obj_cached[MCG_MAX_OBJ_STOCK];
+	unsigned obj_bytes[MCG_MAX_OBJ_STOCK];
+	unsigned obj_drain_idx;
+	/* Slab statistics held back (mod_objcg_state()): for the objcg in
+	 * slot obj_stat_slot (-1: none), on node obj_stat_nid. */
+	int obj_stat_slot, obj_stat_nid;
+	long obj_slab_reclaimable_b, obj_slab_unreclaimable_b;
 	/* 6.1's per-CPU stats_updates (flush-global.c): written only by the
 	 * thread holding `lock`. */
 	unsigned long stats_updates;
@@ -212,6 +229,7 @@ struct mcg_engine {
 	const struct mcg_layout *layout;	/* immutable */
 	unsigned long charge_batch;		/* the era's MEMCG_CHARGE_BATCH */
 	unsigned nr_stock;			/* the era's NR_MEMCG_STOCK */
+	unsigned nr_obj_stock;			/* 1, or 7.3's NR_OBJ_STOCK */
 	unsigned long flush_threshold;		/* charge_batch x nr_cpus */
 	bool maintain_local;			/* memcg-wide local arrays kept */
 
@@ -360,6 +378,14 @@ void memcg_batched_release(struct mcg_engine *e, struct mcg_cgroup *cg);
 /* charge.c: a CPU entered, and a CPU's stock given back at teardown */
 void charge_stock_enter(struct mcg_cpu *c);
 void charge_stock_teardown(struct mcg_cpu *c);
+/* cgroup.c: a reference on cg as an obj_cgroup, which keeps the struct
+ * (and its ancestors') but not the css. */
+void engine_objcg_get(struct mcg_cgroup *cg);
+void engine_objcg_put(struct mcg_cgroup *cg);
+/* objcg.c: does c's object stock hold an objcg whose memcg is top or below
+ * it (NULL: any)?  Drain all of it (drain_obj_stock()).  Inside c's window. */
+bool objcg_stock_drain_needed(struct mcg_cpu *c, const struct mcg_cgroup *top);
+void objcg_stock_drain(struct mcg_cpu *c);
 /* flush-per-memcg.c (update side in flush.h) */
 bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup *cg);
 /* These return whether they flushed. */

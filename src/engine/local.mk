@@ -14,6 +14,7 @@ libmemcgfs_a_SOURCES += \
 	src/engine/flush-global.c \
 	src/engine/counter.c \
 	src/engine/charge.c \
+	src/engine/objcg.c \
 	src/engine/percpu.c \
 	src/engine/basestat.c \
 	src/engine/iostat.c \

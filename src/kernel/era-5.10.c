@@ -54,5 +54,6 @@ const struct mcg_kernel mcg_era_5_10 = {
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = false,
 	.nr_memcg_stock = 1,
+	.obj_stock = MCG_OBJ_STOCK_5_10,
 	.charge_batch = 32,
 };

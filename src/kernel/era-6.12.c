@@ -43,5 +43,6 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = true,
 	.nr_memcg_stock = 1,
+	.obj_stock = MCG_OBJ_STOCK_6_1,
 	.charge_batch = 64,
 };

@@ -36,5 +36,6 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = false,
 	.nr_memcg_stock = 7,
+	.obj_stock = MCG_OBJ_STOCK_7_3,
 	.charge_batch = 64,
 };

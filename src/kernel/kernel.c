@@ -291,48 +291,105 @@ static size_t percpu_charge(size_t size, unsigned nr_cpus, bool objcg_slots)
 	return size * nr_cpus + (objcg_slots ? size / 4 * sizeof(void *) : 0);
 }
 
+/* Appends one object to o. */
+static void object_add(struct mcg_memcg_objects *o, enum mcg_memcg_object_kind kind,
+		       unsigned nid, size_t bytes)
+{
+	o->obj[o->nr++] = (struct mcg_memcg_object){ kind, nid, bytes };
+	if (kind == MCG_OBJECT_SLAB)
+		o->slab += bytes;
+	else
+		o->percpu += bytes;
+}
+
 void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr_nodes,
 		       bool memcg_v1, struct mcg_memcg_objects *out)
 {
 	const size_t S = l->nr_state_slots, E = l->nr_event_slots, N = l->nr_node_slots;
 	const size_t ntargets = 2;	/* MEM_CGROUP_NTARGETS: THRESH, SOFTLIMIT */
 	const bool objcg = l->version >= MCG_KVER(6, 1);
+	unsigned n = 0, events = 0;
 
 	*out = (struct mcg_memcg_objects){ 0 };
+	out->obj = g_new(struct mcg_memcg_object, MCG_MEMCG_OBJECTS_MAX(nr_nodes));
+	out->free_order = g_new(unsigned, MCG_MEMCG_OBJECTS_MAX(nr_nodes));
 	if (l->version < MCG_KVER(5, 13)) {
 		/* 5.10 mem_cgroup_alloc(): vmstats_local and vmstats_percpu,
 		 * each a struct memcg_vmstats_percpu (stat[], events[],
-		 * nr_page_events, targets[]); per node lruvec_stat_local and
-		 * lruvec_stat_cpu (struct lruvec_stat, count[]). */
-		out->percpu = 2 * percpu_charge(8 * (S + E + 1 + ntargets), nr_cpus, objcg) +
-			      nr_nodes * 2 * percpu_charge(8 * N, nr_cpus, objcg);
+		 * nr_page_events, targets[]); per node
+		 * (alloc_mem_cgroup_per_node_info()) lruvec_stat_local and
+		 * lruvec_stat_cpu (struct lruvec_stat, count[]).
+		 * __mem_cgroup_free() frees the nodes' (cpu, then local) first,
+		 * then vmstats_percpu and vmstats_local. */
+		size_t vmstats = percpu_charge(8 * (S + E + 1 + ntargets), nr_cpus, objcg);
+
+		object_add(out, MCG_OBJECT_PERCPU, 0, vmstats);
+		object_add(out, MCG_OBJECT_PERCPU, 0, vmstats);
+		for (unsigned nid = 0; nid < nr_nodes; nid++) {
+			object_add(out, MCG_OBJECT_PERCPU, 0, percpu_charge(8 * N, nr_cpus, objcg));
+			object_add(out, MCG_OBJECT_PERCPU, 0, percpu_charge(8 * N, nr_cpus, objcg));
+		}
+		for (unsigned nid = 0; nid < nr_nodes; nid++) {
+			out->free_order[n++] = 2 + 2 * nid + 1;
+			out->free_order[n++] = 2 + 2 * nid;
+		}
+		out->free_order[n++] = 1;
+		out->free_order[n++] = 0;
 	} else if (l->version < MCG_KVER(6, 8)) {
 		/* 6.1: struct memcg_vmstats_percpu (state[], events[], their
 		 * _prev[], nr_page_events, targets[]); per node struct
-		 * lruvec_stats_percpu (state[], state_prev[]). */
-		out->percpu = percpu_charge(8 * (2 * S + 2 * E + 1 + ntargets), nr_cpus, objcg) +
-			      nr_nodes * percpu_charge(16 * N, nr_cpus, objcg);
+		 * lruvec_stats_percpu (state[], state_prev[]).  struct
+		 * memcg_vmstats is plain GFP_KERNEL.  __mem_cgroup_free():
+		 * the nodes', then vmstats_percpu. */
+		object_add(out, MCG_OBJECT_PERCPU, 0,
+			   percpu_charge(8 * (2 * S + 2 * E + 1 + ntargets), nr_cpus, objcg));
+		for (unsigned nid = 0; nid < nr_nodes; nid++)
+			object_add(out, MCG_OBJECT_PERCPU, 0, percpu_charge(16 * N, nr_cpus, objcg));
+		for (unsigned nid = 0; nid < nr_nodes; nid++)
+			out->free_order[n++] = 1 + nid;
+		out->free_order[n++] = 0;
 	} else {
-		/* 6.12 and 7.3: struct memcg_vmstats_percpu (a cache line
-		 * aligned header of the update count and two pointers, state[],
-		 * events[], their _prev[]); per node lruvec_stats_percpu; with
-		 * CONFIG_MEMCG_V1 memcg1_alloc_events()' struct
-		 * memcg1_events_percpu; and the slab objects struct
+		/* 6.12 and 7.3 mem_cgroup_alloc(): the slab object struct
 		 * memcg_vmstats (state[], events[], their _local[] and
-		 * _pending[], stats_updates) and, per node, struct
-		 * lruvec_stats (state[], state_local[], state_pending[]). */
+		 * _pending[], stats_updates); struct memcg_vmstats_percpu (a
+		 * cache line aligned header of the update count and two
+		 * pointers, state[], events[], their _prev[]); with
+		 * CONFIG_MEMCG_V1 memcg1_alloc_events()' struct
+		 * memcg1_events_percpu; per node the slab object struct
+		 * lruvec_stats (state[], state_local[], state_pending[]) on
+		 * that node and lruvec_stats_percpu.  __mem_cgroup_free():
+		 * each node's (percpu, then slab), the v1 events, vmstats,
+		 * vmstats_percpu. */
 		size_t vmstats_percpu = (24 + 16 * (S + E) + 63) / 64 * 64;
+		unsigned first_node;
 
-		out->percpu = percpu_charge(vmstats_percpu, nr_cpus, objcg) +
-			      nr_nodes * percpu_charge(16 * N, nr_cpus, objcg);
+		object_add(out, MCG_OBJECT_SLAB, 0, slab_charge(24 * (S + E) + 8));
+		object_add(out, MCG_OBJECT_PERCPU, 0, percpu_charge(vmstats_percpu, nr_cpus, objcg));
+		if (memcg_v1) {
+			events = out->nr;
+			object_add(out, MCG_OBJECT_PERCPU, 0,
+				   percpu_charge(8 * (1 + ntargets), nr_cpus, objcg));
+		}
+		first_node = out->nr;
+		for (unsigned nid = 0; nid < nr_nodes; nid++) {
+			object_add(out, MCG_OBJECT_SLAB, nid, slab_charge(24 * N));
+			object_add(out, MCG_OBJECT_PERCPU, 0, percpu_charge(16 * N, nr_cpus, objcg));
+		}
+		for (unsigned nid = 0; nid < nr_nodes; nid++) {
+			out->free_order[n++] = first_node + 2 * nid + 1;
+			out->free_order[n++] = first_node + 2 * nid;
+		}
 		if (memcg_v1)
-			out->percpu += percpu_charge(8 * (1 + ntargets), nr_cpus, objcg);
-		out->slab = slab_charge(24 * (S + E) + 8);
-		out->slab_per_node = slab_charge(24 * N);
+			out->free_order[n++] = events;
+		out->free_order[n++] = 0;
+		out->free_order[n++] = 1;
 	}
-	/* obj_cgroup_charge() charges whole pages and keeps the rest in the
-	 * CPU's object stock; here each memcg's objects take their pages
-	 * rounded up, once (up to a page a memcg more than the kernel, whose
-	 * stock carries the remainders over). */
-	out->pages = (out->slab + nr_nodes * out->slab_per_node + out->percpu + 4095) / 4096;
+	g_assert(n == out->nr && n <= MCG_MEMCG_OBJECTS_MAX(nr_nodes));
+}
+
+void mcg_memcg_objects_clear(struct mcg_memcg_objects *o)
+{
+	g_free(o->obj);
+	g_free(o->free_order);
+	*o = (struct mcg_memcg_objects){ 0 };
 }

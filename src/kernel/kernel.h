@@ -120,6 +120,25 @@ enum mcg_css_ref {
 
 struct mcg_seed;
 
+/* The per-CPU object stock (mm/memcontrol.c: consume_obj_stock(),
+ * refill_obj_stock(), drain_obj_stock(), mod_objcg_state()), era by era. */
+enum mcg_obj_stock {
+	/* 5.10: one objcg, part of struct memcg_stock_pcp; a refill that
+	 * takes it over a page drains it whole; slab statistics go straight
+	 * to the memcg. */
+	MCG_OBJ_STOCK_5_10,
+	/* 6.1, 6.12: one objcg in struct memcg_stock_pcp; a charge's
+	 * remainder may take it over a page (allow_uncharge false), an
+	 * uncharge gives back the whole pages over one; slab statistics are
+	 * cached up to a page's worth on one node (mod_objcg_state(), 5.14). */
+	MCG_OBJ_STOCK_6_1,
+	/* 7.3: struct obj_stock_pcp of its own, NR_OBJ_STOCK (5) objcgs with
+	 * uint16_t byte counts, replaced round robin; its drain uncharges the
+	 * counters directly (memcg_uncharge_kmem()); the statistics cache
+	 * follows one slot (__account_obj_stock()). */
+	MCG_OBJ_STOCK_7_3,
+};
+
 struct mcg_kernel {
 	/* The release modelled ("6.1", "6.3"), and the era whose mechanisms it
 	 * runs ("6.1" for both): the same string for the four plain eras. */
@@ -168,6 +187,8 @@ struct mcg_kernel {
 	/* memcgs a CPU's charge stock caches (NR_MEMCG_STOCK): 1 before 7.x,
 	 * 7 in 7.3 (struct memcg_stock_pcp). */
 	unsigned nr_memcg_stock;
+	/* The object stock's rules (obj_cgroup_charge()). */
+	enum mcg_obj_stock obj_stock;
 	/* The seed patch applied, or NULL for the plain era; and whether
 	 * this is its after (true) or its before. */
 	const struct mcg_seed *seed;
@@ -223,24 +244,39 @@ int mcg_kernel_check_hierarchy(const struct mcg_kernel *k, bool v1, const char *
  * mem_cgroup_css_alloc() makes the parent the active memcg around
  * mem_cgroup_alloc() (since 5.9, "mm: memcg: charge memcg percpu memory to
  * the parent cgroup"), so what that allocates with __GFP_ACCOUNT is charged
- * to the parent: the per-CPU statistics of the memcg and of its per-node
- * lruvecs, and, from 6.8 (when they left struct mem_cgroup and struct
- * mem_cgroup_per_node), the flushed statistics themselves as slab objects;
- * except under the root, whose kmem is not accounted
- * (get_obj_cgroup_from_current() stops below it).
+ * to the parent's obj_cgroup, in bytes: the per-CPU statistics of the
+ * memcg and of its per-node lruvecs, and, from 6.8 (when they left struct
+ * mem_cgroup and struct mem_cgroup_per_node), the flushed statistics
+ * themselves as slab objects; except under the root, whose kmem is not
+ * accounted (get_obj_cgroup_from_current() stops below it).
  * struct mem_cgroup and the per-node info are plain GFP_KERNEL, as are the
  * cgroup's own objects as far as the memcg goes (kernfs nodes and struct
  * cgroup are charged to the mkdir-ing task's memcg, outside the emulation).
  */
+enum mcg_memcg_object_kind {
+	MCG_OBJECT_SLAB,	/* a kmalloc object: obj_full_size(), on a node */
+	MCG_OBJECT_PERCPU,	/* a per-CPU area: pcpu_obj_full_size() */
+};
+struct mcg_memcg_object {
+	enum mcg_memcg_object_kind kind;
+	unsigned nid;		/* the slab's node (kzalloc_node()); 0 for per-CPU */
+	size_t bytes;		/* what obj_cgroup_charge() is asked for */
+};
+/* At most three memcg-wide objects and two per node. */
+#define MCG_MEMCG_OBJECTS_MAX(nr_nodes) (3 + 2 * (nr_nodes))
 struct mcg_memcg_objects {
-	size_t slab;		/* slab bytes on node 0 (struct memcg_vmstats) */
-	size_t slab_per_node;	/* slab bytes on each node (struct lruvec_stats) */
-	size_t percpu;		/* per-CPU bytes, pcpu_obj_full_size() summed */
-	unsigned long pages;	/* pages charged for all of it */
+	unsigned nr;
+	/* in mem_cgroup_alloc()'s order */
+	struct mcg_memcg_object *obj;
+	/* obj[] indexes in __mem_cgroup_free()'s order */
+	unsigned *free_order;
+	size_t slab, percpu;	/* the sums of each kind */
 };
 /* The objects of one memcg of layout l with nr_cpus possible CPUs and
- * nr_nodes nodes; memcg_v1: CONFIG_MEMCG_V1 (the v1 event counters). */
+ * nr_nodes nodes; memcg_v1: CONFIG_MEMCG_V1 (the v1 event counters).
+ * Allocated (g_free() obj and free_order, or mcg_memcg_objects_clear()). */
 void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr_nodes,
 		       bool memcg_v1, struct mcg_memcg_objects *out);
+void mcg_memcg_objects_clear(struct mcg_memcg_objects *o);
 
 #endif

@@ -114,9 +114,9 @@ struct wl_cgroup {
 	/* rmdir'ed in an era that leaves a dying memcg its pages: no tasks,
 	 * an idle profile, pages only reclaimed (list_lock). */
 	bool dying;
-	/* The memcg's own objects, charged to its parent (objs_parent, held)
-	 * at creation and given back when the memcg is freed (hier_mutex). */
-	struct mcg_memcg_objects objs;
+	/* The memcg's own objects (the pool's memcg_objs), charged to its
+	 * parent's obj_cgroup (objs_parent, held; NULL under the root) at
+	 * creation and given back when the memcg is freed (hier_mutex). */
 	struct mcg_cgroup *objs_parent;
 	/* Its PSI group (psi.c): protected by the pool's psi_lock. */
 	struct wl_psi *psi;
@@ -139,6 +139,8 @@ struct mcg_workload {
 	enum mcg_hierarchy hierarchy;		/* immutable */
 	struct mcg_profile *default_profile;	/* immutable */
 	struct mcg_profile *frozen_profile;	/* immutable: what frozen tasks do (nothing) */
+	/* What mem_cgroup_alloc() charges for each memcg (immutable). */
+	struct mcg_memcg_objects memcg_objs;
 	unsigned tick_ms;			/* immutable once started */
 
 	/* Serialises mkdir and rmdir through the pool. */

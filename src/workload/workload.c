@@ -498,6 +498,8 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	wl->nr_cpus = cfg->nr_cpus;
 	wl->nr_nodes = cfg->nr_nodes;
 	wl->hierarchy = cfg->hierarchy;
+	mcg_memcg_objects(mcg_engine_layout(e), cfg->nr_cpus, cfg->nr_nodes, cfg->kernel.memcg_v1,
+			  &wl->memcg_objs);
 	wl->default_profile = def;
 	wl->frozen_profile = frozen;
 	wl->tick_ms = MCG_WORKLOAD_DEFAULT_TICK_MS;
@@ -638,6 +640,7 @@ void mcg_workload_free(struct mcg_workload *wl)
 	g_free(wl->workers);
 	mcg_profile_free(wl->default_profile);
 	mcg_profile_free(wl->frozen_profile);
+	mcg_memcg_objects_clear(&wl->memcg_objs);
 	pthread_rwlock_destroy(&wl->list_lock);
 	pthread_mutex_destroy(&wl->hier_mutex);
 	pthread_mutex_destroy(&wl->psi_lock);
@@ -767,98 +770,107 @@ int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg
 
 /* ---- hierarchy ---- */
 
-/* The statistics of a memcg's objects, on CPU 0 (entered): the kernel's
- * updates, not the tasks', so straight to the engine, left out of the
- * workload's figures. */
-static void memcg_objects_stats(struct mcg_workload *wl, struct mcg_cpu *cpu,
-				struct mcg_cgroup *pcg, const struct mcg_memcg_objects *o, int sign)
+/* The statistics of one object charged to objcg (sign 1) or freed (-1),
+ * on CPU 0: slab through the object stock (mod_objcg_state()), per-CPU
+ * areas straight to the memcg (pcpu_memcg_post_alloc_hook(),
+ * pcpu_memcg_free_hook()).  The kernel's updates, not the tasks', so
+ * straight to the engine, left out of the workload's figures. */
+static void memcg_object_stats(struct mcg_cpu *cpu, struct mcg_cgroup *objcg,
+			       const struct mcg_memcg_object *o, int sign)
 {
-	mcg_stat_mod(cpu, pcg, 0, MCG_SLAB_UNRECLAIMABLE_B, sign * (long)o->slab);
-	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
-		mcg_stat_mod(cpu, pcg, (int)nid, MCG_SLAB_UNRECLAIMABLE_B,
-			     sign * (long)o->slab_per_node);
-	mcg_stat_mod(cpu, pcg, 0, MCG_MEMCG_PERCPU_B, sign * (long)o->percpu);
-	mcg_stat_mod(cpu, pcg, 0, MCG_MEMCG_KMEM, sign * (long)o->pages);
+	if (o->kind == MCG_OBJECT_SLAB)
+		mcg_objcg_mod_slab(cpu, objcg, (int)o->nid, MCG_SLAB_UNRECLAIMABLE_B,
+				   sign * (long)o->bytes);
+	else
+		mcg_stat_mod(cpu, mcg_memcg_objcg_owner(objcg), 0, MCG_MEMCG_PERCPU_B,
+			     sign * (long)o->bytes);
 }
 
-/* The objects of a memcg made under pw (mcg_memcg_objects()) charged to
- * pw on CPU 0, as mem_cgroup_alloc() runs with pw the active memcg: the
- * charge may reclaim and OOM-kill as a GFP_KERNEL_ACCOUNT one does;
- * false (nothing charged) if it fails even so: mkdir's ENOMEM.  Caller
- * holds hier_mutex and list_lock for reading. */
-static bool memcg_objects_charge(struct mcg_workload *wl, struct wl_cgroup *pw,
-				 const struct mcg_memcg_objects *o)
+/* Frees the first `nr` objects of a memcg (all of them: wl->memcg_objs.nr)
+ * charged to objcg, in __mem_cgroup_free()'s order: obj_cgroup_uncharge(),
+ * then the statistics.  On CPU 0, entered. */
+static void memcg_objects_free(struct mcg_workload *wl, struct mcg_cpu *cpu,
+			       struct mcg_cgroup *objcg, unsigned nr)
 {
+	const struct mcg_memcg_objects *o = &wl->memcg_objs;
+
+	for (unsigned k = 0; k < o->nr; k++) {
+		const struct mcg_memcg_object *obj = &o->obj[o->free_order[k]];
+
+		if (o->free_order[k] >= nr)
+			continue;
+		mcg_objcg_uncharge(cpu, objcg, obj->bytes);
+		memcg_object_stats(cpu, objcg, obj, -1);
+	}
+}
+
+/* mem_cgroup_alloc() under pw, on CPU 0, with pw the active memcg: each
+ * __GFP_ACCOUNT object in turn charged to pw's obj_cgroup, through CPU
+ * 0's object stock, the pages it lacks charged as a GFP_KERNEL_ACCOUNT
+ * charge is (it may reclaim and OOM-kill).  false if one cannot be
+ * charged even so: the ones before are freed (mem_cgroup_alloc()'s
+ * __mem_cgroup_free()), and mkdir fails with ENOMEM.  Caller holds
+ * hier_mutex and list_lock for reading. */
+static bool memcg_objects_charge(struct mcg_workload *wl, struct wl_cgroup *pw)
+{
+	const struct mcg_memcg_objects *o = &wl->memcg_objs;
 	struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, 0), 0, 0, NULL };
-	bool ok = true;
+	unsigned i;
 
-	if (!o->pages)
-		return true;
 	mcg_cpu_enter(x.cpu);
-	ok = wl_charge(&x, pw, (long)o->pages, WL_MEMSW | WL_KMEM | WL_NOT_TASKS);
-	if (ok)
-		memcg_objects_stats(wl, x.cpu, pw->cg, o, 1);
+	for (i = 0; i < o->nr; i++) {
+		size_t bytes = o->obj[i].bytes;
+
+		if (!mcg_objcg_consume(x.cpu, pw->cg, bytes)) {
+			if (!wl_charge(&x, pw, (long)mcg_objcg_pages(bytes),
+				       WL_MEMSW | WL_KMEM | WL_NOT_TASKS))
+				break;
+			mcg_objcg_charged(x.cpu, pw->cg, bytes);
+		}
+		memcg_object_stats(x.cpu, pw->cg, &o->obj[i], 1);
+	}
+	if (i < o->nr)
+		memcg_objects_free(wl, x.cpu, pw->cg, i);
 	mcg_cpu_exit(x.cpu);
-	return ok;
+	return i == o->nr;
 }
 
-/* Gives w's objects back to the memcg they were charged to, when w's
+/* Gives a memcg's objects back to objs_parent's obj_cgroup, when the
  * memcg is freed: at rmdir, or for one left dying when it is released
- * (the kernel frees them with the memcg).  That memcg may be gone by
- * then; its counters, which its ancestors' include, are still there. */
-static void memcg_objects_uncharge(struct mcg_workload *wl, struct wl_cgroup *w)
+ * (the kernel frees them with the memcg).  objs_parent may be dying by
+ * then: its obj_cgroup charges its nearest live ancestor. */
+static void memcg_objects_uncharge(struct mcg_workload *wl, struct mcg_cgroup *objs_parent)
 {
 	struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, 0);
-	const struct mcg_memcg_objects *o = &w->objs;
-	struct mcg_cgroup *owner;
 
-	if (!o->pages)
-		return;
 	mcg_cpu_enter(cpu);
-	/* Slab and per-CPU objects: through the objcg, to the nearest live
-	 * ancestor once objs_parent is dying too. */
-	owner = mcg_memcg_objcg_owner(w->objs_parent);
-	mcg_memcg_uncharge_kmem(cpu, owner, o->pages, wl->hierarchy == MCG_HIERARCHY_V1);
-	if (wl->hierarchy == MCG_HIERARCHY_V1)
-		mcg_counter_uncharge(owner, MCG_COUNTER_KMEM, o->pages);
-	memcg_objects_stats(wl, cpu, owner, o, -1);
+	memcg_objects_free(wl, cpu, objs_parent, wl->memcg_objs.nr);
 	mcg_cpu_exit(cpu);
-	w->objs = (struct mcg_memcg_objects){ 0 };
 }
 
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
 			       const char *name, struct mcg_cgroup **out)
 {
-	const struct mcg_engine_config *cfg = mcg_engine_config(wl->e);
-	struct mcg_memcg_objects objs;
 	struct mcg_cgroup *cg;
 	struct wl_cgroup *w, *pw;
-	int err;
-
 	/* Nothing is charged to the root: get_obj_cgroup_from_current()
 	 * stops below it (kmem of the root memcg is not accounted). */
-	if (mcg_cgroup_is_root(parent))
-		objs = (struct mcg_memcg_objects){ 0 };
-	else
-		mcg_memcg_objects(mcg_engine_layout(wl->e), cfg->nr_cpus, cfg->nr_nodes,
-				  cfg->kernel.memcg_v1, &objs);
+	bool objs = !mcg_cgroup_is_root(parent);
+	int err;
+
 	pthread_mutex_lock(&wl->hier_mutex);
 	pthread_rwlock_rdlock(&wl->list_lock);
 	pw = mcg_cgroup_workload(parent);
-	err = !pw ? -ENODEV : memcg_objects_charge(wl, pw, &objs) ? 0 : -ENOMEM;
+	err = !pw ? -ENODEV : !objs || memcg_objects_charge(wl, pw) ? 0 : -ENOMEM;
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (!err) {
 		err = mcg_cgroup_create(wl->e, parent, name, &cg);
-		if (err) {	/* given straight back */
-			struct wl_cgroup tmp = { .objs = objs, .objs_parent = parent };
-
-			memcg_objects_uncharge(wl, &tmp);
-		}
+		if (err && objs)	/* given straight back */
+			memcg_objects_uncharge(wl, parent);
 	}
 	if (!err) {
 		w = wl_cgroup_new(wl, cg, profile_copy(wl->default_profile));
-		w->objs = objs;
-		w->objs_parent = mcg_cgroup_get(parent);
+		w->objs_parent = objs ? mcg_cgroup_get(parent) : NULL;
 		pthread_rwlock_wrlock(&wl->list_lock);
 		g_ptr_array_add(wl->cgroups, w);
 		mcg_cgroup_set_workload(cg, w);
@@ -870,22 +882,26 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 }
 
 void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
-				struct mcg_memcg_objects *sum)
+				struct mcg_workload_objects *sum)
 {
-	*sum = (struct mcg_memcg_objects){ 0 };
+	unsigned long nr = 0;
+	size_t charged;
+	long slab_held;
+
 	pthread_rwlock_rdlock(&wl->list_lock);
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
-		struct mcg_cgroup *p = w->objs_parent;
 
-		if (!p || !mcg_cgroup_is_descendant(p, cg))
-			continue;
-		sum->slab += w->objs.slab;
-		sum->slab_per_node += w->objs.slab_per_node;
-		sum->percpu += w->objs.percpu;
-		sum->pages += w->objs.pages;
+		if (w->objs_parent && mcg_cgroup_is_descendant(w->objs_parent, cg))
+			nr++;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	mcg_objcg_held(wl->e, cg, &charged, &slab_held);
+	sum->slab = (long)(nr * wl->memcg_objs.slab) - slab_held;
+	sum->percpu = nr * wl->memcg_objs.percpu;
+	charged += nr * (wl->memcg_objs.slab + wl->memcg_objs.percpu);
+	g_assert(charged % MCG_PAGE_SIZE == 0);
+	sum->pages = charged / MCG_PAGE_SIZE;
 }
 
 /* Does any CPU's ledger of w still hold memory?  Enters each CPU. */
@@ -925,8 +941,11 @@ static void wl_sweep_dying(struct mcg_workload *wl)
 		/* No worker reaches them any more: the last put folds each
 		 * memcg (outside every CPU window), and their objects go. */
 		for (unsigned i = 0; i < gone->len; i++) {
-			memcg_objects_uncharge(wl, gone->pdata[i]);
-			wl_cgroup_free(gone->pdata[i]);
+			struct wl_cgroup *w = gone->pdata[i];
+
+			if (w->objs_parent)
+				memcg_objects_uncharge(wl, w->objs_parent);
+			wl_cgroup_free(w);
 		}
 	}
 	g_ptr_array_free(gone, TRUE);
@@ -997,7 +1016,8 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 			wl_ledger_merge(wl, wl_ledger(pw, c), wl_ledger(w, c));
 			mcg_cpu_exit(cpu);
 		}
-		memcg_objects_uncharge(wl, w);
+		if (w->objs_parent)
+			memcg_objects_uncharge(wl, w->objs_parent);
 		wl_cgroup_free(w);
 	}
 	wl_sweep_dying(wl);

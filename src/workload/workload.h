@@ -173,9 +173,17 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 			       const char *name, struct mcg_cgroup **out);
 /* The objects of the memcgs below cg (charged to cg or a descendant),
  * summed: what memory.current and the slab, percpu and kernel counts of
- * cg hold besides its tasks' memory. */
+ * cg hold besides its tasks' memory.  slab is what the statistics show
+ * (the object stocks hold some back), pages what is charged for them,
+ * the stocks' and obj_cgroups' spare bytes included.  Enters every CPU:
+ * for tests, with the pool paused. */
+struct mcg_workload_objects {
+	long slab;		/* bytes, as slab_unreclaimable counts them */
+	size_t percpu;		/* bytes */
+	unsigned long pages;	/* charged, as "kernel" counts them */
+};
 void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
-				struct mcg_memcg_objects *sum);
+				struct mcg_workload_objects *sum);
 /* mcg_cgroup_destroy() plus handing the cgroup's pages to its parent, as
  * Linux 7.3 reparents a dead memcg's folios: same returns. */
 int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg);
