@@ -12,7 +12,16 @@ expect "c nlink" "$(stat -c %h "$M/a/b/c")" 2
 expect "size" "$(stat -c %s "$M/a/memory.stat")" 0
 expect "a cgroup.stat" "$(head -n1 "$M/a/cgroup.stat")" "nr_descendants 3"
 expect "root cgroup.stat" "$(head -n1 "$M/cgroup.stat")" "nr_descendants 5"
-expect "subsys lines" "$(sed -n 2p "$M/a/cgroup.stat")" "nr_subsys_io 4"
+# cgroup_stat_show(): live csses of each controller in the subtree, the
+# cgroup's own included (css->nr_descendants + 1), 0 without one; a's
+# children have none, a not enabling io or memory for them
+expect "subsys lines" "$(sed -n 2,3p "$M/a/cgroup.stat" | tr '\n' '|')" "nr_subsys_io 1|nr_subsys_memory 1|"
+expect "root subsys" "$(sed -n 2,3p "$M/cgroup.stat" | tr '\n' '|')" "nr_subsys_io 3|nr_subsys_memory 3|"
+expect "no css of its own" "$(sed -n 2,3p "$M/a/b/cgroup.stat" | tr '\n' '|')" "nr_subsys_io 0|nr_subsys_memory 0|"
+echo +memory > "$M/a/cgroup.subtree_control" || fail "+memory"
+expect "memory enabled below a" "$(sed -n 2,3p "$M/a/cgroup.stat" | tr '\n' '|')" "nr_subsys_io 1|nr_subsys_memory 3|"
+expect "b's own" "$(sed -n 2,3p "$M/a/b/cgroup.stat" | tr '\n' '|')" "nr_subsys_io 0|nr_subsys_memory 1|"
+echo -memory > "$M/a/cgroup.subtree_control" || fail "-memory"
 expect "dirs in a" "$(cd "$M/a" && ls -d */ | tr -d '\n')" "b/d/"
 expect "rmdir busy" "$(err rmdir "$M/a/b")" EBUSY
 rmdir "$M/a/b/c" "$M/a/b" "$M/a/d" || fail "rmdir"

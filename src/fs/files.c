@@ -587,20 +587,48 @@ static int show_events(struct fs_call *c, GString *out)
 			       (int)fs_node_frozen(c->fs, c->node));
 	return 0;
 }
+/* Live csses of io and memory in a subtree: the cgroups whose parent
+ * enables the controller (cgroup.controllers), and the root. */
+struct css_count {
+	struct mcgfs *fs;
+	unsigned io, memory;
+};
+
+static void count_css(struct mcg_cgroup *cg, void *arg)
+{
+	struct css_count *cc = arg;
+	struct fs_node *n = g_hash_table_lookup(cc->fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
+	unsigned ctrl;
+
+	if (!n)
+		return;		/* removed: its csses are the dying ones */
+	ctrl = atomic_load(&n->st.controllers);
+	cc->io += !!(ctrl & FS_CTRL_IO);
+	cc->memory += !!(ctrl & FS_CTRL_MEMORY);
+}
+
 /* cgroup_stat_show() (kernel/cgroup/cgroup.c): the per-subsystem lines
  * (6.12 on; 5.10 and 6.1 print only the two counts) name the controllers
- * bound to the v2 hierarchy, here io and memory, enabled everywhere.  A
- * dying cgroup pins its memory and io csses: the dying counts agree. */
+ * bound to the v2 hierarchy, here io and memory: "nr_subsys_<ss>" is the
+ * live csses of the controller in the subtree, the cgroup's own included,
+ * or 0 if the cgroup has none (css->nr_descendants + 1).  A dying cgroup
+ * pins its memory and io csses: the dying counts agree. */
 static int show_cgroup_stat(struct fs_call *c, GString *out)
 {
 	unsigned nr = mcg_cgroup_nr_descendants(c->fs->e, c->cg);
 	unsigned dying = mcg_cgroup_nr_dying_descendants(c->fs->e, c->cg);
+	struct css_count cc = { c->fs, 0, 0 };
+	unsigned own;
 
 	if (mcg_engine_layout(c->fs->e)->version < MCG_KVER(6, 12)) {
 		g_string_append_printf(out, "nr_descendants %u\nnr_dying_descendants %u\n", nr,
 				       dying);
 		return 0;
 	}
+	pthread_mutex_lock(&c->fs->lock);
+	own = atomic_load(&c->node->st.controllers);
+	mcg_cgroup_walk(c->fs->e, c->cg, count_css, &cc);
+	pthread_mutex_unlock(&c->fs->lock);
 	g_string_append_printf(out,
 			       "nr_descendants %u\n"
 			       "nr_subsys_io %u\n"
@@ -608,7 +636,8 @@ static int show_cgroup_stat(struct fs_call *c, GString *out)
 			       "nr_dying_descendants %u\n"
 			       "nr_dying_subsys_io %u\n"
 			       "nr_dying_subsys_memory %u\n",
-			       nr, nr + 1, nr + 1, dying, dying, dying);
+			       nr, own & FS_CTRL_IO ? cc.io : 0, own & FS_CTRL_MEMORY ? cc.memory : 0,
+			       dying, dying, dying);
 	return 0;
 }
 
