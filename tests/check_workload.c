@@ -387,6 +387,47 @@ START_TEST(test_memcg_objects_charged_in_bytes)
 }
 END_TEST
 
+/* A dying memcg still holding pages keeps its objects charged to its
+ * parent's obj_cgroup, the parent dying too; once the CPU's object stock
+ * turns elsewhere, the parent's spare bytes are parked in it.  Freeing the
+ * pool gives the objects back before the parent goes, so nothing is left
+ * parked when its struct is freed (engine_objcg_put() asserts it). */
+START_TEST(test_free_with_dying_parents_objects)
+{
+	static const char *const eras[] = { "5.10", "6.1", "6.12", "7.3" };
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *root, *p, *c, *q, *d;
+	const char *why = NULL;
+	int err = 0;
+
+	mcg_engine_config_init(&cfg);
+	cfg.flush_period_ms = 0;
+	ck_assert_int_eq(mcg_kernel_resolve(eras[_i], NULL, &cfg.kernel, &why), 0);
+	e = mcg_engine_new(&cfg);
+	root = mcg_engine_root(e);
+	wl = mcg_workload_new(e, "preset=idle", &err);
+	ck_assert_ptr_nonnull(wl);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", &p), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, "c", &c), 0);
+	ck_assert_int_eq(mcg_workload_charge(wl, c, MCG_PAGES_SLAB_RECLAIMABLE, 0, 0, 4), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, c), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, p), 0);
+	/* Before 7.3 both stay dying: c holds its slab. */
+	if (!cfg.kernel.reparent_local)
+		ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 2);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "q", &q), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, q, "d", &d), 0);
+	mcg_cgroup_put(c);
+	mcg_cgroup_put(p);
+	mcg_workload_free(wl);
+	mcg_cgroup_put(d);
+	mcg_cgroup_put(q);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* A removed memcg's kernel memory is uncharged through its obj_cgroup,
  * which offline handed to the parent (memcg_reparent_objcgs()): the
  * refill goes to a live ancestor's stock (obj_cgroup_uncharge_pages()), so
@@ -1019,6 +1060,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_loop_test(tc, test_flush_visits_touched_pairs, 0, 3);
 	tcase_add_loop_test(tc, test_dying_kmem_uncharge_goes_to_live_ancestor, 0, 4);
 	tcase_add_loop_test(tc, test_memcg_objects_charged_in_bytes, 0, 4);
+	tcase_add_loop_test(tc, test_free_with_dying_parents_objects, 0, 4);
 	tcase_add_test(tc, test_v1_limits);
 	tcase_add_test(tc, test_profile_files);
 	tcase_add_test(tc, test_profile_nodes);

@@ -61,6 +61,36 @@ echo 8M > "$M/p/memory.limit_in_bytes"
 expect "pressure" "$(ev "$M/p/memory.pressure_level" "$M/p/cgroup.event_control" low,local 10000 \
 	"echo 'file_read=50000 footprint=64M' > $M/p/memcgfs.workload")" "OK signalled "
 echo preset=idle > "$M/p/memcgfs.workload"
+# vmpressure_calc_level(): reclaim of clean page cache frees what it scans,
+# pressure 0, never "critical"; anonymous memory without swap cannot be
+# reclaimed, the reclaim goes down every priority, and vmpressure_prio()
+# reports critical windows
+mkdir "$M/p/c" "$M/q" "$M/q/c" || fail mkdir
+expect "clean cache is not critical" "$(ev "$M/p/memory.pressure_level" "$M/p/cgroup.event_control" \
+	critical 1500 "echo 'file_read=50000 footprint=64M' > $M/p/memcgfs.workload")" "OK timeout "
+echo preset=idle > "$M/p/memcgfs.workload"
+echo 4M > "$M/p/c/memory.limit_in_bytes"
+echo 4M > "$M/q/c/memory.limit_in_bytes"
+expect "unreclaimable is critical" "$(ev "$M/p/c/memory.pressure_level" "$M/p/c/cgroup.event_control" \
+	critical 10000 "echo 'anon=50000 footprint=64M swap=off' > $M/p/c/memcgfs.workload")" \
+	"OK signalled "
+echo preset=idle > "$M/p/c/memcgfs.workload"
+# vmpressure_event() up the hierarchy: a "default" listener of the parent
+# hears nothing a listener below heard; a "hierarchy" one hears it anyway
+"$SEQREAD" -E "$M/q/memory.pressure_level" "$M/q/cgroup.event_control" critical 6000 \
+	> "$TMP/q-default" &
+q_default=$!
+"$SEQREAD" -E "$M/q/memory.pressure_level" "$M/q/cgroup.event_control" critical,hierarchy 6000 \
+	> "$TMP/q-hier" &
+q_hier=$!
+sleep 0.5
+# (the child's listener stays registered until the workload is idle again)
+expect "child hears" "$(ev "$M/q/c/memory.pressure_level" "$M/q/c/cgroup.event_control" \
+	critical +3000 "echo 'anon=50000 footprint=64M swap=off' > $M/q/c/memcgfs.workload; \
+	(sleep 2; echo preset=idle > $M/q/c/memcgfs.workload) &")" "OK signalled "
+wait "$q_default" "$q_hier"
+expect "default parent passed over" "$(tr '\n' ' ' < "$TMP/q-default")" "OK timeout "
+expect "hierarchy parent hears" "$(tr '\n' ' ' < "$TMP/q-hier")" "OK signalled "
 expect "removal" "$(ev "$M/r/memory.oom_control" "$M/r/cgroup.event_control" - 5000 \
 	"rmdir $M/r")" "OK signalled "
 # the kernel's errors, in its order

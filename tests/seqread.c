@@ -16,7 +16,8 @@
  *                           writes "<efd> <cfd> ARGS" to EVENT_CONTROL
  *                           ("OK" or its errno), runs COMMAND, then waits
  *                           up to MS for the eventfd: "signalled" or
- *                           "timeout".  CONTROL "-" passes fd 999 (closed),
+ *                           "timeout" ("+MS": stays registered all of MS,
+ *                           then tells).  CONTROL "-" passes fd 999 (closed),
  *                           ARGS "-" none; EFD "file" passes a non-eventfd.
  *   seqread -e OP ARGS...   one system call, prints "OK" or its errno name:
  *     mkdir DIR | rmdir DIR | rename OLD NEW | unlink PATH | creat PATH |
@@ -175,6 +176,12 @@ static int event_control(int argc, char *argv[])
 	if (argc > 4 && system(argv[4]) != 0)
 		fprintf(stderr, "seqread: command failed: %s\n", argv[4]);
 	p = (struct pollfd){ .fd = efd, .events = POLLIN };
+	/* "+MS": stay registered the whole time, then tell. */
+	if (argv[3][0] == '+') {
+		usleep((useconds_t)atoi(argv[3] + 1) * 1000);
+		printf("%s\n", poll(&p, 1, 0) == 1 ? "signalled" : "timeout");
+		return 0;
+	}
 	printf("%s\n", poll(&p, 1, atoi(argv[3])) == 1 ? "signalled" : "timeout");
 	return 0;
 }

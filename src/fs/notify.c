@@ -55,11 +55,11 @@
  *  - a threshold, when usage crosses it either way (__mem_cgroup_threshold());
  *  - oom_control, at each OOM of the memcg or an ancestor
  *    (mem_cgroup_oom_notify());
- *  - pressure_level, once per vmpressure window (512 scanned pages) of
- *    reclaim.  The emulated reclaim frees what it scans, so the level is
- *    "low"; "medium" and "critical" listeners are never signalled.  The
- *    pages are those reclaimed from the cgroup (local mode, and the default
- *    one) or from its subtree (hierarchy mode).
+ *  - pressure_level, when vmpressure's work for a reclaim target runs
+ *    (mcg_workload_vmpressure_work(), each notifier tick): the target's
+ *    listeners of that level or lower, then each ancestor's, where "local"
+ *    ones hear only their own memcg's reclaim and "default" ones only what
+ *    no listener below heard (vmpressure_work_fn(), vmpressure_event());
  *  - and once more when the cgroup goes (memcg_event_remove()).
  * The kernel unbinds an event when the writer closes its eventfd, which
  * the daemon's copy hides; the daemon keeps a pidfd of the writer and
@@ -68,8 +68,6 @@
 
 #define NOTIFY_INTERVAL_NS (10 * 1000 * 1000)	/* CGROUP_FILE_NOTIFY_MIN_INTV */
 #define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
-#define VMPRESSURE_WIN 512			/* SWAP_CLUSTER_MAX * 16 pages */
-#define RECLAIM_BATCH_PAGES 32			/* a workload reclaim pass */
 
 enum fs_event_kind { EVENT_USAGE, EVENT_MEMSW, EVENT_OOM, EVENT_PRESSURE };
 enum vmpressure_mode { VMP_DEFAULT, VMP_HIERARCHY, VMP_LOCAL };
@@ -82,7 +80,7 @@ struct fs_event {
 	enum fs_event_kind kind;
 	unsigned long threshold;	/* pages: EVENT_USAGE, EVENT_MEMSW */
 	unsigned long last_usage;	/* pages, at the last check */
-	uint64_t last_count;		/* OOMs or reclaimed pages seen */
+	uint64_t last_count;		/* OOMs seen */
 	unsigned level;			/* vmpressure: 0 low, 1 medium, 2 critical */
 	enum vmpressure_mode mode;
 };
@@ -372,26 +370,6 @@ static uint64_t ooms_above(struct mcg_cgroup *cg)
 	return n;
 }
 
-static uint64_t reclaimed_pages(struct mcgfs *fs, struct mcg_cgroup *cg, bool subtree)
-{
-	struct mcg_workload_cgroup_stat st;
-	uint64_t pages = 0;
-
-	if (mcg_workload_cgroup_stat(fs->wl, cg, &st) == 0)
-		pages = st.reclaim_batches * RECLAIM_BATCH_PAGES;
-	if (subtree) {
-		unsigned nr = 0;
-		struct mcg_cgroup **kids = mcg_cgroup_children(fs->e, cg, &nr);
-
-		for (unsigned i = 0; i < nr; i++) {
-			pages += reclaimed_pages(fs, kids[i], true);
-			mcg_cgroup_put(kids[i]);
-		}
-		g_free(kids);
-	}
-	return pages;
-}
-
 /* vmpressure_register_event(): "level[,mode]". */
 static int parse_vmpressure(const char *args, struct fs_event *ev)
 {
@@ -492,7 +470,6 @@ int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, co
 		err = parse_vmpressure(args, &ev);
 		if (err)
 			goto out;
-		ev.last_count = reclaimed_pages(fs, c->cg, ev.mode == VMP_HIERARCHY);
 		break;
 	}
 	ev.pidfd = pidfd;
@@ -552,19 +529,40 @@ static bool event_check(struct mcgfs *fs, struct fs_event *ev)
 		ev->last_count = ooms;
 		break;
 	}
-	case EVENT_PRESSURE: {
-		uint64_t pages = reclaimed_pages(fs, cg, ev->mode == VMP_HIERARCHY);
-
-		/* vmpressure_calc_level(): everything scanned was reclaimed,
-		 * pressure 0, level low. */
-		for (; pages - ev->last_count >= VMPRESSURE_WIN; ev->last_count += VMPRESSURE_WIN)
-			if (ev->level == 0)
-				eventfd_signal_one(ev->efd);
+	case EVENT_PRESSURE:		/* vmpressure_dispatch() */
 		break;
-	}
 	}
 	mcg_cgroup_put(cg);
 	return true;
+}
+
+/* vmpressure_work_fn() after the level is known: vmpressure_event() for the
+ * target, then for each ancestor, skipping an ancestor's "local" listeners,
+ * and its "default" ones once a listener below was signalled.  Called with
+ * notify_lock held. */
+static void vmpressure_dispatch(struct mcg_cgroup *target, enum mcg_vmpressure_level level,
+				void *arg)
+{
+	struct mcgfs *fs = arg;
+	bool ancestor = false, signalled = false;
+
+	for (struct mcg_cgroup *c = target; c; c = mcg_cgroup_parent(c)) {
+		uint64_t id = mcg_cgroup_id(c);
+		bool ret = false;
+
+		for (unsigned i = 0; i < fs->events->len; i++) {
+			struct fs_event *ev = &g_array_index(fs->events, struct fs_event, i);
+
+			if (ev->kind != EVENT_PRESSURE || ev->id != id ||
+			    (ancestor && ev->mode == VMP_LOCAL) ||
+			    (signalled && ev->mode == VMP_DEFAULT) || level < ev->level)
+				continue;
+			eventfd_signal_one(ev->efd);
+			ret = true;
+		}
+		signalled = signalled || ret;
+		ancestor = true;
+	}
 }
 
 /* ---- The notifier thread ------------------------------------------------------ */
@@ -609,6 +607,7 @@ static void *notifier(void *arg)
 			of->ph = NULL;
 			g_ptr_array_remove_index_fast(fs->pollers, i);
 		}
+		mcg_workload_vmpressure_work(fs->wl, vmpressure_dispatch, fs);
 		for (unsigned i = 0; i < fs->events->len;) {
 			struct fs_event *ev = &g_array_index(fs->events, struct fs_event, i);
 

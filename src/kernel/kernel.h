@@ -180,6 +180,11 @@ struct mcg_kernel {
 	 * and refault paths take no memcg flush (prepare_scan_control() and
 	 * workingset_test_recent() return before it in 6.12). */
 	bool lru_gen_enabled;
+	/* flush_reclaim_state() (6.5, mm/vmscan.c): the slab pages shrinkers
+	 * free count as reclaimed for global reclaim only; before, for any
+	 * (reclaim_state->reclaimed_slab in shrink_node()): here, what
+	 * vmpressure is told. */
+	bool reclaim_slab_global_only;
 	/* MEMCG_CHARGE_BATCH (include/linux/memcontrol.h): 32 in 5.10, 64
 	 * since.  The per-CPU batch of stat updates and the per-CPU share of
 	 * the flush threshold. */

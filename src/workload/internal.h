@@ -120,6 +120,10 @@ struct wl_cgroup {
 	struct mcg_cgroup *objs_parent;
 	/* Its PSI group (psi.c): protected by the pool's psi_lock. */
 	struct wl_psi *psi;
+	/* vmpressure's tree counters (struct vmpressure tree_scanned,
+	 * tree_reclaimed) and its work pending: the pool's vmpr_lock. */
+	unsigned long vmpr_scanned, vmpr_reclaimed;
+	bool vmpr_due;
 };
 
 struct wl_worker {
@@ -171,6 +175,9 @@ struct mcg_workload {
 	pthread_mutex_t clock_lock;
 	/* PSI (psi.c): serialises collections and averaging. */
 	pthread_mutex_t psi_lock;
+	/* vmpressure: every wl_cgroup's vmpr_* (the kernel's per-memcg
+	 * sr_lock; reclaim, not the stat path, takes it). */
+	pthread_mutex_t vmpr_lock;
 	uint64_t psi_next_update;		/* psi_lock: the pool's 2 s grid */
 	uint64_t next_tick_ns;			/* clock_lock */
 };
@@ -207,10 +214,22 @@ void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, in
 /* Does one step of w's profile for dt seconds; true if the profile asks
  * for more than one step may do (the CPU is behind: no sleeping). */
 bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt);
+/* What a reclaim scanned (sc->nr_scanned: the inactive pages it met) and
+ * how much of what it reclaimed was slab, for vmpressure. */
+struct wl_reclaim_count {
+	long scanned, slab;
+};
 /* Reclaims up to `want` pages from one ledger; scan_item/steal_item name the
- * kind (kswapd, direct, proactive).  Returns pages reclaimed. */
+ * kind (kswapd, direct, proactive).  Returns pages reclaimed; adds to *rc. */
 long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool swap,
-		       enum mcg_item scan_item, enum mcg_item steal_item);
+		       enum mcg_item scan_item, enum mcg_item steal_item,
+		       struct wl_reclaim_count *rc);
+/* workload.c: a reclaim of `want` pages with target as its target memcg
+ * got `reclaimed` (rc: what it scanned, and its slab), reported to
+ * vmpressure as shrink_node() and do_try_to_free_pages() report it; kswapd
+ * (direct false) has no priority loop of do_try_to_free_pages(). */
+void wl_vmpressure(struct wl_ctx *x, struct mcg_cgroup *target, long want, long reclaimed,
+		   const struct wl_reclaim_count *rc, bool direct);
 /* psi.c: the tasks of w on ctx's CPU stall on memory for ns (emulated). */
 void wl_memstall(struct wl_ctx *x, struct wl_cgroup *w, uint64_t ns);
 /* PSI's cost model (psi.c). */

@@ -950,7 +950,8 @@ static long swap_out(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 
 /* One shrink_list() pass over a node: up to `want` pages (a batch). */
 static long reclaim_batch(struct wl_ctx *x, struct wl_cgroup *w, int nid, long want, bool swap,
-			  enum mcg_item scan_item, enum mcg_item steal_item)
+			  enum mcg_item scan_item, enum mcg_item steal_item,
+			  struct wl_reclaim_count *rc)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	struct wl_node *node = &l->node[nid];
@@ -984,11 +985,15 @@ static long reclaim_batch(struct wl_ctx *x, struct wl_cgroup *w, int nid, long w
 	wl_stat(x, w, nid, MCG_PGSTEAL_ANON, swapped);
 	/* Shrinkers free reclaimable slab alongside. */
 	slab = free_kernel(x, w, nid, want - evicted - swapped, KMEM_SLAB_RECLAIMABLE);
+	/* sc->nr_scanned counts the dirty pages met, not reclaimed. */
+	rc->scanned += evicted + swapped + (written > 0 ? written : 0);
+	rc->slab += slab;
 	return evicted + swapped + slab;
 }
 
 long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool swap,
-		       enum mcg_item scan_item, enum mcg_item steal_item)
+		       enum mcg_item scan_item, enum mcg_item steal_item,
+		       struct wl_reclaim_count *rc)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	long total = 0;
@@ -1001,7 +1006,7 @@ long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool sw
 
 		while (want > 0) {
 			long got = reclaim_batch(x, w, nid, lmin(want, LRU_BATCH), swap, scan_item,
-						 steal_item);
+						 steal_item, rc);
 
 			if (got <= 0)
 				break;
@@ -1120,8 +1125,14 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	l->carry[WL_ANON] += (double)n[WL_ANON];
 	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++)
 		age_node(x, w, (int)nid, dt);
-	if (n[WL_RECLAIM])
-		wl_reclaim_ledger(x, w, n[WL_RECLAIM], p->swap, MCG_PGSCAN_KSWAPD, MCG_PGSTEAL_KSWAPD);
+	if (n[WL_RECLAIM]) {
+		struct wl_reclaim_count rc = { 0 };
+		long got = wl_reclaim_ledger(x, w, n[WL_RECLAIM], p->swap, MCG_PGSCAN_KSWAPD,
+					     MCG_PGSTEAL_KSWAPD, &rc);
+
+		/* kswapd reclaims for the whole machine: the root's window. */
+		wl_vmpressure(x, mcg_engine_root(x->e), n[WL_RECLAIM], got, &rc, false);
+	}
 	if (p->footprint)
 		trim_to(x, w, (long)footprint);
 	return behind;

@@ -80,16 +80,135 @@ static struct mcg_profile *profile_copy(const struct mcg_profile *p)
 struct reclaim_kind {
 	enum mcg_item scan, steal;
 	bool may_swap;
+	bool proactive;		/* memory.reclaim (sc->proactive) */
 };
 
-static const struct reclaim_kind direct_reclaim = { MCG_PGSCAN_DIRECT, MCG_PGSTEAL_DIRECT, true };
+static const struct reclaim_kind direct_reclaim = { MCG_PGSCAN_DIRECT, MCG_PGSTEAL_DIRECT, true,
+						    false };
 static const struct reclaim_kind direct_reclaim_noswap = { MCG_PGSCAN_DIRECT, MCG_PGSTEAL_DIRECT,
-							   false };
+							   false, false };
+
+/*
+ * vmpressure (mm/vmpressure.c), for v1's memory.pressure_level.
+ *
+ * shrink_node() tells the reclaim's target memcg how efficient the pass
+ * over its subtree was (vmpressure(gfp, target, true, scanned,
+ * reclaimed)): the counts add up in the target's tree counters, and once a
+ * window of vmpressure_win (512) pages is scanned, a work item is
+ * scheduled (once: a pending one takes what comes meanwhile).  The work
+ * (mcg_workload_vmpressure_work(), run by the file system's notifier)
+ * takes the counts, turns them into a level, and signals the listeners of
+ * the target and its ancestors.  scanned is what reclaim met on the
+ * inactive lists, dirty pages included, which it starts writing back
+ * instead of freeing: a limit full of dirty page cache is "medium" or
+ * "critical".  reclaimed holds the slab the shrinkers freed, for global
+ * reclaim only from 6.5 (flush_reclaim_state()).  Proactive reclaim
+ * (memory.reclaim) tells nothing (6.1 on).
+ *
+ * do_try_to_free_pages() also reports each scan priority from 3 down as a
+ * critical window of its own (vmpressure_prio()).  The emulated reclaim
+ * has no priorities, it scans what it needs at once; a reclaim that falls
+ * short of its target is one that went down every priority, and reports
+ * those four.  kswapd (the profiles' reclaim rate) works for the whole
+ * machine: its windows are the root's, with no priority loop.
+ *
+ * Only a v1 hierarchy has listeners (7.3 skips the v2 tree counts
+ * altogether); with v2 nothing is counted.
+ */
+#define VMPRESSURE_WIN 512			/* SWAP_CLUSTER_MAX * 16 */
+#define VMPRESSURE_LEVEL_CRITICAL_PRIO 3	/* ilog2(100 / 10) */
+
+/* vmpressure(gfp, target, true, scanned, reclaimed) */
+static void vmpressure_tree(struct mcg_workload *wl, struct mcg_cgroup *target,
+			    unsigned long scanned, unsigned long reclaimed)
+{
+	struct wl_cgroup *w = mcg_cgroup_workload(target);
+
+	if (!scanned || !w)
+		return;
+	pthread_mutex_lock(&wl->vmpr_lock);
+	w->vmpr_scanned += scanned;
+	w->vmpr_reclaimed += reclaimed;
+	if (w->vmpr_scanned >= VMPRESSURE_WIN)
+		w->vmpr_due = true;	/* schedule_work() */
+	pthread_mutex_unlock(&wl->vmpr_lock);
+}
+
+void wl_vmpressure(struct wl_ctx *x, struct mcg_cgroup *target, long want, long reclaimed,
+		   const struct wl_reclaim_count *rc, bool direct)
+{
+	struct mcg_workload *wl = x->wl;
+
+	if (wl->hierarchy != MCG_HIERARCHY_V1)
+		return;
+	if (mcg_engine_config(wl->e)->kernel.reclaim_slab_global_only && !mcg_cgroup_is_root(target))
+		reclaimed -= rc->slab;
+	vmpressure_tree(wl, target, (unsigned long)rc->scanned, (unsigned long)MAX(reclaimed, 0));
+	/* vmpressure_prio() at priorities 3, 2, 1, 0 */
+	if (direct && reclaimed < want)
+		for (int prio = VMPRESSURE_LEVEL_CRITICAL_PRIO; prio >= 0; prio--)
+			vmpressure_tree(wl, target, VMPRESSURE_WIN, 0);
+}
+
+/* vmpressure_calc_level() */
+static enum mcg_vmpressure_level vmpressure_calc_level(unsigned long scanned,
+						       unsigned long reclaimed)
+{
+	unsigned long scale = scanned + reclaimed, pressure = 0;
+
+	if (reclaimed < scanned) {
+		pressure = scale - (reclaimed * scale / scanned);
+		pressure = pressure * 100 / scale;
+	}
+	if (pressure >= 95)		/* vmpressure_level_critical */
+		return MCG_VMPRESSURE_CRITICAL;
+	if (pressure >= 60)		/* vmpressure_level_med */
+		return MCG_VMPRESSURE_MEDIUM;
+	return MCG_VMPRESSURE_LOW;
+}
+
+struct vmpressure_window {
+	struct mcg_cgroup *cg;		/* referenced */
+	enum mcg_vmpressure_level level;
+};
+
+void mcg_workload_vmpressure_work(struct mcg_workload *wl,
+				  void (*fn)(struct mcg_cgroup *cg, enum mcg_vmpressure_level level,
+					     void *arg),
+				  void *arg)
+{
+	GArray *due = g_array_new(FALSE, FALSE, sizeof(struct vmpressure_window));
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	pthread_mutex_lock(&wl->vmpr_lock);
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+		struct vmpressure_window win;
+
+		if (!w->vmpr_due)
+			continue;
+		/* vmpressure_work_fn(): the counts so far, then zero. */
+		win.cg = mcg_cgroup_get(w->cg);
+		win.level = vmpressure_calc_level(w->vmpr_scanned, w->vmpr_reclaimed);
+		g_array_append_val(due, win);
+		w->vmpr_scanned = w->vmpr_reclaimed = 0;
+		w->vmpr_due = false;
+	}
+	pthread_mutex_unlock(&wl->vmpr_lock);
+	pthread_rwlock_unlock(&wl->list_lock);
+	for (unsigned i = 0; i < due->len; i++) {
+		struct vmpressure_window *win = &g_array_index(due, struct vmpressure_window, i);
+
+		fn(win->cg, win->level, arg);
+		mcg_cgroup_put(win->cg);
+	}
+	g_array_free(due, TRUE);
+}
 
 /* Reclaims up to `want` pages from every ledger of this CPU in top's subtree
  * (top first).  Caller holds list_lock and has entered x's CPU. */
 static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
-			    const struct reclaim_kind *kind)
+			    const struct reclaim_kind *kind, struct wl_reclaim_count *rc)
 {
 	GPtrArray *list = x->wl->cgroups;
 	struct wl_cgroup *first = mcg_cgroup_workload(top);
@@ -108,7 +227,7 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 				continue;
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
 			total += wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
-						   kind->scan, kind->steal);
+						   kind->scan, kind->steal, rc);
 		}
 	}
 	return total;
@@ -193,12 +312,16 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 		long reclaimed = 0;
 
 		for (struct mcg_cgroup *a = w->cg; a; a = mcg_cgroup_parent(a)) {
+			struct wl_reclaim_count rc = { 0 };
+			long want = in_retry ? SWAP_CLUSTER_MAX : nr_pages, got;
+
 			if (mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) <=
 			    mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH))
 				continue;
 			mcg_memory_event(a, MCG_MEMORY_HIGH);
-			reclaimed += reclaim_subtree(x, a, in_retry ? SWAP_CLUSTER_MAX : nr_pages,
-						     &direct_reclaim);
+			got = reclaim_subtree(x, a, want, &direct_reclaim, &rc);
+			wl_vmpressure(x, a, want, got, &rc, true);
+			reclaimed += got;
 		}
 		wl_memstall(x, w, (uint64_t)reclaimed * WL_PSI_RECLAIM_NS_PER_PAGE);
 		penalty = high_penalty_jiffies(x, w, nr_pages);
@@ -280,9 +403,13 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 		mcg_memory_event(over, MCG_MEMORY_MAX);
 		/* At the memsw limit swapping does not help: only real frees.
 		 * The charging task stalls in the reclaim (PSI). */
+		struct wl_reclaim_count rc = { 0 };
 		long reclaimed = reclaim_subtree(x, over, want,
 						 limited == MCG_COUNTER_MEMSW ? &direct_reclaim_noswap
-									      : &direct_reclaim);
+									      : &direct_reclaim,
+						 &rc);
+
+		wl_vmpressure(x, over, want, reclaimed, &rc, true);
 		if (!(flags & WL_NOT_TASKS))
 			wl_memstall(x, w, (uint64_t)reclaimed * WL_PSI_RECLAIM_NS_PER_PAGE);
 		if (reclaimed > 0)
@@ -516,6 +643,7 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	pthread_rwlockattr_destroy(&attr);
 	pthread_mutex_init(&wl->hier_mutex, NULL);
 	pthread_mutex_init(&wl->psi_lock, NULL);
+	pthread_mutex_init(&wl->vmpr_lock, NULL);
 	pthread_mutex_init(&wl->park_lock, NULL);
 	pthread_condattr_init(&cattr);
 	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
@@ -618,6 +746,8 @@ int mcg_workload_start(struct mcg_workload *wl)
 	return 0;
 }
 
+static void memcg_objects_uncharge(struct mcg_workload *wl, struct mcg_cgroup *objs_parent);
+
 void mcg_workload_free(struct mcg_workload *wl)
 {
 	if (!wl)
@@ -629,6 +759,15 @@ void mcg_workload_free(struct mcg_workload *wl)
 		pthread_mutex_unlock(&wl->park_lock);
 		for (unsigned c = 0; c < wl->nr_cpus; c++)
 			pthread_join(wl->workers[c].thread, NULL);
+	}
+	/* Every memcg's objects go back first, while their parents' structs
+	 * are all still held: a dying parent is released by the puts below,
+	 * and its obj_cgroup must hold nothing by then (engine_objcg_put()). */
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+
+		if (w->objs_parent)
+			memcg_objects_uncharge(wl, w->objs_parent);
 	}
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
@@ -644,6 +783,7 @@ void mcg_workload_free(struct mcg_workload *wl)
 	pthread_rwlock_destroy(&wl->list_lock);
 	pthread_mutex_destroy(&wl->hier_mutex);
 	pthread_mutex_destroy(&wl->psi_lock);
+	pthread_mutex_destroy(&wl->vmpr_lock);
 	pthread_mutex_destroy(&wl->park_lock);
 	pthread_mutex_destroy(&wl->clock_lock);
 	pthread_cond_destroy(&wl->park_cond);
@@ -1204,14 +1344,22 @@ static bool subtree_in_flight(struct mcg_workload *wl, struct mcg_cgroup *cg)
 static long reclaim_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg, long want,
 			     const struct reclaim_kind *kind)
 {
+	struct wl_reclaim_count rc = { 0 };
 	long total = 0;
 
 	for (unsigned c = 0; c < wl->nr_cpus && total < want; c++) {
 		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0, NULL };
 
 		mcg_cpu_enter(x.cpu);
-		total += reclaim_subtree(&x, cg, want - total, kind);
+		total += reclaim_subtree(&x, cg, want - total, kind, &rc);
 		mcg_cpu_exit(x.cpu);
+	}
+	/* One try_to_free_mem_cgroup_pages(); memory.reclaim's is proactive
+	 * and tells vmpressure nothing (6.1 on: shrink_node()). */
+	if (!kind->proactive) {
+		struct wl_ctx x = { wl, wl->e, NULL, 0, 0, NULL };
+
+		wl_vmpressure(&x, cg, want, total, &rc, true);
 	}
 	return total;
 }
@@ -1364,8 +1512,8 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 	/* 6.12 counts proactive reclaim as direct. */
 	const struct reclaim_kind proactive =
 		mcg_layout_has(l, MCG_PGSCAN_PROACTIVE)
-			? (struct reclaim_kind){ MCG_PGSCAN_PROACTIVE, MCG_PGSTEAL_PROACTIVE, true }
-			: direct_reclaim;
+			? (struct reclaim_kind){ MCG_PGSCAN_PROACTIVE, MCG_PGSTEAL_PROACTIVE, true, true }
+			: (struct reclaim_kind){ MCG_PGSCAN_DIRECT, MCG_PGSTEAL_DIRECT, true, true };
 	unsigned retries = MAX_RECLAIM_RETRIES;
 	long done = 0;
 	int err = 0;

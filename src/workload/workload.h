@@ -164,6 +164,25 @@ const char *mcg_page_kind_name(enum mcg_page_kind kind);
 int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg_page_kind kind,
 			unsigned cpu, int nid, long pages);
 
+/* ---- vmpressure (v1 memory.pressure_level) -------------------------------
+ *
+ * Reclaim reports its efficiency to the target memcg (workload.c); a memcg
+ * that has seen a window of it scanned has a work item due.
+ */
+enum mcg_vmpressure_level {
+	MCG_VMPRESSURE_LOW,
+	MCG_VMPRESSURE_MEDIUM,
+	MCG_VMPRESSURE_CRITICAL,
+};
+/* vmpressure_work_fn() of every memcg with work due: its level from the
+ * counts so far, which restart.  fn(cg, level, arg) is called for each,
+ * outside the pool's locks, to signal the listeners of cg and its
+ * ancestors (vmpressure_event()). */
+void mcg_workload_vmpressure_work(struct mcg_workload *wl,
+				  void (*fn)(struct mcg_cgroup *cg, enum mcg_vmpressure_level level,
+					     void *arg),
+				  void *arg);
+
 /* ---- The hierarchy, through the pool ------------------------------------ */
 
 /* mcg_cgroup_create() plus the default profile, after charging the new
