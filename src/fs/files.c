@@ -90,12 +90,6 @@ static int show_cpu_stat(struct fs_call *c, GString *out)
 
 /* ---- Task files --------------------------------------------------------------
  *
- * The emulation has no tasks: the lists read empty.  A write names a pid
- * (kstrtoint after strstrip, negative is EINVAL, an unknown pid ESRCH, as
- * __cgroup_procs_write()); a real pid cannot be moved into an emulated
- * cgroup, so that is EOPNOTSUPP.
- */
-/*
  * Emulated tasks.  A cgroup whose workload is busy runs one process with a
  * thread per emulated CPU (workload.h).  Their ids lie above PID_MAX_LIMIT
  * (4194304 on 64-bit, include/linux/threads.h), which no host pid reaches:
@@ -129,6 +123,9 @@ static int show_threads(struct fs_call *c, GString *out)
 	return 0;
 }
 
+/* A write names a pid (kstrtoint after strstrip, negative is EINVAL, an
+ * unknown pid ESRCH, as __cgroup_procs_write()); a host pid cannot be moved
+ * into an emulated cgroup, so that is EOPNOTSUPP. */
 static int write_pid(struct fs_call *c, char *buf)
 {
 	int pid;
