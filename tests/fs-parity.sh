@@ -50,6 +50,29 @@ expect "memory alone" "$(err write "$M/x/y/cgroup.subtree_control" "+memory")" E
 echo -io > "$M/x/y/z/cgroup.subtree_control" && rmdir "$M/x/y/z" &&
 	echo -io > "$M/x/y/cgroup.subtree_control" && echo -io > "$M/x/cgroup.subtree_control" ||
 	fail "io teardown"
+# "-memory" kills the children's memory css and "+memory" makes new ones
+# (kill_css(), mem_cgroup_css_alloc()): settings and events do not come
+# back, nor do the old limits hold the tasks meanwhile
+echo +memory > "$M/x/cgroup.subtree_control" || fail "+memory"
+echo 2M > "$M/x/y/memory.max" && echo 1M > "$M/x/y/memory.low" &&
+	echo 1 > "$M/x/y/memory.oom.group" || fail "y settings"
+echo 'anon=20000 footprint=8M swap=off' > "$M/x/y/memcgfs.workload"
+sleep 0.5
+echo preset=idle > "$M/x/y/memcgfs.workload"
+[ "$(awk '$1 == "max" { print $2 }' "$M/x/y/memory.events")" -gt 0 ] || fail "no max event under 2M"
+echo -memory > "$M/x/cgroup.subtree_control" || fail "-memory"
+# the old 2M no longer limits y's tasks: x's memory.current goes past it
+echo 'anon=20000 footprint=6M swap=off' > "$M/x/y/memcgfs.workload"
+sleep 0.5
+[ "$(cat "$M/x/memory.current")" -gt $((4 * 1024 * 1024)) ] ||
+	fail "y still held at 2M without a memory css: x uses $(cat "$M/x/memory.current")"
+echo preset=idle > "$M/x/y/memcgfs.workload"
+echo +memory > "$M/x/cgroup.subtree_control" || fail "+memory again"
+expect "a new css's max" "$(cat "$M/x/y/memory.max")" max
+expect "a new css's low" "$(cat "$M/x/y/memory.low")" 0
+expect "a new css's oom.group" "$(cat "$M/x/y/memory.oom.group")" 0
+expect "a new css's events" "$(awk '$1 == "max" || $1 == "oom_kill" { print $2 }' "$M/x/y/memory.events" | tr '\n' ' ')" "0 0 "
+echo -memory > "$M/x/cgroup.subtree_control" || fail "-memory again"
 
 # ---- PSI files and cgroup.pressure (cgroup_pressure_write()) ----
 expect "cgroup.pressure" "$(cat "$M/x/cgroup.pressure")" 1

@@ -469,6 +469,43 @@ static int show_subtree_control(struct fs_call *c, GString *out)
 	return 0;
 }
 
+/*
+ * A child's memory css comes and goes with its parent's subtree_control:
+ * "-memory" kills it (kill_css()), "+memory" makes a new one
+ * (mem_cgroup_css_alloc()).  memcgfs keeps one memcg per cgroup in the
+ * engine, which goes on holding the charges made while the controller is
+ * off (the kernel's would be the nearest ancestor's; the hierarchical
+ * counts agree).  What the css itself carries does not outlive it: at
+ * the kill its limits, protections and switches go back to a new css's,
+ * so that nothing of the old one limits the tasks meanwhile or shows
+ * again; at the re-enable its memory.events and peaks start afresh.
+ */
+static void memory_css_killed(struct fs_node *kid)
+{
+	struct mcg_cgroup *cg = kid->cg;
+
+	for (enum mcg_counter_field f = MCG_FIELD_MAX; f <= MCG_FIELD_HIGH; f++) {
+		mcg_counter_set(cg, MCG_COUNTER_MEMORY, f, MCG_PAGE_COUNTER_MAX);
+		mcg_counter_set(cg, MCG_COUNTER_SWAP, f, MCG_PAGE_COUNTER_MAX);
+	}
+	/* mem_cgroup_css_offline(): page_counter_set_min()/_low() 0 */
+	mcg_counter_set(cg, MCG_COUNTER_MEMORY, MCG_FIELD_LOW, 0);
+	mcg_counter_set(cg, MCG_COUNTER_MEMORY, MCG_FIELD_MIN, 0);
+	atomic_store(&kid->st.oom_group, false);
+	atomic_store(&kid->st.zswap_max, (unsigned long)MCG_PAGE_COUNTER_MAX);
+	atomic_store(&kid->st.zswap_writeback, true);
+}
+
+static void memory_css_born(struct fs_node *kid)
+{
+	struct mcg_cgroup *cg = kid->cg;
+
+	mcg_memory_events_clear(cg);
+	for (enum mcg_counter c = MCG_COUNTER_MEMORY; c <= MCG_COUNTER_SWAP; c++)
+		mcg_counter_set(cg, c, MCG_FIELD_WATERMARK,
+				mcg_counter_read(cg, c, MCG_FIELD_USAGE));
+}
+
 /* cgroup_subtree_control_write(): "+name" enables, "-name" disables, the
  * last word about a controller wins; an unknown word is EINVAL.  Enabling
  * what the cgroup itself lacks (cgroup.controllers) is ENOENT; disabling
@@ -546,6 +583,10 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 			if (!kid)
 				continue;	/* made later from the parent's state */
 			atomic_store(&kid->st.controllers, now);
+			if (disable & FS_CTRL_MEMORY)
+				memory_css_killed(kid);
+			if (enable & FS_CTRL_MEMORY)
+				memory_css_born(kid);
 			for (unsigned f = 0; f < fs->nr_files; f++)
 				if (fs->files[f].ctrl & enable)
 					kid->attrs[f + 1] = (struct fs_attr){
