@@ -75,6 +75,14 @@ expect "unreclaimable is critical" "$(ev "$M/p/c/memory.pressure_level" "$M/p/c/
 	critical 10000 "echo 'anon=50000 footprint=64M swap=off' > $M/p/c/memcgfs.workload")" \
 	"OK signalled "
 echo preset=idle > "$M/p/c/memcgfs.workload"
+# do_try_to_free_pages() scans lru_size >> priority: a memcg with little
+# on its lists reaches the critical priorities even on clean cache
+mkdir "$M/p/small" || fail mkdir
+echo 512K > "$M/p/small/memory.limit_in_bytes"
+expect "a small memcg's reclaim is critical" "$(ev "$M/p/small/memory.pressure_level" \
+	"$M/p/small/cgroup.event_control" critical 10000 \
+	"echo 'file_read=50000 footprint=64M' > $M/p/small/memcgfs.workload")" "OK signalled "
+echo preset=idle > "$M/p/small/memcgfs.workload"
 # vmpressure_event() up the hierarchy: a "default" listener of the parent
 # hears nothing a listener below heard; a "hierarchy" one hears it anyway
 "$SEQREAD" -E "$M/q/memory.pressure_level" "$M/q/cgroup.event_control" critical 6000 \

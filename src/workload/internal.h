@@ -218,6 +218,7 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
  * how much of what it reclaimed was slab, for vmpressure. */
 struct wl_reclaim_count {
 	long scanned, slab;
+	bool may_swap;		/* it may have swapped (anon lists in reach) */
 };
 /* Reclaims up to `want` pages from one ledger; scan_item/steal_item name the
  * kind (kswapd, direct, proactive).  Returns pages reclaimed; adds to *rc. */

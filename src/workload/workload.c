@@ -106,11 +106,16 @@ static const struct reclaim_kind direct_reclaim_noswap = { MCG_PGSCAN_DIRECT, MC
  * (memory.reclaim) tells nothing (6.1 on).
  *
  * do_try_to_free_pages() also reports each scan priority from 3 down as a
- * critical window of its own (vmpressure_prio()).  The emulated reclaim
- * has no priorities, it scans what it needs at once; a reclaim that falls
- * short of its target is one that went down every priority, and reports
- * those four.  kswapd (the profiles' reclaim rate) works for the whole
- * machine: its windows are the root's, with no priority loop.
+ * critical window of its own (vmpressure_prio()).  It scans lru_size >>
+ * priority of each list at each priority from DEF_PRIORITY (12) down,
+ * until it has reclaimed its target.  The emulated reclaim scans what it
+ * needs at once, so the priority it would have stopped at is worked out
+ * (reclaim_stop_priority()) from the target's LRU pages and this
+ * reclaim's yield: a memcg with little on its lists reaches the critical
+ * priorities even when it gets what it wants, and a reclaim that falls
+ * short went down all of them.  kswapd (the profiles' reclaim rate) works
+ * for the whole machine: its windows are the root's, with no priority
+ * loop.
  *
  * Only a v1 hierarchy has listeners (7.3 skips the v2 tree counts
  * altogether); with v2 nothing is counted.
@@ -134,20 +139,49 @@ static void vmpressure_tree(struct mcg_workload *wl, struct mcg_cgroup *target,
 	pthread_mutex_unlock(&wl->vmpr_lock);
 }
 
+/* The priority do_try_to_free_pages() would have stopped at: the first,
+ * from DEF_PRIORITY down, by which lru >> priority pages scanned at each,
+ * yielding reclaimed/scanned, add up to want; -1 if none does. */
+static int reclaim_stop_priority(long lru, long want, long scanned, long reclaimed)
+{
+	double yield = scanned > 0 ? (double)reclaimed / (double)scanned : 0, got = 0;
+
+	for (int prio = 12; prio >= 0; prio--) {	/* DEF_PRIORITY */
+		got += yield * (double)(lru >> prio);
+		if (got >= (double)want)
+			return prio;
+	}
+	return -1;
+}
+
 void wl_vmpressure(struct wl_ctx *x, struct mcg_cgroup *target, long want, long reclaimed,
 		   const struct wl_reclaim_count *rc, bool direct)
 {
 	struct mcg_workload *wl = x->wl;
+	long lru;
+	int stop;
 
 	if (wl->hierarchy != MCG_HIERARCHY_V1)
 		return;
 	if (mcg_engine_config(wl->e)->kernel.reclaim_slab_global_only && !mcg_cgroup_is_root(target))
 		reclaimed -= rc->slab;
-	vmpressure_tree(wl, target, (unsigned long)rc->scanned, (unsigned long)MAX(reclaimed, 0));
-	/* vmpressure_prio() at priorities 3, 2, 1, 0 */
-	if (direct && reclaimed < want)
-		for (int prio = VMPRESSURE_LEVEL_CRITICAL_PRIO; prio >= 0; prio--)
-			vmpressure_tree(wl, target, VMPRESSURE_WIN, 0);
+	reclaimed = MAX(reclaimed, 0);
+	vmpressure_tree(wl, target, (unsigned long)rc->scanned, (unsigned long)reclaimed);
+	if (!direct)
+		return;
+	/* The pages on the lists it scans: the kernel reads the exact LRU
+	 * sizes (lruvec_lru_size()); here the user pages are the v1 memory
+	 * counter less the kmem one, exact, and anon is out of reach without
+	 * swap (get_scan_count()), which the statistics tell, maybe late. */
+	lru = (long)mcg_counter_read(target, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) -
+	      (long)mcg_counter_read(target, MCG_COUNTER_KMEM, MCG_FIELD_USAGE);
+	if (!rc->may_swap)
+		lru -= mcg_stat_read_raw(wl->e, target, MCG_ANON_MAPPED, MCG_HIERARCHICAL);
+	lru = MAX(lru, 0);
+	stop = reclaimed < want ? -1 : reclaim_stop_priority(lru, want, rc->scanned, reclaimed);
+	/* vmpressure_prio() at each priority from 3 down to where it stopped */
+	for (int prio = VMPRESSURE_LEVEL_CRITICAL_PRIO; prio >= MAX(stop, 0); prio--)
+		vmpressure_tree(wl, target, VMPRESSURE_WIN, 0);
 }
 
 /* vmpressure_calc_level() */
@@ -228,6 +262,7 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
 			total += wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
 						   kind->scan, kind->steal, rc);
+			rc->may_swap = rc->may_swap || (p->swap && kind->may_swap);
 		}
 	}
 	return total;
