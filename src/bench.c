@@ -520,7 +520,7 @@ static void bench_workload(void)
 			char name[16];
 
 			g_snprintf(name, sizeof(name), "cg%u", i);
-			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, &cg[i]);
+			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, true, &cg[i]);
 		}
 		mcg_workload_start(wl);
 		g_usleep(300 * 1000);
@@ -601,7 +601,7 @@ static void bench_profile_rates(void)
 			char name[16];
 
 			g_snprintf(name, sizeof(name), "cg%u", i);
-			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, &cg[i]);
+			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, true, &cg[i]);
 		}
 		mcg_workload_start(wl);
 		/* Up to the footprint first (seed001: 64M at 8,500 pages/s). */
@@ -656,7 +656,7 @@ static void bench_flush_triggers(void)
 			char name[16];
 
 			g_snprintf(name, sizeof(name), "cg%u", i);
-			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, &cg[i]);
+			mcg_workload_cgroup_create(wl, mcg_engine_root(e), name, true, &cg[i]);
 			/* a limit below the footprint: reclaim, swap, refaults */
 			mcg_workload_set_limit(wl, cg[i], MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 2048,
 					       false);

@@ -100,7 +100,7 @@ static void rig_up(struct rig *r, enum mcg_hierarchy h, unsigned cpus, unsigned 
 		struct mcg_cgroup *parent = i >= 2 ? r->cg[i % 2] : mcg_engine_root(r->e);
 
 		g_snprintf(name, sizeof(name), "w%u", i);
-		ck_assert_int_eq(mcg_workload_cgroup_create(r->wl, parent, name, &r->cg[i]), 0);
+		ck_assert_int_eq(mcg_workload_cgroup_create(r->wl, parent, name, true, &r->cg[i]), 0);
 	}
 	r->n = ncg;
 	ck_assert_int_eq(mcg_workload_start(r->wl), 0);
@@ -335,12 +335,12 @@ START_TEST(test_memcg_objects_charged_in_bytes)
 	mcg_memcg_objects(mcg_engine_layout(e), CPUS, NODES, cfg.kernel.memcg_v1, &o);
 	for (unsigned i = 0; i < o.nr; i++)
 		max_obj = o.obj[i].bytes > max_obj ? o.obj[i].bytes : max_obj;
-	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", &p), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", true, &p), 0);
 	for (unsigned k = 0; k < NR; k++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "k%u", k);
-		ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, name, &kids[k]), 0);
+		ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, name, true, &kids[k]), 0);
 	}
 	bytes = NR * (o.slab + o.percpu);
 	charged = mcg_counter_read(p, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) -
@@ -409,16 +409,16 @@ START_TEST(test_free_with_dying_parents_objects)
 	root = mcg_engine_root(e);
 	wl = mcg_workload_new(e, "preset=idle", &err);
 	ck_assert_ptr_nonnull(wl);
-	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", &p), 0);
-	ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, "c", &c), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", true, &p), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, "c", true, &c), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, c, MCG_PAGES_SLAB_RECLAIMABLE, 0, 0, 4), 0);
 	ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, c), 0);
 	ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, p), 0);
 	/* Before 7.3 both stay dying: c holds its slab. */
 	if (!cfg.kernel.reparent_local)
 		ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 2);
-	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "q", &q), 0);
-	ck_assert_int_eq(mcg_workload_cgroup_create(wl, q, "d", &d), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "q", true, &q), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, q, "d", true, &d), 0);
 	mcg_cgroup_put(c);
 	mcg_cgroup_put(p);
 	mcg_workload_free(wl);
@@ -452,8 +452,8 @@ START_TEST(test_dying_kmem_uncharge_goes_to_live_ancestor)
 	root = mcg_engine_root(e);
 	wl = mcg_workload_new(e, "preset=idle", &err);
 	ck_assert_ptr_nonnull(wl);
-	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", &a), 0);
-	ck_assert_int_eq(mcg_workload_cgroup_create(wl, a, "b", &b), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, a, "b", true, &b), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SLAB_RECLAIMABLE, 1, 0, 20), 0);
 	/* b leaves a dying memcg holding its slab (7.3: reparented to a). */
 	ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, b), 0);
@@ -507,7 +507,7 @@ START_TEST(test_flush_visits_touched_pairs)
 		char name[16];
 
 		g_snprintf(name, sizeof(name), "w%u", i);
-		ck_assert_int_eq(mcg_workload_cgroup_create(wl, i < 4 ? root : cg[i - 4], name,
+		ck_assert_int_eq(mcg_workload_cgroup_create(wl, i < 4 ? root : cg[i - 4], name, true,
 							    &cg[i]), 0);
 	}
 	ck_assert_int_eq(mcg_workload_start(wl), 0);
@@ -919,7 +919,7 @@ static void manual_run(struct manual_run *r, uint64_t seed)
 	ck_assert_ptr_nonnull(r->wl);
 	mcg_workload_set_seed(r->wl, seed);
 	ck_assert_int_eq(mcg_workload_start(r->wl), 0);
-	ck_assert_int_eq(mcg_workload_cgroup_create(r->wl, mcg_engine_root(r->e), "a", &r->cg), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(r->wl, mcg_engine_root(r->e), "a", true, &r->cg), 0);
 	ck_assert_int_eq(mcg_workload_set_profile(r->wl, r->cg,
 						  "anon=5000 file_read=3000 file_write=500 slab=200 "
 						  "footprint=8M turnover=20 nodes=all"), 0);
@@ -999,7 +999,7 @@ START_TEST(test_direct_charge)
 	e = mcg_engine_new(&cfg);
 	wl = mcg_workload_new(e, NULL, &err);
 	ck_assert_int_eq(mcg_workload_clock_advance(wl, 1), -EINVAL);
-	ck_assert_int_eq(mcg_workload_cgroup_create(wl, mcg_engine_root(e), "a", &cg), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, mcg_engine_root(e), "a", true, &cg), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 0, 1, 1000), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_FILE, 1, 0, 500), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_KERNEL_STACK, 0, 0, 4), 0);

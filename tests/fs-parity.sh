@@ -159,6 +159,22 @@ echo 0 > "$M/objs/memory.max"
 expect "no room for a memcg" "$(err mkdir "$M/objs/k3")" ENOMEM
 [ -e "$M/objs/k3" ] && fail "the refused cgroup exists"
 echo max > "$M/objs/memory.max"
+# only a cgroup with a memory css has objects: one made where the parent
+# does not enable memory charges nothing, until +memory makes its css
+# (cgroup_apply_control_enable() -> mem_cgroup_css_alloc()); -memory
+# kills it and gives its objects back (css_free_rwork_fn())
+mkdir "$M/objs/nomem" "$M/objs/nomem/a" || fail mkdir
+expect "no memory css, no percpu" "$(stat_key "$M/objs/nomem" percpu)" 0
+echo +memory > "$M/objs/nomem/cgroup.subtree_control" || fail "+memory"
+expect "+memory charges the child's objects" "$(stat_key "$M/objs/nomem" percpu)" "$p1"
+echo -memory > "$M/objs/nomem/cgroup.subtree_control" || fail "-memory"
+expect "-memory gives them back" "$(stat_key "$M/objs/nomem" percpu)" 0
+echo 0 > "$M/objs/nomem/memory.max"
+expect "+memory with no room" "$(err write "$M/objs/nomem/cgroup.subtree_control" +memory)" ENOMEM
+expect "subtree_control unchanged" "$(wc -c < "$M/objs/nomem/cgroup.subtree_control")" 0
+expect "nothing charged" "$(stat_key "$M/objs/nomem" percpu)" 0
+echo max > "$M/objs/nomem/memory.max"
+rmdir "$M/objs/nomem/a" "$M/objs/nomem" || fail rmdir
 
 # ---- a directory's times move with its children only once it has kernfs
 # iattrs (kernfs_add_one(), __kernfs_remove(): a setattr, an xattr, or a

@@ -572,6 +572,26 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 	 * domain controllers. */
 	if (!err && enable && !c->node->is_root && mcg_workload_cgroup_busy(fs->wl, c->cg))
 		err = -EBUSY;
+	/* cgroup_apply_control_enable(): a new memory css charges its
+	 * objects to this cgroup (mem_cgroup_css_alloc()), which may reclaim;
+	 * if one cannot, the write fails with ENOMEM and nothing changes.
+	 * Outside fs->lock; ctl_lock keeps the children as they are. */
+	if (!err && (enable & FS_CTRL_MEMORY)) {
+		unsigned done = 0;
+
+		pthread_mutex_unlock(&fs->lock);
+		for (; err != -ENOMEM && done < nr; done++)
+			err = mcg_workload_memory_css(fs->wl, kids[done], true);
+		if (err == -ENOMEM)
+			for (unsigned i = 0; i + 1 < done; i++)
+				mcg_workload_memory_css(fs->wl, kids[i], false);
+		else
+			err = 0;	/* a child on its way out (ENODEV) has no css to make */
+		pthread_mutex_lock(&fs->lock);
+	}
+	if (!err && (disable & FS_CTRL_MEMORY))
+		for (unsigned i = 0; i < nr; i++)
+			mcg_workload_memory_css(fs->wl, kids[i], false);
 	if (!err && (enable | disable)) {
 		unsigned now = (have | enable) & ~disable;
 

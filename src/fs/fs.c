@@ -528,8 +528,12 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 	pthread_mutex_lock(&fs->ctl_lock);
 	if (atomic_load(&fs->nr_limited) && !fs_node_may_mkdir(fs, p))
 		err = -EAGAIN;
-	else
-		err = mcg_workload_cgroup_create(fs->wl, p->cg, name, &cg);
+	else	/* a memory css if the parent enables memory (always on v1) */
+		err = mcg_workload_cgroup_create(
+			fs->wl, p->cg, name,
+			fs->hier == MCG_HIERARCHY_V1 ||
+				(atomic_load(&p->st.subtree_control) & FS_CTRL_MEMORY),
+			&cg);
 	pthread_mutex_unlock(&fs->ctl_lock);
 	if (err) {
 		fuse_reply_err(req, -err);

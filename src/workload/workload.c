@@ -1024,13 +1024,13 @@ static void memcg_objects_uncharge(struct mcg_workload *wl, struct mcg_cgroup *o
 }
 
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
-			       const char *name, struct mcg_cgroup **out)
+			       const char *name, bool memory_css, struct mcg_cgroup **out)
 {
 	struct mcg_cgroup *cg;
 	struct wl_cgroup *w, *pw;
 	/* Nothing is charged to the root: get_obj_cgroup_from_current()
 	 * stops below it (kmem of the root memcg is not accounted). */
-	bool objs = !mcg_cgroup_is_root(parent);
+	bool objs = memory_css && !mcg_cgroup_is_root(parent);
 	int err;
 
 	pthread_mutex_lock(&wl->hier_mutex);
@@ -1052,6 +1052,35 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 		pthread_rwlock_unlock(&wl->list_lock);
 		*out = cg;
 	}
+	pthread_mutex_unlock(&wl->hier_mutex);
+	return err;
+}
+
+int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool on)
+{
+	struct mcg_cgroup *parent = mcg_cgroup_parent(cg);
+	struct wl_cgroup *w, *pw;
+	int err = 0;
+
+	if (!parent || mcg_cgroup_is_root(parent))
+		return 0;	/* the root's children's objects are not accounted */
+	pthread_mutex_lock(&wl->hier_mutex);
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	pw = mcg_cgroup_workload(parent);
+	if (!w || !pw)
+		err = -ENODEV;
+	else if (on && !w->objs_parent) {
+		if (memcg_objects_charge(wl, pw))
+			w->objs_parent = mcg_cgroup_get(parent);
+		else
+			err = -ENOMEM;
+	} else if (!on && w->objs_parent) {
+		memcg_objects_uncharge(wl, w->objs_parent);
+		mcg_cgroup_put(w->objs_parent);
+		w->objs_parent = NULL;
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
 	pthread_mutex_unlock(&wl->hier_mutex);
 	return err;
 }

@@ -186,10 +186,17 @@ void mcg_workload_vmpressure_work(struct mcg_workload *wl,
 /* ---- The hierarchy, through the pool ------------------------------------ */
 
 /* mcg_cgroup_create() plus the default profile, after charging the new
- * memcg's own objects (mcg_memcg_objects()) to parent: same returns, and
- * -ENOMEM when parent's limits cannot take them even after reclaim. */
+ * memcg's own objects (mcg_memcg_objects()) to parent if the new cgroup
+ * has a memory css (memory_css: its parent enables memory, or v1): same
+ * returns, and -ENOMEM when parent's limits cannot take them even after
+ * reclaim. */
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
-			       const char *name, struct mcg_cgroup **out);
+			       const char *name, bool memory_css, struct mcg_cgroup **out);
+/* The memory css of cg made (on: mem_cgroup_css_alloc(), its objects
+ * charged to the parent; -ENOMEM if they cannot be) or killed (its objects
+ * given back), as the parent's subtree_control enables or disables memory.
+ * Nothing changes if cg already is so. */
+int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool on);
 /* The objects of the memcgs below cg (charged to cg or a descendant),
  * summed: what memory.current and the slab, percpu and kernel counts of
  * cg hold besides its tasks' memory.  slab is what the statistics show
