@@ -468,6 +468,67 @@ static long kernel_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg
 	return 1;
 }
 
+/*
+ * The kernel memory the tasks cannot be without, whatever their profile's
+ * `kernel` rate: every thread has its kernel stack, and the process its
+ * page tables, for as long as they live.
+ *
+ * - A thread's stack is THREAD_SIZE, 16 KiB on x86-64 (THREAD_SIZE_ORDER 2,
+ *   arch/x86/include/asm/page_64_types.h), vmalloc'ed with __GFP_ACCOUNT
+ *   and counted in kernel_stack (alloc_thread_stack_node(),
+ *   account_kernel_stack() in kernel/fork.c).  The model's process runs
+ *   one thread per emulated CPU (cgroup.threads lists them), so each
+ *   CPU's ledger holds one stack.
+ * - Page tables come with GFP_PGTABLE_USER, accounted (pte_alloc_one()):
+ *   one PTE page maps PTRS_PER_PTE (512) pages, one PMD page 512 PTE
+ *   pages.  Resident anonymous memory, shmem, mapped page cache and the
+ *   swap entries of swapped-out pages all sit in PTEs; a THP's mapping
+ *   deposits a PTE page as well (pgtable_trans_huge_deposit()), so it
+ *   costs the same.  The process's fixed part (text, libraries, stack,
+ *   the upper levels) is what sleep(1) has on the 6.18 host, VmPTE
+ *   52 kB: 13 pages, held in CPU 0's ledger as the mm is one.
+ *
+ * Tasks exit with both (wl_tasks_exit_ledger()); turnover trims them in
+ * proportion with the rest, as threads come and go, and the next step
+ * makes what is missing again.  A charge the limits refuse is tried again
+ * the next step, as a fault or a clone would be.
+ */
+#define TASK_STACK_PAGES 4
+#define TASK_PAGETABLES_BASE 13
+#define PTRS_PER_TABLE 512
+
+static long div_up(long a, long b)
+{
+	return (a + b - 1) / b;
+}
+
+static void tasks_kernel_floor(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+{
+	const struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+	long stack = 0, pagetables = 0, mapped = 0, need;
+
+	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
+		const struct wl_node *n = &l->node[nid];
+
+		stack += n->kernel_stack;
+		pagetables += n->pagetables;
+		mapped += n->anon_inactive + n->anon_active + n->mlocked + n->shmem + n->mapped +
+			  n->swapped;
+	}
+	for (; stack < TASK_STACK_PAGES; stack++) {
+		if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
+			return;
+		kernel_part(x, w, pick_node(x, w, p), MCG_KERNEL_STACK_KB, 1);
+	}
+	need = div_up(mapped, PTRS_PER_TABLE);
+	need += div_up(need, PTRS_PER_TABLE) + (x->cpu_id == 0 ? TASK_PAGETABLES_BASE : 0);
+	for (; pagetables < need; pagetables++) {
+		if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
+			return;
+		kernel_part(x, w, pick_node(x, w, p), MCG_PAGETABLE, 1);
+	}
+}
+
 /* ---- aging and writeback ---- */
 
 /* Moves n pages from an inactive list to its active list (folio_activate(),
@@ -1080,6 +1141,8 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 		if (dt <= 0)
 			return false;
 	}
+	if (!mcg_profile_is_idle(p))
+		tasks_kernel_floor(x, w, p);
 	for (int r = 0; r < WL_RECLAIM; r++)
 		total_rate += (double)rates[r];
 	/* At the footprint, the fault rates follow the turnover. */
@@ -1116,6 +1179,12 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 			n[r] -= page_event[r](x, w, p);
 			events++;
 			more = true;
+			/* The OOM killer took these tasks; the ones that
+			 * fault next are new and need their stacks. */
+			if (x->oom_killed == w) {
+				x->oom_killed = NULL;
+				tasks_kernel_floor(x, w, p);
+			}
 		}
 	} while (more);
 	/* Published once a step: readers see progress a step at a time. */
