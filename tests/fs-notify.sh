@@ -41,6 +41,18 @@ sleep 2.2
 [ "$(total "$M/s" some)" -gt 50000 ] || fail "some total $(total "$M/s" some) us under the limit"
 avg10=$(awk '$1 == "some" { sub("avg10=", "", $2); print $2 }' "$M/s/memory.pressure")
 [ "$avg10" != 0.00 ] || fail "some avg10 stays 0.00 after a period under pressure"
+# oomd's case: anonymous memory without swap, nothing to reclaim; each
+# charge over the limit still goes through every priority of reclaim
+# MAX_RECLAIM_RETRIES times inside psi_memstall_enter() before the OOM
+# killer (try_charge_memcg()): the stalls show although nothing is freed
+mkdir "$M/o" || fail mkdir
+echo 16M > "$M/o/memory.max"
+echo "anon=20000 footprint=64M" > "$M/o/memcgfs.workload" || fail profile
+sleep 1
+echo preset=idle > "$M/o/memcgfs.workload"
+kills=$(awk '$1 == "oom_kill" { print $2 }' "$M/o/memory.events")
+[ "$kills" -gt 0 ] || fail "no OOM kill over the limit without swap"
+[ "$(total "$M/o" some)" -gt 0 ] || fail "$kills OOM kills, no memory stall"
 child=$(total "$M/s" some)	# first: the root's read, later, collects more
 [ "$(total "$M" some)" -ge "$child" ] || fail "the root's stall below its child's"
 expect "an idle sibling does not stall" "$(total "$M/quiet" some)" 0

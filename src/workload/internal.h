@@ -218,6 +218,7 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
  * how much of what it reclaimed was slab, for vmpressure. */
 struct wl_reclaim_count {
 	long scanned, slab;
+	long lruvecs;		/* lruvecs walked: (memcg, node) pairs */
 	bool may_swap;		/* it may have swapped (anon lists in reach) */
 };
 /* Reclaims up to `want` pages from one ledger; scan_item/steal_item name the
@@ -234,7 +235,8 @@ void wl_vmpressure(struct wl_ctx *x, struct mcg_cgroup *target, long want, long 
 /* psi.c: the tasks of w on ctx's CPU stall on memory for ns (emulated). */
 void wl_memstall(struct wl_ctx *x, struct wl_cgroup *w, uint64_t ns);
 /* PSI's cost model (psi.c). */
-#define WL_PSI_RECLAIM_NS_PER_PAGE 1000		/* direct reclaim, per page reclaimed */
+#define WL_PSI_SCAN_NS_PER_PAGE 1000		/* direct reclaim, per page scanned */
+#define WL_PSI_LRUVEC_PASS_NS 2000		/* a priority's walk of one lruvec */
 #define WL_PSI_REFAULT_NS 100000		/* a workingset refault's read */
 /* psi.c: the group's state, made and freed with its wl_cgroup. */
 struct wl_psi *wl_psi_new(unsigned nr_cpus, uint64_t now);

@@ -22,8 +22,11 @@
  * cgroup's thread runs (run_ns) the whole step, and stalls (memstall_ns)
  * where the kernel calls psi_memstall_enter():
  *  - direct reclaim of a charge over a limit, and memory.high's reclaim
- *    (try_to_free_mem_cgroup_pages()): WL_PSI_RECLAIM_NS_PER_PAGE per page
- *    reclaimed, a cost model of shrink_folio_list()'s work;
+ *    (try_to_free_mem_cgroup_pages()): WL_PSI_SCAN_NS_PER_PAGE per page
+ *    scanned, a cost model of shrink_folio_list()'s work, and
+ *    WL_PSI_LRUVEC_PASS_NS per lruvec walked at each priority, all 13 of
+ *    them when it falls short (reclaim_stall_ns() in workload.c), so a
+ *    reclaim that finds nothing stalls too;
  *  - memory.high's throttle sleep (__mem_cgroup_handle_over_high(), the
  *    penalty of calculate_high_delay() at HZ=250, at most 2 s): the task
  *    sleeps, so its next steps make no page events for that long;

@@ -139,6 +139,8 @@ static void vmpressure_tree(struct mcg_workload *wl, struct mcg_cgroup *target,
 	pthread_mutex_unlock(&wl->vmpr_lock);
 }
 
+#define DEF_PRIORITY 12	/* include/linux/mmzone.h */
+
 /* The priority do_try_to_free_pages() would have stopped at: the first,
  * from DEF_PRIORITY down, by which lru >> priority pages scanned at each,
  * yielding reclaimed/scanned, add up to want; -1 if none does. */
@@ -146,7 +148,7 @@ static int reclaim_stop_priority(long lru, long want, long scanned, long reclaim
 {
 	double yield = scanned > 0 ? (double)reclaimed / (double)scanned : 0, got = 0;
 
-	for (int prio = 12; prio >= 0; prio--) {	/* DEF_PRIORITY */
+	for (int prio = DEF_PRIORITY; prio >= 0; prio--) {
 		got += yield * (double)(lru >> prio);
 		if (got >= (double)want)
 			return prio;
@@ -262,10 +264,30 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
 			total += wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
 						   kind->scan, kind->steal, rc);
+			rc->lruvecs += x->wl->nr_nodes;
 			rc->may_swap = rc->may_swap || (p->swap && kind->may_swap);
 		}
 	}
 	return total;
+}
+
+/*
+ * The time a direct reclaim (try_to_free_mem_cgroup_pages(), inside
+ * psi_memstall_enter()/leave() in try_charge_memcg() and reclaim_high())
+ * kept its task stalled: shrink_folio_list()'s work on every page it
+ * scanned, and the walks themselves.  do_try_to_free_pages() stops at the
+ * first priority that got what it wanted; one that falls short went
+ * through all DEF_PRIORITY + 1 of them, each a shrink_node() over every
+ * lruvec of the subtree (shrink_node_memcgs(), shrink_slab()), so a
+ * reclaim that finds nothing to take, anonymous memory without swap, the
+ * OOM path's MAX_RECLAIM_RETRIES, still stalls: oomd's case.
+ */
+static uint64_t reclaim_stall_ns(long want, long reclaimed, const struct wl_reclaim_count *rc)
+{
+	uint64_t passes = reclaimed >= want ? 1 : DEF_PRIORITY + 1;
+
+	return (uint64_t)rc->scanned * WL_PSI_SCAN_NS_PER_PAGE +
+	       passes * (uint64_t)rc->lruvecs * WL_PSI_LRUVEC_PASS_NS;
 }
 
 /* The ledger of this CPU in top's subtree holding the most pages: the OOM
@@ -345,6 +367,7 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 
 	for (;;) {
 		long reclaimed = 0;
+		uint64_t stall = 0;
 
 		for (struct mcg_cgroup *a = w->cg; a; a = mcg_cgroup_parent(a)) {
 			struct wl_reclaim_count rc = { 0 };
@@ -356,9 +379,10 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 			mcg_memory_event(a, MCG_MEMORY_HIGH);
 			got = reclaim_subtree(x, a, want, &direct_reclaim, &rc);
 			wl_vmpressure(x, a, want, got, &rc, true);
+			stall += reclaim_stall_ns(want, got, &rc);
 			reclaimed += got;
 		}
-		wl_memstall(x, w, (uint64_t)reclaimed * WL_PSI_RECLAIM_NS_PER_PAGE);
+		wl_memstall(x, w, stall);
 		penalty = high_penalty_jiffies(x, w, nr_pages);
 		if (penalty <= WL_HZ / 100)
 			return;
@@ -446,7 +470,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 
 		wl_vmpressure(x, over, want, reclaimed, &rc, true);
 		if (!(flags & WL_NOT_TASKS))
-			wl_memstall(x, w, (uint64_t)reclaimed * WL_PSI_RECLAIM_NS_PER_PAGE);
+			wl_memstall(x, w, reclaim_stall_ns(want, reclaimed, &rc));
 		if (reclaimed > 0)
 			continue;
 		if (!drained) {
