@@ -195,4 +195,20 @@ expect "7.3 zswap.writeback read" "$(cat "$M/x/memory.zswap.writeback")" 0
 expect "7.3 root zswap.writeback" "$(cat "$M/memory.zswap.writeback")" 1
 expect "6.1 cgroup.stat" "$(cat "$TMP/v2-61/x/cgroup.stat" | tr '\n' '|')" \
 	"nr_descendants 0|nr_dying_descendants 0|"
+# v1 modes that follow the version (cgroup_file_mode()): cgroup.event_control
+# is CFTYPE_WORLD_WRITABLE in the 5.10 and 6.1 sources (and 6.12's, built
+# without v1 by Debian), 0200 in 7.3's (checked above against the 6.18
+# host); memory.pressure_level has no handler in 5.10 and 6.1 (mode 0), a
+# dummy seq_show from 6.12 on (0444, above), and a read of it is EINVAL
+for k in 5.10 6.1; do
+	mount_fs "$TMP/v1-$k" --kernel=$k --hierarchy=v1
+	mkdir "$TMP/v1-$k/x" || fail mkdir
+	expect "$k event_control mode" "$(stat -c %A "$TMP/v1-$k/x/cgroup.event_control")" \
+		--w--w--w-
+	expect "$k pressure_level mode" "$(stat -c %A "$TMP/v1-$k/x/memory.pressure_level")" \
+		----------
+	# (root passes the mode by CAP_DAC_OVERRIDE, others do not)
+	expect "$k pressure_level read" "$(err read "$TMP/v1-$k/x/memory.pressure_level")" \
+		"$([ "$(id -u)" -eq 0 ] && echo EINVAL || echo EACCES)"
+done
 echo "PASS: fs-files"

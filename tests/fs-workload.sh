@@ -249,6 +249,12 @@ for k in 6.12 7.3; do
 	rmdir "$M/p/c" || fail "rmdir"
 	dying=$(awk '$1 == "nr_dying_descendants" { print $2 }' "$M/p/cgroup.stat")
 	expect "$k dying after rmdir" "$dying" "$([ $k = 6.12 ] && echo 1 || echo 0)"
+	# the dying cgroup's memory css is what stays; its io css goes at
+	# once (cgroup_stat_show(): nr_dying_subsys_<ss>)
+	expect "$k dying memory css" \
+		"$(awk '$1 == "nr_dying_subsys_memory" { print $2 }' "$M/p/cgroup.stat")" "$dying"
+	expect "$k no dying io css" \
+		"$(awk '$1 == "nr_dying_subsys_io" { print $2 }' "$M/p/cgroup.stat")" 0
 	expect "$k reclaim" "$(err write "$M/p/memory.reclaim" 1G)" EAGAIN
 	expect "$k dying after reclaim" \
 		"$(awk '$1 == "nr_dying_descendants" { print $2 }' "$M/p/cgroup.stat")" 0

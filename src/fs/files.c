@@ -669,8 +669,15 @@ static void count_css(struct mcg_cgroup *cg, void *arg)
  * (6.12 on; 5.10 and 6.1 print only the two counts) name the controllers
  * bound to the v2 hierarchy, here io and memory: "nr_subsys_<ss>" is the
  * live csses of the controller in the subtree, the cgroup's own included,
- * or 0 if the cgroup has none (css->nr_descendants + 1).  A dying cgroup
- * pins its memory and io csses: the dying counts agree. */
+ * or 0 if the cgroup has none (css->nr_descendants + 1).
+ * "nr_dying_subsys_<ss>" counts the killed csses of the subtree not yet
+ * released (kill_css() up, css_release_work_fn() down).  A removed
+ * cgroup stays dying because its memcg does, pinned by the pages charged
+ * to it: the memory count is the dying cgroups'.  Its io css goes once the
+ * memcg is offline: offlining kills the memcg's writeback contexts
+ * (wb_memcg_offline(), cgwb_kill()), whose release unpins the blkcg
+ * (blkcg_unpin_online()), which then destroys its blkgs and drops the
+ * css; the model takes that as immediate, so the io count is 0. */
 static int show_cgroup_stat(struct fs_call *c, GString *out)
 {
 	unsigned nr = mcg_cgroup_nr_descendants(c->fs->e, c->cg);
@@ -695,7 +702,7 @@ static int show_cgroup_stat(struct fs_call *c, GString *out)
 			       "nr_dying_subsys_io %u\n"
 			       "nr_dying_subsys_memory %u\n",
 			       nr, own & FS_CTRL_IO ? cc.io : 0, own & FS_CTRL_MEMORY ? cc.memory : 0,
-			       dying, dying, dying);
+			       dying, 0u, dying);
 	return 0;
 }
 
@@ -2035,7 +2042,11 @@ static int write_pressure(struct fs_call *c, char *buf)
  * and the root's two extra files, modes from v1-memcg-files.tsv. */
 static const struct fs_file v1_files[] = {
 	{ "cgroup.clone_children", RW, 0, show_clone_children, write_clone_children, 0, ALL_KERNELS },
-	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0, ALL_KERNELS },
+	/* CFTYPE_WORLD_WRITABLE up to the 6.12 source (0222, cgroup_file_mode());
+	 * 0200 in 7.3's and on a 6.18 host: the release that dropped the flag
+	 * is not known here, so the layouts before 7.3's keep it. */
+	{ "cgroup.event_control", 0222, 0, NULL, write_event_control, 0, BEFORE(6, 18) },
+	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0, SINCE(6, 18) },
 	{ "cgroup.procs", RW, 0, show_procs, write_pid, 0, ALL_KERNELS },
 	{ "cgroup.sane_behavior", RO, FS_ONLY_ON_ROOT, show_sane_behavior, NULL, 0, ALL_KERNELS },
 	{ "memory.failcnt", RW, 0, show_v1_counter, write_v1_reset,
@@ -2073,7 +2084,11 @@ static const struct fs_file v1_files[] = {
 	{ "memory.move_charge_at_immigrate", RW, 0, show_v1_move_charge, write_v1_move_charge, 0, ALL_KERNELS },
 	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0, ALL_KERNELS },
 	{ "memory.oom_control", RW, 0, show_v1_oom_control, write_v1_oom_control, 0, ALL_KERNELS },
-	{ "memory.pressure_level", RO, 0, show_v1_pressure_level, NULL, 0, ALL_KERNELS },
+	/* No handler at all in 5.10's and 6.1's source: mode 0 (a read is
+	 * still EINVAL, cgroup_seqfile_show()); 6.12's gives it a dummy
+	 * seq_show for the read permission (mem_cgroup_dummy_seq_show()). */
+	{ "memory.pressure_level", 0, 0, show_v1_pressure_level, NULL, 0, BEFORE(6, 12) },
+	{ "memory.pressure_level", RO, 0, show_v1_pressure_level, NULL, 0, SINCE(6, 12) },
 	{ "memory.soft_limit_in_bytes", RW, 0, show_v1_soft_limit, write_v1_soft_limit, 0, ALL_KERNELS },
 	{ "memory.stat", RO, 0, show_memory_stat, NULL, 0, ALL_KERNELS },
 	{ "memory.swappiness", RW, 0, show_v1_swappiness, write_v1_swappiness, 0, ALL_KERNELS },
