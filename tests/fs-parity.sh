@@ -194,6 +194,23 @@ sleep 0.05
 rmdir "$M/times/k"
 [ "$(stat -c %y "$M/times")" != "$t1" ] || fail "iattrs: rmdir left the parent's mtime"
 rmdir "$M/times"
+# a file's times: a truncation (`>`: do_truncate() asks for mtime and
+# ctime) moves them, a write alone does not (kernfs_fop_write_iter()),
+# utimensat() sets them (__kernfs_setattr()), chmod moves only the ctime
+# of a file that has iattrs
+f=$M/x/memory.high
+t0=$(stat -c %y "$f")
+sleep 0.05
+echo max >> "$f" || fail "append"
+expect "a write keeps the times" "$(stat -c %y "$f")" "$t0"
+echo max > "$f" || fail "truncating write"
+[ "$(stat -c %y "$f")" != "$t0" ] || fail "truncation left the mtime"
+touch -d "2020-01-01 00:00:00 UTC" "$f" || fail touch
+expect "utimensat mtime" "$(stat -c %Y "$f")" 1577836800
+expect "utimensat atime" "$(stat -c %X "$f")" 1577836800
+chmod 644 "$f" || fail chmod
+expect "chmod keeps the mtime" "$(stat -c %Y "$f")" 1577836800
+[ "$(stat -c %Z "$f")" -gt 1577836800 ] || fail "chmod left the ctime"
 
 # ---- extended attributes (kernfs_xattr_handlers[], fs/kernfs/inode.c) ----
 expect "set user xattr" "$(err setx "$M/x" user.oomd_kill 1)" OK

@@ -594,6 +594,9 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 			mcg_workload_memory_css(fs->wl, kids[i], false);
 	if (!err && (enable | disable)) {
 		unsigned now = (have | enable) & ~disable;
+		struct timespec born;	/* the new controller files' (kernfs_new_node()) */
+
+		clock_gettime(CLOCK_REALTIME, &born);
 
 		changed = enable | disable;
 		atomic_store(&c->node->st.subtree_control, now);
@@ -607,10 +610,16 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 				memory_css_killed(kid);
 			if (enable & FS_CTRL_MEMORY)
 				memory_css_born(kid);
-			for (unsigned f = 0; f < fs->nr_files; f++)
-				if (fs->files[f].ctrl & enable)
-					kid->attrs[f + 1] = (struct fs_attr){
-						fs->files[f].mode, c->uid, c->gid };
+			for (unsigned f = 0; f < fs->nr_files; f++) {
+				struct fs_attr *a = &kid->attrs[f + 1];
+
+				if (!(fs->files[f].ctrl & enable))
+					continue;
+				/* the writer's, through iattrs if not root
+				 * (__kernfs_new_node()), as at mkdir */
+				fs_attr_init(a, fs->files[f].mode, c->uid, c->gid, &born);
+				a->iattr = c->uid != 0 || c->gid != 0;
+			}
 		}
 	}
 	pthread_mutex_unlock(&fs->lock);

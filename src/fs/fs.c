@@ -151,17 +151,12 @@ static struct fs_node *node_new(struct mcgfs *fs, struct mcg_cgroup *cg, struct 
 	n->id = mcg_cgroup_id(cg);
 	n->is_root = mcg_cgroup_is_root(cg);
 	clock_gettime(CLOCK_REALTIME, &n->btime);
-	n->mtime = n->btime;
 	n->attrs = g_new(struct fs_attr, fs->nr_files + 1);
-	n->attrs[0] = (struct fs_attr){
-		/* The root of either hierarchy is dr-xr-xr-x (observed on
-		 * Linux 6.18); a new cgroup takes mkdir's mode (below). */
-		.mode = n->is_root ? 0555 : 0755,
-		.uid = fs->uid,
-		.gid = fs->gid,
-	};
+	/* The root of either hierarchy is dr-xr-xr-x (observed on Linux
+	 * 6.18); a new cgroup takes mkdir's mode (below). */
+	fs_attr_init(&n->attrs[0], n->is_root ? 0555 : 0755, fs->uid, fs->gid, &n->btime);
 	for (unsigned i = 0; i < fs->nr_files; i++)
-		n->attrs[i + 1] = (struct fs_attr){ fs->files[i].mode, fs->uid, fs->gid };
+		fs_attr_init(&n->attrs[i + 1], fs->files[i].mode, fs->uid, fs->gid, &n->btime);
 	if (fs->opt->pagecache)
 		n->cached = g_new0(struct fs_cached, fs->nr_files + 1);
 	fs_cgstate_init(&n->st, parent ? &parent->st : NULL);
@@ -284,15 +279,15 @@ static void node_stat_locked(struct mcgfs *fs, struct fs_node *n, unsigned idx, 
 	st->st_uid = a->uid;
 	st->st_gid = a->gid;
 	st->st_blksize = 4096;
-	st->st_atim = n->btime;
+	st->st_atim = a->atime;
+	st->st_mtim = a->mtime;
+	st->st_ctim = a->ctime;
 	if (idx == 0) {
 		st->st_mode = S_IFDIR | a->mode;
 		st->st_nlink = 2 + (n->removed ? 0 : mcg_cgroup_nr_children(fs->e, n->cg));
-		st->st_mtim = st->st_ctim = n->mtime;
 	} else {
 		st->st_mode = S_IFREG | a->mode;
 		st->st_nlink = 1;
-		st->st_mtim = st->st_ctim = n->btime;
 		/* cgroup files have size 0 (kernfs sets no size); with
 		 * --pagecache, the kernel reads up to the size it is told. */
 		if (n->cached)
@@ -318,8 +313,10 @@ static void node_entry_locked(struct mcgfs *fs, struct fs_node *n, unsigned idx,
 static void touch_dir_locked(struct mcgfs *fs, struct fs_node *dir)
 {
 	assert_locked(&fs->lock);
-	if (dir->iattr)
-		clock_gettime(CLOCK_REALTIME, &dir->mtime);
+	if (dir->attrs[0].iattr) {
+		clock_gettime(CLOCK_REALTIME, &dir->attrs[0].mtime);
+		dir->attrs[0].ctime = dir->attrs[0].mtime;
+	}
 }
 
 /* The directory node of a request, or NULL after replying the error. */
@@ -476,26 +473,46 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	fuse_reply_attr(req, &st, fs->opt->timeout);
 }
 
-/* kernfs keeps chmod and chown (cgroup delegation relies on them); a
- * truncation (`echo x > file` without atomic O_TRUNC) and times are
- * accepted and change nothing. */
+/*
+ * kernfs_iop_setattr() -> __kernfs_setattr() (fs/kernfs/inode.c) keeps
+ * what notify_change() asks: the owner and mode (cgroup delegation relies
+ * on them) and the times, and ignores a size.  notify_change() stamps the
+ * ctime of every change; a truncation (do_truncate(): truncate(2), or an
+ * O_TRUNC open, which comes with the open here, see fs_open()) asks for
+ * mtime and ctime both, which FUSE leaves to the daemon
+ * (fuse_do_setattr() sends neither with a size), as it does a chmod's or
+ * chown's ctime; utimensat() sends its times, or "now".
+ */
 static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 		       struct fuse_file_info *fi)
 {
 	struct mcgfs *fs = fs_of(req);
 	unsigned idx;
 	struct fs_node *n = ino_node(fs, ino, &idx);
+	struct fs_attr *a = &n->attrs[idx];
+	struct timespec now;
 	struct stat st;
 
+	clock_gettime(CLOCK_REALTIME, &now);
 	pthread_mutex_lock(&fs->lock);
-	if (idx == 0 && to_set)
-		n->iattr = true;	/* kernfs_setattr() -> kernfs_iattrs() */
+	if (to_set)
+		fs_attr_iattrs(a, &now);	/* __kernfs_setattr() */
 	if (to_set & FUSE_SET_ATTR_MODE)
-		n->attrs[idx].mode = attr->st_mode & 07777;
+		a->mode = attr->st_mode & 07777;
 	if (to_set & FUSE_SET_ATTR_UID)
-		n->attrs[idx].uid = attr->st_uid;
+		a->uid = attr->st_uid;
 	if (to_set & FUSE_SET_ATTR_GID)
-		n->attrs[idx].gid = attr->st_gid;
+		a->gid = attr->st_gid;
+	if (to_set & FUSE_SET_ATTR_ATIME)
+		a->atime = to_set & FUSE_SET_ATTR_ATIME_NOW ? now : attr->st_atim;
+	if (to_set & FUSE_SET_ATTR_MTIME)
+		a->mtime = to_set & FUSE_SET_ATTR_MTIME_NOW ? now : attr->st_mtim;
+	else if (to_set & FUSE_SET_ATTR_SIZE)
+		a->mtime = now;
+	if (to_set & FUSE_SET_ATTR_CTIME)
+		a->ctime = attr->st_ctim;
+	else if (to_set)
+		a->ctime = now;
 	node_stat_locked(fs, n, idx, &st);
 	pthread_mutex_unlock(&fs->lock);
 	fuse_reply_attr(req, &st, fs->opt->timeout);
@@ -549,13 +566,13 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 		 * cgroup_add_file() -> __kernfs_create_file()): delegation. */
 		const struct fuse_ctx *ctx = fuse_req_ctx(req);
 
+		/* ... through iattrs unless it is root (__kernfs_new_node() ->
+		 * __kernfs_setattr()), made now: at the node's creation. */
 		for (unsigned i = 0; i <= fs->nr_files; i++) {
 			n->attrs[i].uid = ctx->uid;
 			n->attrs[i].gid = ctx->gid;
+			n->attrs[i].iattr = ctx->uid != 0 || ctx->gid != 0;
 		}
-		/* kernfs_create_dir_ns() sets the owner through iattrs unless
-		 * it is root (__kernfs_new_node() -> __kernfs_setattr()) */
-		n->iattr = ctx->uid != 0 || ctx->gid != 0;
 		n->attrs[0].mode = mode & 07777;
 		node_entry_locked(fs, n, 0, &e);
 		n->nlookup++;
@@ -805,9 +822,11 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const 
 	else if (!err && (flags & XATTR_REPLACE) && !old)
 		err = ENODATA;
 	if (!err) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
 		g_hash_table_replace(n->xattrs, g_steal_pointer(&key), g_bytes_new(value, size));
-		if (idx == 0)
-			n->iattr = true;	/* kernfs_xattr_set() -> kernfs_iattrs() */
+		fs_attr_iattrs(&n->attrs[idx], &now);	/* kernfs_xattr_set() */
 	}
 	pthread_mutex_unlock(&fs->lock);
 	fuse_reply_err(req, err);
@@ -1083,6 +1102,19 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	pthread_mutex_init(&of->lock, NULL);
 	fs_notify_opened(fs, of);
 	handle_add(fs, &of->h, open_free);
+	/* O_TRUNC, which comes with the open (atomic_o_trunc): the kernel's
+	 * handle_truncate() -> do_truncate() asks for mtime and ctime "now"
+	 * (fs_setattr()). */
+	if (fi->flags & O_TRUNC) {
+		struct fs_attr *a = &n->attrs[idx];
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		pthread_mutex_lock(&fs->lock);
+		fs_attr_iattrs(a, &now);
+		a->mtime = a->ctime = now;
+		pthread_mutex_unlock(&fs->lock);
+	}
 	fi->fh = (uintptr_t)of;
 	fi->noflush = 1;
 	if (n->cached) {

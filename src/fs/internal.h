@@ -176,11 +176,34 @@ struct fs_ioc {
 };
 
 /* chmod/chown of one entry of a directory. */
+/* A kernfs node's owner, mode and times.  The times are the node's
+ * creation until it has iattrs (struct kernfs_iattrs), which a setattr,
+ * an xattr or a creator other than root gives it; kernfs_iattrs() stamps
+ * all three "now" when it allocates them, then setattrs and, for a
+ * directory, child changes move them (fs_setattr(), touch_dir_locked()). */
 struct fs_attr {
 	mode_t mode;	/* permission bits */
 	uid_t uid;
 	gid_t gid;
+	bool iattr;	/* has kernfs iattrs */
+	struct timespec atime, mtime, ctime;
 };
+
+/* A node's attributes as kernfs makes them: no iattrs, times all t. */
+static inline void fs_attr_init(struct fs_attr *a, mode_t mode, uid_t uid, gid_t gid,
+				const struct timespec *t)
+{
+	*a = (struct fs_attr){ mode, uid, gid, false, *t, *t, *t };
+}
+
+/* kernfs_iattrs(): the node's iattrs, made with all times now. */
+static inline void fs_attr_iattrs(struct fs_attr *a, const struct timespec *now)
+{
+	if (!a->iattr) {
+		a->iattr = true;
+		a->atime = a->mtime = a->ctime = *now;
+	}
+}
 
 /* ---- Nodes ------------------------------------------------------------------
  *
@@ -206,9 +229,6 @@ struct fs_node {
 	bool removed;			/* rmdir done, out of fs->nodes */
 
 	/* Attributes: protected by fs->lock. */
-	struct timespec mtime;		/* dir: last child added, removed, renamed,
-					 * once iattr */
-	bool iattr;			/* dir: has kernfs iattrs (see touch_dir_locked()) */
 	struct fs_attr *attrs;		/* [nr_files + 1], index as above */
 	/* Extended attributes of the directory and its files: "idx:name" ->
 	 * GBytes value; NULL until the first is set. */
