@@ -19,6 +19,22 @@ for h in v1 v2; do
 	# kernfs_iop_rename(): flags are EINVAL before anything else
 	expect "$h renameat2 flags" "$(err noreplace "$M/a/b" "$M/a/b3")" EINVAL
 	expect "$h pid parse" "$(err write "$M/a/cgroup.procs" 99999999999)" EINVAL
+	# cgroup_procs_write_start(): no such task is ESRCH (an emulated id is
+	# no host task); 0 is the writer, a host task, which no migration can
+	# bring into an emulated cgroup
+	expect "$h no such pid" "$(err write "$M/a/cgroup.procs" 4194305)" ESRCH
+	expect "$h pid 0" "$(err write "$M/a/cgroup.procs" 0)" EOPNOTSUPP
+	if [ $h = v1 ]; then threads=tasks; else threads=cgroup.threads; fi
+	expect "$h a host pid" "$(err write "$M/a/$threads" $$)" EOPNOTSUPP
+	if [ $h = v2 ]; then
+		# cgroup_migrate_vet_dst(): no tasks where controllers are
+		# enabled for the children (the root excepted)
+		echo +memory > "$M/a/cgroup.subtree_control" || fail "+memory"
+		expect "$h pid into a cgroup with controllers" \
+			"$(err write "$M/a/cgroup.procs" $$)" EBUSY
+		expect "$h pid into the root" "$(err write "$M/cgroup.procs" $$)" EOPNOTSUPP
+		echo -memory > "$M/a/cgroup.subtree_control" || fail "-memory"
+	fi
 	expect "$h symlink" "$(err symlink x "$M/a/sym")" EPERM
 	expect "$h link" "$(err link "$M/a/memory.stat" "$M/a/l")" EPERM
 	expect "$h rmdir busy" "$(err rmdir "$M/a")" EBUSY
@@ -69,6 +85,18 @@ expect "v1 bad limit" "$(err write "$M/a/memory.limit_in_bytes" abc)" EINVAL
 expect "v1 old limit kept" "$(cat "$M/a/memory.limit_in_bytes")" "$old"
 expect "v1 root limit" "$(err write "$M/memory.limit_in_bytes" 1M)" EINVAL
 expect "v1 mv in place" "$(err rename "$M/a/b" "$M/a/b2")" OK
+# __cgroup1_procs_write(): a writer other than root moves only tasks whose
+# uid or suid is its euid
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 755 "$TMP"
+	chmod 666 "$M/a/tasks"
+	expect "v1 another user's task" \
+		"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SEQREAD" -e write "$M/a/tasks" 1)" \
+		EACCES
+	expect "v1 its own task" \
+		"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SEQREAD" -e write "$M/a/tasks" 0)" \
+		EOPNOTSUPP
+fi
 
 # a removed cgroup's file, read on: the rest of the rendering (seq_file's
 # buffer), then ENODEV

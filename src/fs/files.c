@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fs/internal.h"
@@ -126,15 +127,60 @@ static int show_threads(struct fs_call *c, GString *out)
 /* A write names a pid (kstrtoint after strstrip, negative is EINVAL, an
  * unknown pid ESRCH, as __cgroup_procs_write()); a host pid cannot be moved
  * into an emulated cgroup, so that is EOPNOTSUPP. */
+/* The real and saved uids of host task pid (its cred's uid and suid), from
+ * /proc/PID/status; false if it is gone. */
+static bool task_uids(int pid, unsigned long *uid, unsigned long *suid)
+{
+	char path[32], *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0)
+		found = sscanf(line, "Uid: %lu %*u %lu", uid, suid) == 2;
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * A pid written to cgroup.procs, cgroup.threads or tasks, checked in the
+ * kernel's order up to the migration, which no host task can make into an
+ * emulated cgroup (EOPNOTSUPP):
+ *  - cgroup_procs_write_start(): a parse error is EINVAL, no such task
+ *    ESRCH (emulated ids are no host tasks), 0 the writer itself;
+ *  - v1 (__cgroup1_procs_write()): a writer that is not root needs the
+ *    task's uid or suid for its euid, else EACCES;
+ *  - v2 (cgroup_attach_permissions()): the common ancestor's write check
+ *    needs the task's cgroup in this hierarchy, which a host task has not,
+ *    so it is left out; then cgroup_migrate_vet_dst(): a cgroup other than
+ *    the root that enables controllers for its children (memory and io are
+ *    domain controllers, so it cannot become a thread root) is EBUSY, the
+ *    no-internal-process rule.
+ */
 static int write_pid(struct fs_call *c, char *buf)
 {
+	unsigned long uid, suid;
 	int pid;
 
-	/* cgroup_procs_write_start(): any parse error is EINVAL. */
 	if (fs_kstrtoint(fs_strstrip(buf), 0, &pid) || pid < 0)
 		return -EINVAL;
-	if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)
+	if (pid == 0)
+		pid = (int)c->pid;
+	if (kill(pid, 0) != 0 && errno == ESRCH)
 		return -ESRCH;
+	if (c->fs->hier == MCG_HIERARCHY_V1) {
+		if (!task_uids(pid, &uid, &suid))
+			return -ESRCH;
+		if (c->uid != 0 && c->uid != uid && c->uid != suid)
+			return -EACCES;
+	} else if (!c->node->is_root && atomic_load(&c->node->st.subtree_control)) {
+		return -EBUSY;
+	}
 	return -EOPNOTSUPP;
 }
 
