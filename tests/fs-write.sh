@@ -140,14 +140,16 @@ echo 0 > "$TMP/v1/full/memory.limit_in_bytes" || fail "limit 0"
 expect "v1 mkdir under limit 0" "$(err mkdir "$TMP/v1/full/kid")" ENOMEM
 [ "$(cat "$TMP/v1/full/memory.failcnt")" -gt 0 ] || fail "no failcnt for the refused memcg"
 
-# 6.1 stores the soft limit and the charge-moving bits (mem_cgroup_write(),
-# mem_cgroup_move_charge_write() in mm/memcontrol.c)
-mount_fs "$TMP/v1-61" --hierarchy=v1 --kernel=6.1
-C=$TMP/v1-61/c
-mkdir "$C" || fail mkdir
-wr "$C/memory.soft_limit_in_bytes" "1G" OK 1073741824
-wr "$C/memory.soft_limit_in_bytes" "x" EINVAL 1073741824
-wr "$C/memory.soft_limit_in_bytes" "-1" OK $U
-wr "$C/memory.move_charge_at_immigrate" "3" OK 3
-wr "$C/memory.move_charge_at_immigrate" "4" EINVAL 3
+# 5.10 and 6.1 store the soft limit and the charge-moving bits
+# (mem_cgroup_write(), mem_cgroup_move_charge_write() in mm/memcontrol.c)
+for k in 5.10 6.1; do
+	mount_fs "$TMP/v1-$k" --hierarchy=v1 --kernel=$k
+	C=$TMP/v1-$k/c
+	mkdir "$C" || fail mkdir
+	wr "$C/memory.soft_limit_in_bytes" "1G" OK 1073741824
+	wr "$C/memory.soft_limit_in_bytes" "x" EINVAL 1073741824
+	wr "$C/memory.soft_limit_in_bytes" "-1" OK $U
+	wr "$C/memory.move_charge_at_immigrate" "3" OK 3
+	wr "$C/memory.move_charge_at_immigrate" "4" EINVAL 3
+done
 echo "PASS: fs-write"
