@@ -276,6 +276,14 @@ capeff=$(awk '$1 == "CapEff:" { print $2 }' /proc/self/status)
 if [ $(( 0x$capeff >> 24 & 1 )) -eq 1 ]; then want=+19; else want=EINVAL; fi
 expect "psi 1 s window, root (CAP_SYS_RESOURCE: $want)" \
 	"$("$SEQREAD" "$M/deleg/job/memory.pressure" "w:some 100000 1000000")" $want
+# ... of the opener (file->f_cred), not of the writer: an fd root opened
+# takes a 1 s window from nobody
+if [ $want = +19 ]; then
+	exec 3>"$M/deleg/job/memory.pressure"
+	as_nobody sh -c 'echo "some 100000 1000000" >&3' 2>/dev/null ||
+		fail "a trigger on root's fd, written by nobody, refused"
+	exec 3>&-
+fi
 expect "outside mkdir" "$(as_nobody "$SEQREAD" -e mkdir "$M/x/z")" EACCES
 expect "own limit above" "$(as_nobody "$SEQREAD" -e write "$M/deleg/memory.max" 1G)" EACCES
 # files a root write makes appear belong to root, as cgroup_add_file() does

@@ -22,7 +22,6 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fs/internal.h"
@@ -127,26 +126,6 @@ static int show_threads(struct fs_call *c, GString *out)
 /* A write names a pid (kstrtoint after strstrip, negative is EINVAL, an
  * unknown pid ESRCH, as __cgroup_procs_write()); a host pid cannot be moved
  * into an emulated cgroup, so that is EOPNOTSUPP. */
-/* The real and saved uids of host task pid (its cred's uid and suid), from
- * /proc/PID/status; false if it is gone. */
-static bool task_uids(int pid, unsigned long *uid, unsigned long *suid)
-{
-	char path[32], *line = NULL;
-	size_t cap = 0;
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && getline(&line, &cap, f) > 0)
-		found = sscanf(line, "Uid: %lu %*u %lu", uid, suid) == 2;
-	free(line);
-	fclose(f);
-	return found;
-}
-
 /*
  * A pid written to cgroup.procs, cgroup.threads or tasks, checked in the
  * kernel's order up to the migration, which no host task can make into an
@@ -164,7 +143,7 @@ static bool task_uids(int pid, unsigned long *uid, unsigned long *suid)
  */
 static int write_pid(struct fs_call *c, char *buf)
 {
-	unsigned long uid, suid;
+	unsigned long long uid, suid;
 	int pid;
 
 	if (fs_kstrtoint(fs_strstrip(buf), 0, &pid) || pid < 0)
@@ -174,7 +153,9 @@ static int write_pid(struct fs_call *c, char *buf)
 	if (kill(pid, 0) != 0 && errno == ESRCH)
 		return -ESRCH;
 	if (c->fs->hier == MCG_HIERARCHY_V1) {
-		if (!task_uids(pid, &uid, &suid))
+		/* its cred's uid and suid: the real and saved uids */
+		if (fs_task_status(pid, "Uid", 0, 10, &uid) != 1 ||
+		    fs_task_status(pid, "Uid", 2, 10, &suid) != 1)
 			return -ESRCH;
 		if (c->uid != 0 && c->uid != uid && c->uid != suid)
 			return -EACCES;
@@ -1994,20 +1975,6 @@ static int write_io_weight(struct fs_call *c, char *buf)
 	return 0;
 }
 
-/* Has the calling task capability cap in its effective set (CapEff of
- * /proc/PID/status)?  The kernel asks the opener's credentials
- * (file->f_cred); FUSE names the writer, whose are used instead. */
-static bool caller_capable(const struct fs_call *c, unsigned cap)
-{
-	unsigned long long eff = 0;
-	int found = fs_task_status(c->pid, "CapEff", 16, &eff);
-
-	if (found < 0)
-		return c->uid == 0;
-	return found && (eff >> cap) & 1;
-}
-
-#define FS_CAP_SYS_RESOURCE 24
 #define FS_PSI_WINDOW_MAX_US (10 * 1000 * 1000)
 
 /* A PSI trigger, "some|full <threshold us> <window us>", one per fd
@@ -2039,7 +2006,7 @@ static int write_pressure(struct fs_call *c, char *buf)
 		return -EINVAL;
 	if (version < MCG_KVER(6, 12) && window < 500000)
 		return -EINVAL;
-	privileged = caller_capable(c, FS_CAP_SYS_RESOURCE);
+	privileged = c->of->opener_sys_resource;
 	if (version >= MCG_KVER(6, 1) && !privileged && window % 2000000)
 		return -EINVAL;
 	if (threshold == 0 || threshold > window)

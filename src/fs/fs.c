@@ -1099,6 +1099,13 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	of->node = n;
 	of->file = f;
 	of->peak = FS_PEAK_UNSET;
+	/* psi_trigger_create() checks the opener's credentials (f_cred),
+	 * not the writer's: asked here, where FUSE names the opener. */
+	if ((f->flags & FS_PSI) && (fi->flags & O_ACCMODE) != O_RDONLY) {
+		const struct fuse_ctx *ctx = fuse_req_ctx(req);
+
+		of->opener_sys_resource = fs_task_capable(ctx->pid, ctx->uid, FS_CAP_SYS_RESOURCE);
+	}
 	pthread_mutex_init(&of->lock, NULL);
 	fs_notify_opened(fs, of);
 	handle_add(fs, &of->h, open_free);

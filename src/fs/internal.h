@@ -260,6 +260,9 @@ struct fs_open {
 	off_t next;			/* offset after the last read; protected by lock */
 	unsigned long peak;		/* memory.peak fd value, pages; protected by lock */
 	bool psi_trigger;		/* a PSI trigger set; protected by lock */
+	/* The opener had CAP_SYS_RESOURCE (psi_trigger_create() asks
+	 * file->f_cred): PSI files opened for writing only; immutable. */
+	bool opener_sys_resource;
 	bool cached;			/* text rendered at open, in the page cache;
 					 * immutable after open */
 	/* The trigger (psi_trigger_create()): what it watches, set once with
@@ -385,10 +388,15 @@ void fs_notify_read(struct fs_open *of);
 void fs_notify_released(struct mcgfs *fs, struct fs_open *of);
 /* The poll mask of of now; takes ph (may be NULL) to wake it later. */
 unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollhandle *ph);
-/* A number field ("Tgid", "CapEff" ...) of /proc/PID/status, in base:
- * 1 and *val, 0 if the field is missing, -1 if the task's file cannot be
- * read. */
-int fs_task_status(pid_t pid, const char *key, unsigned base, unsigned long long *val);
+/* The nth number (from 0) of a field ("Tgid", "CapEff", "Uid" ...) of
+ * /proc/PID/status, in base: 1 and *val, 0 if the field or number is
+ * missing, -1 if the task's file cannot be read. */
+int fs_task_status(pid_t pid, const char *key, unsigned nth, unsigned base,
+		   unsigned long long *val);
+/* Has task pid capability cap in its effective set (CapEff)?  If its
+ * status cannot be read, whether uid is root. */
+bool fs_task_capable(pid_t pid, uid_t uid, unsigned cap);
+#define FS_CAP_SYS_RESOURCE 24
 /* A PSI trigger was set on of (files.c, of->lock held): the notifier
  * watches it until released. */
 void fs_notify_psi_trigger(struct mcgfs *fs, struct fs_open *of);

@@ -282,7 +282,8 @@ static void eventfd_signal_one(int efd)
 		g_debug("eventfd write: %s", g_strerror(errno));
 }
 
-int fs_task_status(pid_t pid, const char *key, unsigned base, unsigned long long *val)
+int fs_task_status(pid_t pid, const char *key, unsigned nth, unsigned base,
+		   unsigned long long *val)
 {
 	char path[64], line[256];
 	size_t len = strlen(key);
@@ -293,18 +294,34 @@ int fs_task_status(pid_t pid, const char *key, unsigned base, unsigned long long
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		char *p = line + len + 1, *end;
 
 		if (strncmp(line, key, len) || line[len] != ':')
 			continue;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		*val = fs_simple_strtoull(p, base, &end);
-		found = end != p;
+		for (unsigned i = 0;; i++, p = end) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			*val = fs_simple_strtoull(p, base, &end);
+			if (end == p || i == nth) {
+				found = end != p;
+				break;
+			}
+		}
+		break;
 	}
 	fclose(f);
 	return found;
+}
+
+bool fs_task_capable(pid_t pid, uid_t uid, unsigned cap)
+{
+	unsigned long long eff = 0;
+	int found = fs_task_status(pid, "CapEff", 0, 16, &eff);
+
+	if (found < 0)
+		return uid == 0;
+	return found && (eff >> cap) & 1;
 }
 
 /* The thread group of task tid: FUSE reports the writing thread, and
@@ -313,7 +330,7 @@ static pid_t tgid_of(pid_t tid)
 {
 	unsigned long long tgid;
 
-	return fs_task_status(tid, "Tgid", 10, &tgid) == 1 ? (pid_t)tgid : tid;
+	return fs_task_status(tid, "Tgid", 0, 10, &tgid) == 1 ? (pid_t)tgid : tid;
 }
 
 /* A copy of the writer's fd, or a negative errno (EBADF: not open there). */
