@@ -22,17 +22,21 @@
  * a slot once it is used up.
  *
  * drain_all_stock() drains the local stock at once, whole, if it holds
- * pages of the subtree, and asks every other CPU to drain at its next
- * chance (a work item in the kernel, for the CPUs whose stock holds the
- * subtree; here a flag the CPU's owner checks when it enters the CPU, and
- * which drains all of it).  Outside any CPU window memcgfs drains every
- * CPU at once instead: offline, limit changes and reclaim from the file
- * system then see the counters settle.  Kernel objects charged in bytes
- * have a stock of their own beside this one (objcg.c), drained with it.
+ * pages of the subtree, and has every other CPU whose stock holds the
+ * subtree drain whole at its next chance (a work item in the kernel,
+ * scheduled for the CPUs whose stock it reads under RCU as caching the
+ * subtree).  A remote stock is its owner's alone here, so the request
+ * carries the subtree, and the owner, entering its CPU, looks at its
+ * stock then and drains it whole if it holds the subtree: the kernel's
+ * test, made when the work would run rather than when it was queued.
+ * Outside any CPU window memcgfs drains every CPU at once instead:
+ * offline, limit changes and reclaim from the file system then see the
+ * counters settle.  Kernel objects charged in bytes have a stock of their
+ * own beside this one (objcg.c), drained with it.
  *
  * The stock holds a reference on each cached memcg (css_get()), which a
  * drain puts.  Every field of a CPU's stock is touched only by the thread
- * in that CPU's window, except the drain request, an atomic.
+ * in that CPU's window, except the drain request (see struct mcg_cpu).
  */
 #include "engine/internal.h"
 
@@ -89,15 +93,61 @@ static void stock_drain_subtree(struct mcg_cpu *c, const struct mcg_cgroup *top)
 		stock_drain_slot(c, i);
 }
 
+/* The subtree a remote drain_all_stock() asked c to look for: true and
+ * *top (a reference, NULL for every memcg) if one did; the request is
+ * taken. */
+static bool stock_drain_request_take(struct mcg_cpu *c, struct mcg_cgroup **top)
+{
+	bool requested;
+
+	pthread_mutex_lock(&c->stock_drain_lock);
+	requested = atomic_load_explicit(&c->stock_drain_requested, memory_order_relaxed);
+	*top = c->stock_drain_top;
+	c->stock_drain_top = NULL;
+	atomic_store_explicit(&c->stock_drain_requested, false, memory_order_relaxed);
+	pthread_mutex_unlock(&c->stock_drain_lock);
+	return requested;
+}
+
+/* Asks c to drain whole at its next enter if its stocks hold top's
+ * subtree; a pending request widens to both subtrees' nearest common
+ * ancestor (top NULL: every memcg). */
+static void stock_drain_request(struct mcg_cpu *c, struct mcg_cgroup *top)
+{
+	pthread_mutex_lock(&c->stock_drain_lock);
+	if (!atomic_load_explicit(&c->stock_drain_requested, memory_order_relaxed)) {
+		c->stock_drain_top = top ? mcg_cgroup_get(top) : NULL;
+	} else if (c->stock_drain_top) {
+		struct mcg_cgroup *old = c->stock_drain_top, *a = top;
+
+		while (a && !mcg_cgroup_is_descendant(old, a))
+			a = a->parent;
+		c->stock_drain_top = a ? mcg_cgroup_get(a) : NULL;
+		mcg_cgroup_put(old);
+	}
+	atomic_store_explicit(&c->stock_drain_requested, true, memory_order_relaxed);
+	pthread_mutex_unlock(&c->stock_drain_lock);
+}
+
 void charge_stock_enter(struct mcg_cpu *c)
 {
+	struct mcg_cgroup *top;
+
 	if (atomic_load_explicit(&c->stock_drain_requested, memory_order_relaxed) &&
-	    atomic_exchange_explicit(&c->stock_drain_requested, false, memory_order_acquire))
-		stock_drain_subtree(c, NULL);
+	    stock_drain_request_take(c, &top)) {
+		stock_drain_subtree(c, top);
+		if (top)
+			mcg_cgroup_put(top);
+	}
 }
 
 void charge_stock_teardown(struct mcg_cpu *c)
 {
+	struct mcg_cgroup *top;
+
+	/* A request still pending holds its reference. */
+	if (stock_drain_request_take(c, &top) && top)
+		mcg_cgroup_put(top);
 	/* The object stock's drain updates statistics: as the CPU. */
 	mcg_cpu_enter(c);
 	stock_drain_subtree(c, NULL);
@@ -261,14 +311,13 @@ struct mcg_cgroup *mcg_memcg_objcg_owner(struct mcg_cgroup *cg)
 }
 
 void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,
-			       const struct mcg_cgroup *top)
+			       struct mcg_cgroup *top)
 {
 	if (self) {
 		stock_drain_subtree(self, top);
 		for (unsigned c = 0; c < e->cfg.nr_cpus; c++)
 			if (&e->cpus[c] != self)
-				atomic_store_explicit(&e->cpus[c].stock_drain_requested, true,
-						      memory_order_release);
+				stock_drain_request(&e->cpus[c], top);
 		return;
 	}
 	g_assert(!engine_thread_in_cpu());

@@ -226,6 +226,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	for (unsigned c = 0; c < cfg->nr_cpus; c++) {
 		memset(&e->cpus[c], 0, sizeof(e->cpus[c]));
 		pthread_mutex_init(&e->cpus[c].lock, NULL);
+		pthread_mutex_init(&e->cpus[c].stock_drain_lock, NULL);
 		e->cpus[c].engine = e;
 		e->cpus[c].id = c;
 		e->cpus[c].pcpu_offset = e->pcpu_offset[c];
@@ -295,8 +296,10 @@ void mcg_engine_free(struct mcg_engine *e)
 	if (e->root)
 		engine_free_subtree(e->root);
 	if (e->cpus) {
-		for (unsigned c = 0; c < e->cfg.nr_cpus; c++)
+		for (unsigned c = 0; c < e->cfg.nr_cpus; c++) {
 			pthread_mutex_destroy(&e->cpus[c].lock);
+			pthread_mutex_destroy(&e->cpus[c].stock_drain_lock);
+		}
 		free(e->cpus);
 	}
 	pthread_rwlock_destroy(&e->hier_lock);

@@ -283,11 +283,13 @@ void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned 
  * memcg's objcgs to its parent (memcg_reparent_objcgs() in
  * mm/memcontrol.c).  No reference is taken: valid while cg is referenced. */
 struct mcg_cgroup *mcg_memcg_objcg_owner(struct mcg_cgroup *cg);
-/* drain_all_stock(top): gives back what the stocks hold for top's subtree.
- * From inside CPU self's window: self's stock at once, every other CPU's
- * at its next enter.  With self NULL (outside any window): all at once. */
+/* drain_all_stock(top): drains whole every CPU's stocks that hold pages
+ * or objects of top's subtree.  From inside CPU self's window: self's at
+ * once, every other CPU's at its next enter (the kernel's work item) if
+ * they hold the subtree then.  With self NULL (outside any window): all
+ * at once. */
 void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,
-			       const struct mcg_cgroup *top);
+			       struct mcg_cgroup *top);
 /* Pages the stocks hold charged to top's subtree, with memsw only those
  * charged to memory+swap too (enters every CPU; for tests and exact
  * accounting when the workers are paused). */

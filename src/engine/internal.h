@@ -185,8 +185,15 @@ struct mcg_cpu {
 	unsigned long stock_pages[MCG_MAX_MEMCG_STOCK];
 	bool stock_memsw[MCG_MAX_MEMCG_STOCK];	/* charged to memsw too (v1) */
 	unsigned stock_drain_idx;
-	/* drain_all_stock() from another CPU: drain at the next enter. */
+	/* drain_all_stock(top) from another CPU: at the next enter, drain
+	 * whole if the stocks then hold top's subtree.  The flag is the
+	 * enter's cheap test; the subtree (stock_drain_top, referenced, NULL
+	 * for every memcg) is protected by stock_drain_lock, taken only when
+	 * the flag is set.  Two requests before an enter look for their
+	 * tops' nearest common ancestor's subtree. */
 	_Atomic bool stock_drain_requested;
+	pthread_mutex_t stock_drain_lock;
+	struct mcg_cgroup *stock_drain_top;
 	/* The object stock (obj_stock_pcp; before 7.x part of memcg_stock_pcp,
 	 * objcg.c): the thread holding `lock` only.  An objcg is the cgroup
 	 * it was made for; each cached one holds an engine_objcg_get() on it. */
