@@ -302,6 +302,31 @@ END_TEST
  * pair the workload updated since the previous flush, in every era that
  * flushes (5.10 has no rstat flush).  Nothing else flushes here: no
  * periodic flusher, no reclaim, no refaults. */
+/* An engine of kernel era `era` without the periodic flush (cpus and
+ * nodes: 0 keeps the default) and a pool whose cgroups start with
+ * profile; *cfg is what the engine was made with. */
+static struct mcg_workload *era_pool(const char *era, unsigned cpus, unsigned nodes,
+				     const char *profile, struct mcg_engine_config *cfg,
+				     struct mcg_engine **e)
+{
+	const char *why = NULL;
+	struct mcg_workload *wl;
+	int err = 0;
+
+	mcg_engine_config_init(cfg);
+	if (cpus)
+		cfg->nr_cpus = cpus;
+	if (nodes)
+		cfg->nr_nodes = nodes;
+	cfg->flush_period_ms = 0;
+	ck_assert_int_eq(mcg_kernel_resolve(era, NULL, &cfg->kernel, &why), 0);
+	*e = mcg_engine_new(cfg);
+	ck_assert_ptr_nonnull(*e);
+	wl = mcg_workload_new(*e, profile, &err);
+	ck_assert_ptr_nonnull(wl);
+	return wl;
+}
+
 /* A memcg's own objects (mem_cgroup_alloc()) are charged to its parent's
  * obj_cgroup in bytes, through the CPU's object stock (obj_cgroup_charge(),
  * refill_obj_stock()): the memcgs made under one parent share pages, which
@@ -319,21 +344,12 @@ START_TEST(test_memcg_objects_charged_in_bytes)
 	struct mcg_engine *e;
 	struct mcg_workload *wl;
 	struct mcg_cgroup *root, *p, *kids[NR];
-	const char *why = NULL;
 	size_t max_obj = 0, bytes;
 	unsigned long charged;
 	long slab;
-	int err = 0;
 
-	mcg_engine_config_init(&cfg);
-	cfg.nr_cpus = CPUS;
-	cfg.nr_nodes = NODES;
-	cfg.flush_period_ms = 0;
-	ck_assert_int_eq(mcg_kernel_resolve(eras[_i], NULL, &cfg.kernel, &why), 0);
-	e = mcg_engine_new(&cfg);
+	wl = era_pool(eras[_i], CPUS, NODES, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
-	wl = mcg_workload_new(e, "preset=idle", &err);
-	ck_assert_ptr_nonnull(wl);
 	mcg_memcg_objects(mcg_engine_layout(e), CPUS, NODES, cfg.kernel.memcg_v1, &o);
 	for (unsigned i = 0; i < o.nr; i++)
 		max_obj = o.obj[i].bytes > max_obj ? o.obj[i].bytes : max_obj;
@@ -401,16 +417,9 @@ START_TEST(test_free_with_dying_parents_objects)
 	struct mcg_engine *e;
 	struct mcg_workload *wl;
 	struct mcg_cgroup *root, *p, *c, *q, *d;
-	const char *why = NULL;
-	int err = 0;
 
-	mcg_engine_config_init(&cfg);
-	cfg.flush_period_ms = 0;
-	ck_assert_int_eq(mcg_kernel_resolve(eras[_i], NULL, &cfg.kernel, &why), 0);
-	e = mcg_engine_new(&cfg);
+	wl = era_pool(eras[_i], 0, 0, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
-	wl = mcg_workload_new(e, "preset=idle", &err);
-	ck_assert_ptr_nonnull(wl);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", true, &p), 0);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, "c", true, &c), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, c, MCG_PAGES_SLAB_RECLAIMABLE, 0, 0, 4), 0);
@@ -442,18 +451,10 @@ START_TEST(test_dying_kmem_uncharge_goes_to_live_ancestor)
 	struct mcg_engine *e;
 	struct mcg_workload *wl;
 	struct mcg_cgroup *root, *a, *b;
-	const char *why = NULL;
 	unsigned long a_usage, stocked;
-	int err = 0;
 
-	mcg_engine_config_init(&cfg);
-	cfg.nr_cpus = 2;
-	cfg.flush_period_ms = 0;
-	ck_assert_int_eq(mcg_kernel_resolve(eras[_i], NULL, &cfg.kernel, &why), 0);
-	e = mcg_engine_new(&cfg);
+	wl = era_pool(eras[_i], 2, 0, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
-	wl = mcg_workload_new(e, "preset=idle", &err);
-	ck_assert_ptr_nonnull(wl);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, a, "b", true, &b), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SLAB_RECLAIMABLE, 1, 0, 20), 0);
@@ -491,20 +492,11 @@ START_TEST(test_flush_visits_touched_pairs)
 	struct mcg_cgroup *cg[8], *root;
 	struct mcg_engine *e;
 	struct mcg_workload *wl;
-	const char *why = NULL;
 	unsigned long touched;
 	uint64_t window;
-	int err = 0;
 
-	mcg_engine_config_init(&cfg);
-	cfg.nr_cpus = 4;
-	cfg.flush_period_ms = 0;
-	ck_assert_int_eq(mcg_kernel_resolve(eras[_i], NULL, &cfg.kernel, &why), 0);
-	e = mcg_engine_new(&cfg);
-	ck_assert_ptr_nonnull(e);
+	wl = era_pool(eras[_i], 4, 0, "anon=20000 file_write=4000", &cfg, &e);
 	root = mcg_engine_root(e);
-	wl = mcg_workload_new(e, "anon=20000 file_write=4000", &err);
-	ck_assert_ptr_nonnull(wl);
 	for (unsigned i = 0; i < G_N_ELEMENTS(cg); i++) {
 		char name[16];
 
