@@ -188,6 +188,39 @@ cat "$M/a/memory.stat" > "$s"
 stocked "after rmdir" "$(cat "$M/a/memory.current")" \
 	$(( $(stat_of "$s" anon) + $(stat_of "$s" file) + $(stat_of "$s" kernel) ))
 
+# preset=idle is the tasks' exit: exit_mmap() frees their anonymous memory
+# (unmap_vmas()) and page tables (free_pgtables()), do_exit() uncharges
+# the stacks (exit_task_stack_account(); 5.10: release_task_stack()); the
+# page cache they read stays charged to the memcg (mem_cgroup_uncharge()
+# only when a folio is freed), the cgroup empties (cgroup_exit()) and
+# cgroup.events says so
+mkdir "$M/x" || fail mkdir
+echo "anon=4000 file_read=4000 footprint=16M" > "$M/x/memcgfs.workload" || fail profile
+i=0
+while :; do
+	cat "$M/x/memory.stat" > "$TMP/stat"
+	[ "$(stat_of "$TMP/stat" anon)" -gt 0 ] && [ "$(stat_of "$TMP/stat" file)" -gt 0 ] && break
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "no anon and file after 10 s: $(cat "$TMP/stat")"
+	sleep 0.1
+done
+[ "$(stat_of "$TMP/stat" kernel_stack)" -gt 0 ] || fail "running tasks without stacks"
+[ "$(stat_of "$TMP/stat" pagetables)" -gt 0 ] || fail "running tasks without page tables"
+echo preset=idle > "$M/x/memcgfs.workload" || fail "set idle"
+expect "exited: no process" "$(wc -c < "$M/x/cgroup.procs")" 0
+expect "exited: unpopulated" "$(sed -n 1p "$M/x/cgroup.events")" "populated 0"
+i=0
+while :; do
+	cat "$M/x/memory.stat" > "$TMP/stat"
+	gone=$(awk '$1 == "anon" || $1 == "kernel_stack" || $1 == "pagetables" { print $2 }' \
+		"$TMP/stat" | tr '\n' ' ')
+	[ "$gone" = "0 0 0 " ] && break
+	i=$((i + 1))
+	[ $i -gt 50 ] && fail "anon, kernel_stack, pagetables after the exit: $gone"
+	sleep 0.1
+done
+[ "$(stat_of "$TMP/stat" file)" -gt 0 ] || fail "page cache uncharged at the exit"
+
 # v1: mlocked memory cannot be reclaimed, so a lower limit is refused.
 mount_fs "$TMP/v1" --hierarchy=v1 --cpus=2 --flush_period_ms=50
 M=$TMP/v1
