@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Notification: poll(2) raises POLLPRI on memory.events when the workload
-# hits its limit (cgroup_file_notify(), kernfs_generic_poll()); PSI files
+# hits its limit, on cgroup.events, memory.events.local and
+# memory.swap.events (cgroup_file_notify(), kernfs_generic_poll()); PSI files
 # poll as psi_trigger_poll() does; v1 cgroup.event_control signals real
 # eventfds for a usage threshold, an OOM, vmpressure and removal, with the
 # kernel's errors (memcg_write_event_control(), mm/memcontrol-v1.c).
@@ -57,6 +58,111 @@ child=$(total "$M/s" some)	# first: the root's read, later, collects more
 [ "$(total "$M" some)" -ge "$child" ] || fail "the root's stall below its child's"
 expect "an idle sibling does not stall" "$(total "$M/quiet" some)" 0
 echo preset=idle > "$M/s/memcgfs.workload"
+# cgroup.events: the first task makes a cgroup populated, the last one's
+# exit unpopulated, and each transition notifies the cgroup and every
+# ancestor whose state it changes (cgroup_update_populated(), 7.3's
+# css_update_populated(): cgroup_file_notify(&cgrp->events_file)); quiet
+# in between
+mkdir "$M/e" "$M/e/c" || fail mkdir
+populated_polls() {
+	"$SEQREAD" "$1" a:4096 P:300 "x:echo preset=sleep > $M/e/c/memcgfs.workload" P:10000 \
+		s:0 a:4096 P:300 "x:echo preset=idle > $M/e/c/memcgfs.workload" P:10000 s:0 a:4096 |
+		tr '\n' ' '
+}
+comings="[populated 0 frozen 0 ] timeout PRI ERR =0 [populated 1 frozen 0 ] timeout \
+PRI ERR =0 [populated 0 frozen 0 ] "
+expect "populated wakes the cgroup" "$(populated_polls "$M/e/c/cgroup.events")" "$comings"
+expect "populated wakes the parent" "$(populated_polls "$M/e/cgroup.events")" "$comings"
+# memory.events.local: memcg_memory_event() counts an event in, and
+# notifies, the local file of the memcg it is raised on alone.  The max
+# and oom events go to the memcg over its limit (mem_over_limit in
+# try_charge_memcg(), mem_cgroup_oom()): a parent's limit hit by its
+# child's charges wakes the parent's local file, and the child's shows no
+# max; the OOM kill goes to the victim's memcg (__oom_kill_process():
+# memcg_memory_event_mm()), the child's local file wakes with it alone.
+mkdir "$M/l" "$M/p" || fail mkdir
+echo 4M > "$M/l/memory.max"
+out=$("$SEQREAD" "$M/l/memory.events.local" a:4096 P:300 \
+	"x:echo 'anon=50000 footprint=64M swap=off' > $M/l/memcgfs.workload" P:10000 s:0 a:4096)
+expect "own limit wakes local" "$(echo "$out" | grep -x -e "PRI ERR" -e PRI -e timeout |
+	tr '\n' ' ')" "timeout PRI ERR "
+echo "$out" | grep -q "^max [1-9]" || fail "memory.events.local after the wake: $out"
+echo preset=idle > "$M/l/memcgfs.workload"
+echo +memory > "$M/p/cgroup.subtree_control" || fail "+memory"
+mkdir "$M/p/c" || fail mkdir
+echo 4M > "$M/p/memory.max"
+"$SEQREAD" "$M/p/memory.events.local" a:4096 P:10000 s:0 a:4096 > "$TMP/p-local" &
+p_local=$!
+sleep 0.3	# (had it read late, the limit is hit again and again)
+out=$("$SEQREAD" "$M/p/c/memory.events.local" a:4096 P:300 \
+	"x:echo 'anon=50000 footprint=64M swap=off' > $M/p/c/memcgfs.workload" P:10000 s:0 a:4096 |
+	tr '\n' ' ')
+wait "$p_local"	# with the child's workload still hitting the limit
+echo preset=idle > "$M/p/c/memcgfs.workload"
+case $out in
+*"] timeout PRI ERR =0 [low 0 high 0 max 0 oom 0 oom_kill "[1-9]*) ;;
+*) fail "the child's local file after an OOM kill: $out" ;;
+esac
+grep -qx "PRI ERR" "$TMP/p-local" && grep -q "^max [1-9]" "$TMP/p-local" ||
+	fail "the parent's local file at its limit: $(cat "$TMP/p-local")"
+expect "no max under the limit" "$(awk '$1 == "max" { print $2 }' "$M/p/c/memory.events")" 0
+expect "no local kill above the victim" \
+	"$(awk '$1 == "oom_kill" { print $2 }' "$M/p/memory.events.local")" 0
+# memory.swap.events: a swap-out the swap limit refuses raises max and
+# fail (__mem_cgroup_try_charge_swap()), which memcg_memory_event()
+# notifies on swap_events_file
+mkdir "$M/w" || fail mkdir
+echo 4M > "$M/w/memory.max"
+echo 1M > "$M/w/memory.swap.max"
+out=$("$SEQREAD" "$M/w/memory.swap.events" a:4096 P:300 \
+	"x:echo 'anon=50000 footprint=64M swap=on' > $M/w/memcgfs.workload" P:10000 s:0 a:4096)
+echo preset=idle > "$M/w/memcgfs.workload"
+expect "swap limit wakes" "$(echo "$out" | grep -x -e "PRI ERR" -e PRI -e timeout |
+	tr '\n' ' ')" "timeout PRI ERR "
+echo "$out" | grep -q "^max [1-9]" || fail "memory.swap.events after the wake: $out"
+# each refused charge is a max and a fail
+awk '$1 == "max" { m = $2 } $1 == "fail" { f = $2 } END { exit !(f >= m) }' \
+	"$M/w/memory.swap.events" || fail "swap fail below max: $(cat "$M/w/memory.swap.events")"
+# the events go to the folio's own memcg, whichever level refused, and up
+# from there: a parent's swap limit counts max in its child's file too
+mkdir "$M/w/c" || fail mkdir
+echo +memory > "$M/w/cgroup.subtree_control" || fail "+memory"
+echo max > "$M/w/memory.max"
+echo 4M > "$M/w/c/memory.max"
+before=$(awk '$1 == "max" { print $2 }' "$M/w/memory.swap.events")
+echo "anon=50000 footprint=64M swap=on" > "$M/w/c/memcgfs.workload" || fail profile
+sleep 0.5
+echo preset=idle > "$M/w/c/memcgfs.workload"
+[ "$(awk '$1 == "max" { print $2 }' "$M/w/c/memory.swap.events")" -gt 0 ] ||
+	fail "the child's swap.events under its parent's limit: $(cat "$M/w/c/memory.swap.events")"
+[ "$(awk '$1 == "max" { print $2 }' "$M/w/memory.swap.events")" -gt "$before" ] ||
+	fail "the parent's swap.events: $(cat "$M/w/memory.swap.events")"
+# no room under swap.max: reclaim does not scan anon at all
+# (can_reclaim_anon_pages()), so no swap charge is tried, none fails
+mkdir "$M/w0" || fail mkdir
+echo 4M > "$M/w0/memory.max"
+echo 0 > "$M/w0/memory.swap.max"
+echo "anon=50000 footprint=64M swap=on" > "$M/w0/memcgfs.workload" || fail profile
+sleep 0.5
+echo preset=idle > "$M/w0/memcgfs.workload"
+expect "swap.max 0: no swap events" "$(cat "$M/w0/memory.swap.events" | tr '\n' ' ')" \
+	"high 0 max 0 fail 0 "
+# the oom_kill event of a cgroup whose anonymous memory has no swap to go
+# to: the max events wake a poller first; it polls again until the kill
+# (mem_cgroup_oom() -> __oom_kill_process(): memcg_memory_event_mm(mm,
+# MEMCG_OOM_KILL) notifies events_file)
+mkdir "$M/k" || fail mkdir
+echo 4M > "$M/k/memory.max"
+echo "anon=50000 footprint=64M swap=off" > "$M/k/memcgfs.workload" || fail profile
+end=$(($(date +%s) + 30))
+kills=0
+while [ "$kills" = 0 ] && [ "$(date +%s)" -lt "$end" ]; do
+	out=$("$SEQREAD" "$M/k/memory.events" P:10000 a:4096)
+	expect "memory.events wakes" "$(echo "$out" | sed -n 1p)" "PRI ERR"
+	kills=$(echo "$out" | awk '$1 == "oom_kill" { print $2 }')
+done
+echo preset=idle > "$M/k/memcgfs.workload"
+[ "$kills" -ge 1 ] || fail "no oom_kill woke a poller in 30 s"
 
 mount_fs "$TMP/v1" --hierarchy=v1 --cpus=2
 M=$TMP/v1

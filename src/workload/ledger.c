@@ -1052,12 +1052,31 @@ static long reclaim_batch(struct wl_ctx *x, struct wl_cgroup *w, int nid, long w
 	return evicted + swapped + slab;
 }
 
+/* Is there swap to reclaim anonymous pages to?  get_scan_count() scans
+ * anon only if can_reclaim_anon_pages(): mem_cgroup_get_nr_swap_pages() >
+ * 0, on v2 the room left under swap.max of the memcg and each ancestor
+ * below the root (the machine's swap is unbounded here); v1 asks the
+ * machine's alone.  Without room, reclaim does not try, so no swap charge
+ * fails (no max or fail event). */
+static bool swap_room(const struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	if (wl->hierarchy == MCG_HIERARCHY_V1)
+		return true;
+	for (; !mcg_cgroup_is_root(cg); cg = mcg_cgroup_parent(cg))
+		if (mcg_counter_read(cg, MCG_COUNTER_SWAP, MCG_FIELD_USAGE) >=
+		    mcg_counter_read(cg, MCG_COUNTER_SWAP, MCG_FIELD_MAX))
+			return false;
+	return true;
+}
+
 long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool swap,
 		       enum mcg_item scan_item, enum mcg_item steal_item,
 		       struct wl_reclaim_count *rc)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	long total = 0;
+
+	swap = swap && swap_room(x->wl, w->cg);
 
 	/* Each call starts on the next node, so that no node is favoured. */
 	unsigned first = l->next_node[WL_ROT_RECLAIM]++;

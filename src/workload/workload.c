@@ -521,7 +521,10 @@ bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages)
 		return true;
 	if (mcg_counter_try_charge(w->cg, MCG_COUNTER_SWAP, (unsigned long)pages, &over))
 		return true;
-	mcg_memory_event(over, MCG_MEMORY_SWAP_MAX);
+	/* __mem_cgroup_try_charge_swap(): both events on the folio's own
+	 * memcg, whichever level refused (memcg_memory_event() carries
+	 * them up the hierarchical files). */
+	mcg_memory_event(w->cg, MCG_MEMORY_SWAP_MAX);
 	mcg_memory_event(w->cg, MCG_MEMORY_SWAP_FAIL);
 	return false;
 }
