@@ -24,4 +24,17 @@ expect "1G of a busy cgroup" "$(timeout 15 "$SEQREAD" -e write "$M/busy/memory.r
 expect "1G of a busy cgroup, again" \
 	"$(timeout 15 "$SEQREAD" -e write "$M/busy/memory.reclaim" 1G)" EAGAIN
 grep -q "^pgsteal " "$M/busy/memory.stat" || fail "no pgsteal in memory.stat"
+
+# A limit's reclaim takes the subtree's pages whichever CPU's tasks
+# faulted them (a memcg's LRU lists are per node, not per CPU): clean
+# page cache under a limit is reclaimed, never an OOM, however many CPUs
+# share the work (try_charge_memcg() retries while reclaim makes progress)
+mount_fs "$TMP/c8" --cpus=8
+mkdir "$TMP/c8/f" || fail mkdir
+echo 8M > "$TMP/c8/f/memory.max"
+echo "file_read=50000 footprint=64M" >"$TMP/c8/f/memcgfs.workload" || fail "cache profile"
+sleep 2
+echo preset=idle >"$TMP/c8/f/memcgfs.workload"
+[ "$(awk '$1 == "max" { print $2 }' "$TMP/c8/f/memory.events")" -gt 0 ] || fail "the limit was never hit"
+expect "no OOM on clean cache" "$(awk '$1 == "oom" { print $2 }' "$TMP/c8/f/memory.events")" 0
 echo "PASS: fs-reclaim"

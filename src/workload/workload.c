@@ -272,6 +272,51 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 }
 
 /*
+ * Reclaim sees every page of the subtree.  A memcg's LRU lists are per
+ * node, not per CPU: try_to_free_mem_cgroup_pages() takes what any task
+ * of the subtree faulted, on whichever CPU.  Here each CPU's tasks keep
+ * their own ledgers, so a CPU whose share is used up, while another's
+ * fills the limit, would find nothing and go to the OOM killer on clean
+ * page cache.  reclaim_cpus() reclaims from x's CPU first and, if that
+ * falls short, leaves it to reclaim from each other CPU in turn, entered
+ * alone (one window per thread; workers hold at most one, so none waits
+ * on another in a cycle), then enters x's CPU again.  x->cpu NULL: from
+ * outside any window, every CPU in turn.  The walk is one reclaim's: rc
+ * counts the lruvecs of one CPU's visit (the kernel's lists are one set).
+ * Caller holds list_lock (and x's CPU, if any).
+ */
+static long reclaim_cpus(struct wl_ctx *x, struct mcg_cgroup *top, long want,
+			 const struct reclaim_kind *kind, struct wl_reclaim_count *rc)
+{
+	struct mcg_workload *wl = x->wl;
+	long total = 0, lruvecs = -1;
+	unsigned first = x->cpu ? 1 : 0;
+
+	if (x->cpu) {
+		total = reclaim_subtree(x, top, want, kind, rc);
+		if (total >= want || wl->nr_cpus == 1)
+			return total;
+		lruvecs = rc->lruvecs;
+		mcg_cpu_exit(x->cpu);
+	}
+	for (unsigned i = first; i < wl->nr_cpus && total < want; i++) {
+		unsigned c = (x->cpu_id + i) % wl->nr_cpus;
+		struct wl_ctx y = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0, NULL };
+
+		mcg_cpu_enter(y.cpu);
+		total += reclaim_subtree(&y, top, want - total, kind, rc);
+		mcg_cpu_exit(y.cpu);
+		x->stat_updates += y.stat_updates;
+		if (lruvecs < 0)
+			lruvecs = rc->lruvecs;
+	}
+	rc->lruvecs = lruvecs;
+	if (x->cpu)
+		mcg_cpu_enter(x->cpu);
+	return total;
+}
+
+/*
  * The time a direct reclaim (try_to_free_mem_cgroup_pages(), inside
  * psi_memstall_enter()/leave() in try_charge_memcg() and reclaim_high())
  * kept its task stalled: shrink_folio_list()'s work on every page it
@@ -377,7 +422,7 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 			    mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH))
 				continue;
 			mcg_memory_event(a, MCG_MEMORY_HIGH);
-			got = reclaim_subtree(x, a, want, &direct_reclaim, &rc);
+			got = reclaim_cpus(x, a, want, &direct_reclaim, &rc);
 			wl_vmpressure(x, a, want, got, &rc, true);
 			stall += reclaim_stall_ns(want, got, &rc);
 			reclaimed += got;
@@ -463,7 +508,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 		/* At the memsw limit swapping does not help: only real frees.
 		 * The charging task stalls in the reclaim (PSI). */
 		struct wl_reclaim_count rc = { 0 };
-		long reclaimed = reclaim_subtree(x, over, want,
+		long reclaimed = reclaim_cpus(x, over, want,
 						 limited == MCG_COUNTER_MEMSW ? &direct_reclaim_noswap
 									      : &direct_reclaim,
 						 &rc);
@@ -1436,22 +1481,13 @@ static long reclaim_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg, lon
 			     const struct reclaim_kind *kind)
 {
 	struct wl_reclaim_count rc = { 0 };
-	long total = 0;
+	struct wl_ctx x = { wl, wl->e, NULL, 0, 0, NULL };
+	long total = reclaim_cpus(&x, cg, want, kind, &rc);
 
-	for (unsigned c = 0; c < wl->nr_cpus && total < want; c++) {
-		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0, NULL };
-
-		mcg_cpu_enter(x.cpu);
-		total += reclaim_subtree(&x, cg, want - total, kind, &rc);
-		mcg_cpu_exit(x.cpu);
-	}
 	/* One try_to_free_mem_cgroup_pages(); memory.reclaim's is proactive
 	 * and tells vmpressure nothing (6.1 on: shrink_node()). */
-	if (!kind->proactive) {
-		struct wl_ctx x = { wl, wl->e, NULL, 0, 0, NULL };
-
+	if (!kind->proactive)
 		wl_vmpressure(&x, cg, want, total, &rc, true);
-	}
 	return total;
 }
 
