@@ -1117,21 +1117,31 @@ START_TEST(test_charge_stock)
 	ck_assert_uint_eq(mcg_memcg_stocked(e, root, false), 0);	/* CPU 0 drained on enter */
 	ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 1);
 	/* Only the CPUs whose stock holds the subtree drain: CPU 0's stock
-	 * of b outlives a drain of a's; two requests before CPU 0's next
-	 * enter look for both subtrees. */
-	mcg_cpu_enter(c0);
-	ck_assert(mcg_memcg_try_charge(c0, b, 1, false, &over, &limited));
-	mcg_cpu_exit(c0);
-	ck_assert_uint_eq(mcg_memcg_stocked(e, b, false), 31);
-	mcg_cpu_enter(c1);
-	mcg_memcg_drain_all_stock(e, c1, a);
-	mcg_cpu_exit(c1);
-	ck_assert_uint_eq(mcg_memcg_stocked(e, b, false), 31);
-	mcg_cpu_enter(c1);
-	mcg_memcg_drain_all_stock(e, c1, a);
-	mcg_memcg_drain_all_stock(e, c1, b);
-	mcg_cpu_exit(c1);
-	ck_assert_uint_eq(mcg_memcg_stocked(e, b, false), 0);
+	 * of b outlives a drain of a's, and of a's and d's asked before its
+	 * next enter; one of b's drains it. */
+	{
+		struct mcg_cgroup *d = test_cgroup_make(e, root, "d");
+
+		mcg_cpu_enter(c0);
+		ck_assert(mcg_memcg_try_charge(c0, b, 1, false, &over, &limited));
+		mcg_cpu_exit(c0);
+		ck_assert_uint_eq(mcg_memcg_stocked(e, b, false), 31);
+		mcg_cpu_enter(c1);
+		mcg_memcg_drain_all_stock(e, c1, a);
+		mcg_cpu_exit(c1);
+		ck_assert_uint_eq(mcg_memcg_stocked(e, b, false), 31);
+		mcg_cpu_enter(c1);
+		mcg_memcg_drain_all_stock(e, c1, a);
+		mcg_memcg_drain_all_stock(e, c1, d);
+		mcg_cpu_exit(c1);
+		ck_assert_uint_eq(mcg_memcg_stocked(e, b, false), 31);
+		mcg_cpu_enter(c1);
+		mcg_memcg_drain_all_stock(e, c1, d);
+		mcg_memcg_drain_all_stock(e, c1, b);
+		mcg_cpu_exit(c1);
+		ck_assert_uint_eq(mcg_memcg_stocked(e, b, false), 0);
+		mcg_cgroup_put(d);
+	}
 	mcg_cgroup_put(a);
 	mcg_cgroup_put(b);
 	mcg_engine_free(e);

@@ -27,8 +27,9 @@
  * scheduled for the CPUs whose stock it reads under RCU as caching the
  * subtree).  A remote stock is its owner's alone here, so the request
  * carries the subtree, and the owner, entering its CPU, looks at its
- * stock then and drains it whole if it holds the subtree: the kernel's
- * test, made when the work would run rather than when it was queued.
+ * stock then and drains it whole if it holds the subtree of a request:
+ * the kernel's test, made when the work would run rather than when it
+ * was queued.
  * Outside any CPU window memcgfs drains every CPU at once instead:
  * offline, limit changes and reclaim from the file system then see the
  * counters settle.  Kernel objects charged in bytes have a stock of their
@@ -93,37 +94,42 @@ static void stock_drain_subtree(struct mcg_cpu *c, const struct mcg_cgroup *top)
 		stock_drain_slot(c, i);
 }
 
-/* The subtree a remote drain_all_stock() asked c to look for: true and
- * *top (a reference, NULL for every memcg) if one did; the request is
- * taken. */
-static bool stock_drain_request_take(struct mcg_cpu *c, struct mcg_cgroup **top)
+/* What remote drain_all_stock() calls asked c to look for, taken: the
+ * referenced tops into tops[] (returns how many), or *all. */
+static unsigned stock_drain_request_take(struct mcg_cpu *c, struct mcg_cgroup **tops, bool *all)
 {
-	bool requested;
+	unsigned nr;
 
 	pthread_mutex_lock(&c->stock_drain_lock);
-	requested = atomic_load_explicit(&c->stock_drain_requested, memory_order_relaxed);
-	*top = c->stock_drain_top;
-	c->stock_drain_top = NULL;
+	nr = c->stock_drain_nr;
+	memcpy(tops, c->stock_drain_top, nr * sizeof(*tops));
+	*all = c->stock_drain_all;
+	c->stock_drain_nr = 0;
+	c->stock_drain_all = false;
 	atomic_store_explicit(&c->stock_drain_requested, false, memory_order_relaxed);
 	pthread_mutex_unlock(&c->stock_drain_lock);
-	return requested;
+	return nr;
 }
 
-/* Asks c to drain whole at its next enter if its stocks hold top's
- * subtree; a pending request widens to both subtrees' nearest common
- * ancestor (top NULL: every memcg). */
+/* Asks c to drain whole at its next enter if its stocks then hold top's
+ * subtree (top NULL: any memcg), as the kernel's per-CPU test does for
+ * each request's own root_memcg. */
 static void stock_drain_request(struct mcg_cpu *c, struct mcg_cgroup *top)
 {
 	pthread_mutex_lock(&c->stock_drain_lock);
-	if (!atomic_load_explicit(&c->stock_drain_requested, memory_order_relaxed)) {
-		c->stock_drain_top = top ? mcg_cgroup_get(top) : NULL;
-	} else if (c->stock_drain_top) {
-		struct mcg_cgroup *old = c->stock_drain_top, *a = top;
+	if (!c->stock_drain_all) {
+		bool have = false;
 
-		while (a && !mcg_cgroup_is_descendant(old, a))
-			a = a->parent;
-		c->stock_drain_top = a ? mcg_cgroup_get(a) : NULL;
-		mcg_cgroup_put(old);
+		for (unsigned i = 0; i < c->stock_drain_nr && !have; i++)
+			have = c->stock_drain_top[i] == top;
+		if (!top || (!have && c->stock_drain_nr == MCG_MAX_DRAIN_TOPS)) {
+			for (unsigned i = 0; i < c->stock_drain_nr; i++)
+				mcg_cgroup_put(c->stock_drain_top[i]);
+			c->stock_drain_nr = 0;
+			c->stock_drain_all = true;
+		} else if (!have) {
+			c->stock_drain_top[c->stock_drain_nr++] = mcg_cgroup_get(top);
+		}
 	}
 	atomic_store_explicit(&c->stock_drain_requested, true, memory_order_relaxed);
 	pthread_mutex_unlock(&c->stock_drain_lock);
@@ -131,23 +137,30 @@ static void stock_drain_request(struct mcg_cpu *c, struct mcg_cgroup *top)
 
 void charge_stock_enter(struct mcg_cpu *c)
 {
-	struct mcg_cgroup *top;
+	struct mcg_cgroup *tops[MCG_MAX_DRAIN_TOPS];
+	unsigned nr;
+	bool all;
 
-	if (atomic_load_explicit(&c->stock_drain_requested, memory_order_relaxed) &&
-	    stock_drain_request_take(c, &top)) {
-		stock_drain_subtree(c, top);
-		if (top)
-			mcg_cgroup_put(top);
+	if (!atomic_load_explicit(&c->stock_drain_requested, memory_order_relaxed))
+		return;
+	nr = stock_drain_request_take(c, tops, &all);
+	if (all)
+		stock_drain_subtree(c, NULL);
+	for (unsigned i = 0; i < nr; i++) {
+		stock_drain_subtree(c, tops[i]);
+		mcg_cgroup_put(tops[i]);
 	}
 }
 
 void charge_stock_teardown(struct mcg_cpu *c)
 {
-	struct mcg_cgroup *top;
+	struct mcg_cgroup *tops[MCG_MAX_DRAIN_TOPS];
+	bool all;
+	unsigned nr = stock_drain_request_take(c, tops, &all);
 
-	/* A request still pending holds its reference. */
-	if (stock_drain_request_take(c, &top) && top)
-		mcg_cgroup_put(top);
+	/* Requests still pending hold their references. */
+	for (unsigned i = 0; i < nr; i++)
+		mcg_cgroup_put(tops[i]);
 	/* The object stock's drain updates statistics: as the CPU. */
 	mcg_cpu_enter(c);
 	stock_drain_subtree(c, NULL);

@@ -171,6 +171,7 @@ struct mcg_cgroup {
 
 #define MCG_MAX_MEMCG_STOCK 7
 #define MCG_MAX_OBJ_STOCK 5	/* 7.3's NR_OBJ_STOCK */
+#define MCG_MAX_DRAIN_TOPS 4	/* remote drain requests a CPU keeps apart */
 
 struct mcg_cpu {
 	_Alignas(64) pthread_mutex_t lock;	/* held between enter and exit */
@@ -186,14 +187,16 @@ struct mcg_cpu {
 	bool stock_memsw[MCG_MAX_MEMCG_STOCK];	/* charged to memsw too (v1) */
 	unsigned stock_drain_idx;
 	/* drain_all_stock(top) from another CPU: at the next enter, drain
-	 * whole if the stocks then hold top's subtree.  The flag is the
-	 * enter's cheap test; the subtree (stock_drain_top, referenced, NULL
-	 * for every memcg) is protected by stock_drain_lock, taken only when
-	 * the flag is set.  Two requests before an enter look for their
-	 * tops' nearest common ancestor's subtree. */
+	 * whole if the stocks then hold the subtree of a top asked for.  The
+	 * flag is the enter's cheap test; the tops (referenced) are protected
+	 * by stock_drain_lock, taken only when the flag is set.  More
+	 * requests than slots before an enter, or one for every memcg, make
+	 * it look for any (stock_drain_all). */
 	_Atomic bool stock_drain_requested;
 	pthread_mutex_t stock_drain_lock;
-	struct mcg_cgroup *stock_drain_top;
+	struct mcg_cgroup *stock_drain_top[MCG_MAX_DRAIN_TOPS];
+	unsigned stock_drain_nr;
+	bool stock_drain_all;
 	/* The object stock (obj_stock_pcp; before 7.x part of memcg_stock_pcp,
 	 * objcg.c): the thread holding `lock` only.  An objcg is the cgroup
 	 * it was made for; each cached one holds an engine_objcg_get() on it. */
