@@ -96,6 +96,15 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	expect "v1 its own task" \
 		"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SEQREAD" -e write "$M/a/tasks" 0)" \
 		EOPNOTSUPP
+	# ... the opener's (of->file->f_cred), not the writer's: root's fd
+	# written by nobody passes, and meets the migration host tasks cannot
+	# make
+	exec 3>"$M/a/tasks"
+	expect "v1 another user's task, root's fd" \
+		"$(LC_ALL=C setpriv --reuid=65534 --regid=65534 --clear-groups perl -e \
+			'open(my $f, ">&=3") or die; syswrite($f, "1\n") or print "$!\n"')" \
+		"Operation not supported"
+	exec 3>&-
 fi
 
 # a removed cgroup's file, read on: the rest of the rendering (seq_file's

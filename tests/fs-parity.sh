@@ -211,6 +211,13 @@ expect "utimensat atime" "$(stat -c %X "$f")" 1577836800
 chmod 644 "$f" || fail chmod
 expect "chmod keeps the mtime" "$(stat -c %Y "$f")" 1577836800
 [ "$(stat -c %Z "$f")" -gt 1577836800 ] || fail "chmod left the ctime"
+# truncate(2) asks for no time (vfs_truncate()), ftruncate() (what
+# truncate(1) calls) for both
+touch -d "2020-01-01 00:00:00 UTC" "$f" || fail touch
+perl -e 'truncate($ARGV[0], 0) or die "$!\n"' "$f" || fail "truncate(2)"
+expect "truncate(2) keeps the mtime" "$(stat -c %Y "$f")" 1577836800
+truncate -s 0 "$f" || fail "ftruncate()"
+[ "$(stat -c %Y "$f")" -gt 1577836800 ] || fail "ftruncate() kept the mtime"
 
 # ---- extended attributes (kernfs_xattr_handlers[], fs/kernfs/inode.c) ----
 expect "set user xattr" "$(err setx "$M/x" user.oomd_kill 1)" OK

@@ -132,8 +132,8 @@ static int show_threads(struct fs_call *c, GString *out)
  * emulated cgroup (EOPNOTSUPP):
  *  - cgroup_procs_write_start(): a parse error is EINVAL, no such task
  *    ESRCH (emulated ids are no host tasks), 0 the writer itself;
- *  - v1 (__cgroup1_procs_write()): a writer that is not root needs the
- *    task's uid or suid for its euid, else EACCES;
+ *  - v1 (__cgroup1_procs_write()): an opener (of->file->f_cred) that is
+ *    not root needs the task's uid or suid for its euid, else EACCES;
  *  - v2 (cgroup_attach_permissions()): the common ancestor's write check
  *    needs the task's cgroup in this hierarchy, which a host task has not,
  *    so it is left out; then cgroup_migrate_vet_dst(): a cgroup other than
@@ -143,6 +143,7 @@ static int show_threads(struct fs_call *c, GString *out)
  */
 static int write_pid(struct fs_call *c, char *buf)
 {
+	uid_t opener = c->of->opener_uid;
 	unsigned long long uid, suid;
 	int pid;
 
@@ -157,7 +158,7 @@ static int write_pid(struct fs_call *c, char *buf)
 		if (fs_task_status(pid, "Uid", 0, 10, &uid) != 1 ||
 		    fs_task_status(pid, "Uid", 2, 10, &suid) != 1)
 			return -ESRCH;
-		if (c->uid != 0 && c->uid != uid && c->uid != suid)
+		if (opener != 0 && opener != uid && opener != suid)
 			return -EACCES;
 	} else if (!c->node->is_root && atomic_load(&c->node->st.subtree_control)) {
 		return -EBUSY;
@@ -616,9 +617,6 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 			err = 0;	/* a child on its way out (ENODEV) has no css to make */
 		pthread_mutex_lock(&fs->lock);
 	}
-	if (!err && (disable & FS_CTRL_MEMORY))
-		for (unsigned i = 0; i < nr; i++)
-			mcg_workload_memory_css(fs->wl, kids[i], false);
 	if (!err && (enable | disable)) {
 		unsigned now = (have | enable) & ~disable;
 		struct timespec born;	/* the new controller files' (kernfs_new_node()) */
@@ -650,6 +648,11 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 		}
 	}
 	pthread_mutex_unlock(&fs->lock);
+	/* cgroup_apply_control_disable(): the killed memory csses give their
+	 * objects back (outside fs->lock, as they are charged). */
+	if (!err && (disable & FS_CTRL_MEMORY))
+		for (unsigned i = 0; i < nr; i++)
+			mcg_workload_memory_css(fs->wl, kids[i], false);
 	pthread_mutex_unlock(&fs->ctl_lock);
 	for (unsigned i = 0; i < nr; i++) {
 		if (changed)

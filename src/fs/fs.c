@@ -476,12 +476,15 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 /*
  * kernfs_iop_setattr() -> __kernfs_setattr() (fs/kernfs/inode.c) keeps
  * what notify_change() asks: the owner and mode (cgroup delegation relies
- * on them) and the times, and ignores a size.  notify_change() stamps the
- * ctime of every change; a truncation (do_truncate(): truncate(2), or an
- * O_TRUNC open, which comes with the open here, see fs_open()) asks for
- * mtime and ctime both, which FUSE leaves to the daemon
- * (fuse_do_setattr() sends neither with a size), as it does a chmod's or
- * chown's ctime; utimensat() sends its times, or "now".
+ * on them) and the times, and ignores a size.  chmod, chown and utimensat
+ * ask for the ctime (chmod_common(), chown_common(), vfs_utimes()), the
+ * last for its times or "now"; a truncation through a file (ftruncate(),
+ * an O_TRUNC open: do_truncate() with ATTR_MTIME | ATTR_CTIME) for mtime
+ * and ctime, truncate(2) (vfs_truncate()) for no time at all.  FUSE
+ * leaves those ctimes and the truncation's mtime to the daemon
+ * (fuse_do_setattr() sends neither), and tells a truncation through a
+ * file by its handle (fi).  An O_TRUNC open comes with the open here:
+ * see fs_open().
  */
 static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 		       struct fuse_file_info *fi)
@@ -490,6 +493,7 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 	unsigned idx;
 	struct fs_node *n = ino_node(fs, ino, &idx);
 	struct fs_attr *a = &n->attrs[idx];
+	bool truncate_by_fd = (to_set & FUSE_SET_ATTR_SIZE) && fi;
 	struct timespec now;
 	struct stat st;
 
@@ -507,11 +511,12 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 		a->atime = to_set & FUSE_SET_ATTR_ATIME_NOW ? now : attr->st_atim;
 	if (to_set & FUSE_SET_ATTR_MTIME)
 		a->mtime = to_set & FUSE_SET_ATTR_MTIME_NOW ? now : attr->st_mtim;
-	else if (to_set & FUSE_SET_ATTR_SIZE)
+	else if (truncate_by_fd)
 		a->mtime = now;
 	if (to_set & FUSE_SET_ATTR_CTIME)
 		a->ctime = attr->st_ctim;
-	else if (to_set)
+	else if ((to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID |
+			    FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME)) || truncate_by_fd)
 		a->ctime = now;
 	node_stat_locked(fs, n, idx, &st);
 	pthread_mutex_unlock(&fs->lock);
@@ -1099,12 +1104,15 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	of->node = n;
 	of->file = f;
 	of->peak = FS_PEAK_UNSET;
-	/* psi_trigger_create() checks the opener's credentials (f_cred),
-	 * not the writer's: asked here, where FUSE names the opener. */
-	if ((f->flags & FS_PSI) && (fi->flags & O_ACCMODE) != O_RDONLY) {
+	/* The kernel checks the opener's credentials (f_cred), not the
+	 * writer's: taken here, where FUSE names the opener. */
+	{
 		const struct fuse_ctx *ctx = fuse_req_ctx(req);
 
-		of->opener_sys_resource = fs_task_capable(ctx->pid, ctx->uid, FS_CAP_SYS_RESOURCE);
+		of->opener_uid = ctx->uid;
+		if ((f->flags & FS_PSI) && (fi->flags & O_ACCMODE) != O_RDONLY)
+			of->opener_sys_resource =
+				fs_task_capable(ctx->pid, ctx->uid, FS_CAP_SYS_RESOURCE);
 	}
 	pthread_mutex_init(&of->lock, NULL);
 	fs_notify_opened(fs, of);

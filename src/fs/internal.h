@@ -260,8 +260,11 @@ struct fs_open {
 	off_t next;			/* offset after the last read; protected by lock */
 	unsigned long peak;		/* memory.peak fd value, pages; protected by lock */
 	bool psi_trigger;		/* a PSI trigger set; protected by lock */
-	/* The opener had CAP_SYS_RESOURCE (psi_trigger_create() asks
-	 * file->f_cred): PSI files opened for writing only; immutable. */
+	/* The opener's credentials (file->f_cred), which the kernel asks
+	 * rather than the writer's: its fsuid (__cgroup1_procs_write()),
+	 * and whether it had CAP_SYS_RESOURCE (psi_trigger_create(); PSI
+	 * files opened for writing only).  Immutable. */
+	uid_t opener_uid;
 	bool opener_sys_resource;
 	bool cached;			/* text rendered at open, in the page cache;
 					 * immutable after open */

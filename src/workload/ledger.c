@@ -474,12 +474,13 @@ static long kernel_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg
  * page tables, for as long as they live.
  *
  * - A thread's stack is THREAD_SIZE, 16 KiB on x86-64 (THREAD_SIZE_ORDER 2,
- *   arch/x86/include/asm/page_64_types.h), vmalloc'ed with __GFP_ACCOUNT
- *   and counted in kernel_stack (alloc_thread_stack_node(),
- *   account_kernel_stack() in kernel/fork.c).  The model's process runs
- *   one thread per emulated CPU (cgroup.threads lists them), so each
- *   CPU's ledger holds one stack.
- * - Page tables come with GFP_PGTABLE_USER, accounted (pte_alloc_one()):
+ *   arch/x86/include/asm/page_64_types.h), vmalloc'ed and charged by
+ *   memcg_charge_kernel_stack(), counted in kernel_stack
+ *   (alloc_thread_stack_node(), account_kernel_stack() in kernel/fork.c).
+ *   The model's process runs one thread per emulated CPU (cgroup.threads
+ *   lists them), so each CPU's ledger holds one stack.
+ * - Page tables come with GFP_PGTABLE_USER, accounted (pte_alloc_one();
+ *   memory.stat shows them as pagetables from 5.11, 5.10 only charges):
  *   one PTE page maps PTRS_PER_PTE (512) pages, one PMD page 512 PTE
  *   pages.  Resident anonymous memory, shmem, mapped page cache and the
  *   swap entries of swapped-out pages all sit in PTEs; a THP's mapping
