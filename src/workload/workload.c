@@ -416,7 +416,9 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 
 		for (struct mcg_cgroup *a = w->cg; a; a = mcg_cgroup_parent(a)) {
 			struct wl_reclaim_count rc = { 0 };
-			long want = in_retry ? SWAP_CLUSTER_MAX : nr_pages, got;
+			/* try_to_free_mem_cgroup_pages(): nr_to_reclaim is
+			 * at least SWAP_CLUSTER_MAX */
+			long want = in_retry ? SWAP_CLUSTER_MAX : MAX(nr_pages, SWAP_CLUSTER_MAX), got;
 
 			if (mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) <=
 			    mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH))
@@ -611,6 +613,24 @@ static bool worker_wait(struct mcg_workload *wl, uint64_t deadline_ns)
 	return go_on;
 }
 
+/* Returns once no step that began before the call runs: every CPU's
+ * window passed (mcg_engine_sync_cpus()), and every round in progress,
+ * whose steps may be outside their window in reclaim_cpus(), ended.
+ * What the caller changed before (a profile, a flag) is then what every
+ * later step sees.  Not from a worker. */
+static void wl_sync_rounds(struct mcg_workload *wl)
+{
+	mcg_engine_sync_cpus(wl->e);
+	atomic_thread_fence(memory_order_seq_cst);
+	for (unsigned c = 0; c < wl->nr_cpus; c++) {
+		struct wl_worker *wk = &wl->workers[c];
+		unsigned seq = atomic_load(&wk->round_seq);
+
+		while ((seq & 1) && atomic_load(&wk->round_seq) == seq)
+			g_usleep(20);
+	}
+}
+
 /* One round of a worker: a step of dt seconds of every cgroup whose profile
  * is busy (or whose writeback is not done), each inside the CPU's window.
  * With account_cputime, the time a step took goes to the cgroup's cpu.stat
@@ -624,6 +644,10 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 
 	*busy = false;
 	pthread_rwlock_rdlock(&wl->list_lock);
+	/* In a round, then the profiles loaded (the fence pairs with
+	 * wl_sync_rounds()'s: a swap it did not wait for is seen). */
+	atomic_fetch_add(&wk->round_seq, 1);
+	atomic_thread_fence(memory_order_seq_cst);
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 		const struct mcg_profile *p;
@@ -658,6 +682,7 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 				      atomic_load_explicit(&wk->steps, memory_order_relaxed) + 1,
 				      memory_order_relaxed);
 	}
+	atomic_fetch_add(&wk->round_seq, 1);
 	pthread_rwlock_unlock(&wl->list_lock);
 	atomic_store_explicit(&wk->stat_updates, x->stat_updates, memory_order_relaxed);
 	return behind;
@@ -1276,7 +1301,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		atomic_store_explicit(&w->idle, true, memory_order_relaxed);
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* A worker may be stepping with the old profile: wait it out. */
-		mcg_engine_sync_cpus(wl->e);
+		wl_sync_rounds(wl);
 		mcg_profile_free(old);
 	} else {
 		pthread_rwlock_wrlock(&wl->list_lock);
@@ -1345,7 +1370,7 @@ static void profile_swap(struct mcg_workload *wl, struct wl_cgroup *w, struct mc
 						 memory_order_relaxed);
 
 	/* A worker may be stepping with the old profile: wait it out. */
-	mcg_engine_sync_cpus(wl->e);
+	wl_sync_rounds(wl);
 	mcg_profile_free(old);
 	if (!was_idle && mcg_profile_is_idle(p))
 		tasks_exit_all_cpus(wl, w);
@@ -1413,7 +1438,7 @@ int mcg_workload_set_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 	if (!w)
 		return -ENODEV;
 	/* Returns once no step runs as if unfrozen. */
-	mcg_engine_sync_cpus(wl->e);
+	wl_sync_rounds(wl);
 	return 0;
 }
 
