@@ -156,11 +156,32 @@ static int reclaim_stop_priority(long lru, long want, long scanned, long reclaim
 	return -1;
 }
 
+/* The priority a direct reclaim of target that got `reclaimed` of `want`
+ * stopped at, -1 if it fell short.  The pages on the lists it scans: the
+ * kernel reads the exact LRU sizes (lruvec_lru_size()); here the user
+ * pages are the memory counter less the kernel memory (v1's kmem counter,
+ * exact; v2's statistics, maybe late), and anon is out of reach without
+ * swap (get_scan_count()), which the statistics tell, maybe late. */
+static int reclaim_stop(struct mcg_workload *wl, struct mcg_cgroup *target, long want,
+			long reclaimed, const struct wl_reclaim_count *rc)
+{
+	long lru = (long)mcg_counter_read(target, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+
+	if (reclaimed < want)
+		return -1;
+	if (wl->hierarchy == MCG_HIERARCHY_V1)
+		lru -= (long)mcg_counter_read(target, MCG_COUNTER_KMEM, MCG_FIELD_USAGE);
+	else
+		lru -= mcg_stat_read_raw(wl->e, target, MCG_MEMCG_KMEM, MCG_HIERARCHICAL);
+	if (!rc->may_swap)
+		lru -= mcg_stat_read_raw(wl->e, target, MCG_ANON_MAPPED, MCG_HIERARCHICAL);
+	return reclaim_stop_priority(MAX(lru, 0), want, rc->scanned, reclaimed);
+}
+
 void wl_vmpressure(struct wl_ctx *x, struct mcg_cgroup *target, long want, long reclaimed,
 		   const struct wl_reclaim_count *rc, bool direct)
 {
 	struct mcg_workload *wl = x->wl;
-	long lru;
 	int stop;
 
 	if (wl->hierarchy != MCG_HIERARCHY_V1)
@@ -171,16 +192,7 @@ void wl_vmpressure(struct wl_ctx *x, struct mcg_cgroup *target, long want, long 
 	vmpressure_tree(wl, target, (unsigned long)rc->scanned, (unsigned long)reclaimed);
 	if (!direct)
 		return;
-	/* The pages on the lists it scans: the kernel reads the exact LRU
-	 * sizes (lruvec_lru_size()); here the user pages are the v1 memory
-	 * counter less the kmem one, exact, and anon is out of reach without
-	 * swap (get_scan_count()), which the statistics tell, maybe late. */
-	lru = (long)mcg_counter_read(target, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) -
-	      (long)mcg_counter_read(target, MCG_COUNTER_KMEM, MCG_FIELD_USAGE);
-	if (!rc->may_swap)
-		lru -= mcg_stat_read_raw(wl->e, target, MCG_ANON_MAPPED, MCG_HIERARCHICAL);
-	lru = MAX(lru, 0);
-	stop = reclaimed < want ? -1 : reclaim_stop_priority(lru, want, rc->scanned, reclaimed);
+	stop = reclaim_stop(wl, target, want, reclaimed, rc);
 	/* vmpressure_prio() at each priority from 3 down to where it stopped */
 	for (int prio = VMPRESSURE_LEVEL_CRITICAL_PRIO; prio >= MAX(stop, 0); prio--)
 		vmpressure_tree(wl, target, VMPRESSURE_WIN, 0);
@@ -321,15 +333,17 @@ static long reclaim_cpus(struct wl_ctx *x, struct mcg_cgroup *top, long want,
  * psi_memstall_enter()/leave() in try_charge_memcg() and reclaim_high())
  * kept its task stalled: shrink_folio_list()'s work on every page it
  * scanned, and the walks themselves.  do_try_to_free_pages() stops at the
- * first priority that got what it wanted; one that falls short went
- * through all DEF_PRIORITY + 1 of them, each a shrink_node() over every
+ * first priority that got what it wanted (reclaim_stop()); one that falls
+ * short went through all DEF_PRIORITY + 1 of them, each a shrink_node() over every
  * lruvec of the subtree (shrink_node_memcgs(), shrink_slab()), so a
  * reclaim that finds nothing to take, anonymous memory without swap, the
  * OOM path's MAX_RECLAIM_RETRIES, still stalls: oomd's case.
  */
-static uint64_t reclaim_stall_ns(long want, long reclaimed, const struct wl_reclaim_count *rc)
+static uint64_t reclaim_stall_ns(struct mcg_workload *wl, struct mcg_cgroup *target, long want,
+				 long reclaimed, const struct wl_reclaim_count *rc)
 {
-	uint64_t passes = reclaimed >= want ? 1 : DEF_PRIORITY + 1;
+	int stop = reclaim_stop(wl, target, want, reclaimed, rc);
+	uint64_t passes = stop < 0 ? DEF_PRIORITY + 1 : (uint64_t)(DEF_PRIORITY - stop + 1);
 
 	return (uint64_t)rc->scanned * WL_PSI_SCAN_NS_PER_PAGE +
 	       passes * (uint64_t)rc->lruvecs * WL_PSI_LRUVEC_PASS_NS;
@@ -426,7 +440,7 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 			mcg_memory_event(a, MCG_MEMORY_HIGH);
 			got = reclaim_cpus(x, a, want, &direct_reclaim, &rc);
 			wl_vmpressure(x, a, want, got, &rc, true);
-			stall += reclaim_stall_ns(want, got, &rc);
+			stall += reclaim_stall_ns(x->wl, a, want, got, &rc);
 			reclaimed += got;
 		}
 		wl_memstall(x, w, stall);
@@ -517,7 +531,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 
 		wl_vmpressure(x, over, want, reclaimed, &rc, true);
 		if (!(flags & WL_NOT_TASKS))
-			wl_memstall(x, w, reclaim_stall_ns(want, reclaimed, &rc));
+			wl_memstall(x, w, reclaim_stall_ns(wl, over, want, reclaimed, &rc));
 		if (reclaimed > 0)
 			continue;
 		if (!drained) {
