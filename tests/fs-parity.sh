@@ -293,8 +293,13 @@ if [ $want = +19 ]; then
 fi
 expect "outside mkdir" "$(as_nobody "$SEQREAD" -e mkdir "$M/x/z")" EACCES
 expect "own limit above" "$(as_nobody "$SEQREAD" -e write "$M/deleg/memory.max" 1G)" EACCES
-# files a root write makes appear belong to root, as cgroup_add_file() does
+# files a root write makes appear belong to root, as cgroup_add_file() does;
+# they come and go as children of a directory nobody made, which has
+# iattrs: its times move (kernfs_add_one(), __kernfs_remove())
+t0=$(stat -c %y "$M/deleg/job/task")
+sleep 0.05
 echo -memory > "$M/deleg/job/cgroup.subtree_control"
 echo +memory > "$M/deleg/job/cgroup.subtree_control"
 expect "re-created file owner" "$(stat -c %u "$M/deleg/job/task/memory.high")" 0
+[ "$(stat -c %y "$M/deleg/job/task")" != "$t0" ] || fail "controller files came and went, times kept"
 exit 0

@@ -340,6 +340,11 @@ void fs_files_changed(struct mcgfs *fs, uint64_t id, unsigned ctrl, bool psi)
 	pthread_mutex_lock(&fs->lock);
 	n = node_find_locked(fs, id);
 	dir = n ? node_ino(fs, n, 0) : 0;
+	/* A controller's files added or removed (css_populate_dir(),
+	 * css_clear_dir()) are children of the directory for its times;
+	 * PSI files shown or hidden (kernfs_show()) are not. */
+	if (n && ctrl)
+		touch_dir_locked(fs, n);
 	pthread_mutex_unlock(&fs->lock);
 	if (!dir || !fs->mounted)
 		return;
