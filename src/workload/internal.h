@@ -132,11 +132,12 @@ struct wl_worker {
 	pthread_t thread;
 	uint64_t last_ns;
 	_Atomic uint64_t stat_updates, steps;	/* written by the worker */
-	/* Odd while the worker runs a round of steps, which may leave the
-	 * CPU's window to reclaim from other CPUs (reclaim_cpus()): a CPU's
-	 * lock no longer tells that no step runs, wl_sync_rounds() waits on
-	 * this.  Written by the worker (seq_cst: against the profile swap). */
-	_Atomic unsigned round_seq;
+	/* Odd from when a step leaves the CPU's window to reclaim from other
+	 * CPUs (reclaim_cpus()) until it ends: the CPU's lock then does not
+	 * tell that no step runs, and wl_sync_steps() waits on this.
+	 * Written by the worker; a step that stays in its window leaves it
+	 * alone. */
+	_Atomic unsigned step_seq;
 	/* Pages charged and uncharged as this CPU: written by whoever is in
 	 * the CPU's window (a load and a store), read by anyone. */
 	_Atomic uint64_t pages_charged, pages_uncharged;

@@ -283,6 +283,9 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 	return total;
 }
 
+/* The worker the calling thread is, NULL for any other thread. */
+static _Thread_local struct wl_worker *tl_worker;
+
 /*
  * Reclaim sees every page of the subtree.  A memcg's LRU lists are per
  * node, not per CPU: try_to_free_mem_cgroup_pages() takes what any task
@@ -309,6 +312,10 @@ static long reclaim_cpus(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 		if (total >= want || wl->nr_cpus == 1)
 			return total;
 		lruvecs = rc->lruvecs;
+		/* A worker's step leaves its window: say so first (see
+		 * wl_sync_steps()). */
+		if (tl_worker && !(atomic_load_explicit(&tl_worker->step_seq, memory_order_relaxed) & 1))
+			atomic_fetch_add(&tl_worker->step_seq, 1);
 		mcg_cpu_exit(x->cpu);
 	}
 	for (unsigned i = first; i < wl->nr_cpus && total < want; i++) {
@@ -628,19 +635,21 @@ static bool worker_wait(struct mcg_workload *wl, uint64_t deadline_ns)
 }
 
 /* Returns once no step that began before the call runs: every CPU's
- * window passed (mcg_engine_sync_cpus()), and every round in progress,
- * whose steps may be outside their window in reclaim_cpus(), ended.
- * What the caller changed before (a profile, a flag) is then what every
- * later step sees.  Not from a worker. */
-static void wl_sync_rounds(struct mcg_workload *wl)
+ * window passed (mcg_engine_sync_cpus()), and every step that left its
+ * window to reclaim (reclaim_cpus()) ended.  A step marks its leaving
+ * before it unlocks the CPU, so a sync that locks the CPU after it sees
+ * the mark, and one that locked it before the step began made its
+ * change visible to the step.  What the caller changed before (a
+ * profile, a flag) is then what every later step sees.  Not from a
+ * worker. */
+static void wl_sync_steps(struct mcg_workload *wl)
 {
 	mcg_engine_sync_cpus(wl->e);
-	atomic_thread_fence(memory_order_seq_cst);
 	for (unsigned c = 0; c < wl->nr_cpus; c++) {
 		struct wl_worker *wk = &wl->workers[c];
-		unsigned seq = atomic_load(&wk->round_seq);
+		unsigned seq = atomic_load(&wk->step_seq);
 
-		while ((seq & 1) && atomic_load(&wk->round_seq) == seq)
+		while ((seq & 1) && atomic_load(&wk->step_seq) == seq)
 			g_usleep(20);
 	}
 }
@@ -658,10 +667,6 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 
 	*busy = false;
 	pthread_rwlock_rdlock(&wl->list_lock);
-	/* In a round, then the profiles loaded (the fence pairs with
-	 * wl_sync_rounds()'s: a swap it did not wait for is seen). */
-	atomic_fetch_add(&wk->round_seq, 1);
-	atomic_thread_fence(memory_order_seq_cst);
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 		const struct mcg_profile *p;
@@ -692,11 +697,13 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 			mcg_cputime_account(x->cpu, w->cg, MCG_CPUTIME_SYSTEM, spent - spent / 2);
 		}
 		mcg_cpu_exit(x->cpu);
+		/* A step that left its window (reclaim_cpus()) is over. */
+		if (atomic_load_explicit(&wk->step_seq, memory_order_relaxed) & 1)
+			atomic_fetch_add(&wk->step_seq, 1);
 		atomic_store_explicit(&wk->steps,
 				      atomic_load_explicit(&wk->steps, memory_order_relaxed) + 1,
 				      memory_order_relaxed);
 	}
-	atomic_fetch_add(&wk->round_seq, 1);
 	pthread_rwlock_unlock(&wl->list_lock);
 	atomic_store_explicit(&wk->stat_updates, x->stat_updates, memory_order_relaxed);
 	return behind;
@@ -708,6 +715,8 @@ static void *worker_main(void *arg)
 	struct mcg_workload *wl = wk->wl;
 	struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, wk->cpu), wk->cpu, 0, NULL };
 	uint64_t last = now_ns();
+
+	tl_worker = wk;
 
 	/* A kernel's reader runs its syscalls on its own CPU while the
 	 * workload runs on the others; here the emulated CPUs' workers and
@@ -1315,7 +1324,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		atomic_store_explicit(&w->idle, true, memory_order_relaxed);
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* A worker may be stepping with the old profile: wait it out. */
-		wl_sync_rounds(wl);
+		wl_sync_steps(wl);
 		mcg_profile_free(old);
 	} else {
 		pthread_rwlock_wrlock(&wl->list_lock);
@@ -1384,7 +1393,7 @@ static void profile_swap(struct mcg_workload *wl, struct wl_cgroup *w, struct mc
 						 memory_order_relaxed);
 
 	/* A worker may be stepping with the old profile: wait it out. */
-	wl_sync_rounds(wl);
+	wl_sync_steps(wl);
 	mcg_profile_free(old);
 	if (!was_idle && mcg_profile_is_idle(p))
 		tasks_exit_all_cpus(wl, w);
@@ -1452,7 +1461,7 @@ int mcg_workload_set_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 	if (!w)
 		return -ENODEV;
 	/* Returns once no step runs as if unfrozen. */
-	wl_sync_rounds(wl);
+	wl_sync_steps(wl);
 	return 0;
 }
 
