@@ -186,6 +186,15 @@ struct mcg_workload {
 	pthread_mutex_t vmpr_lock;
 	uint64_t psi_next_update;		/* psi_lock: the pool's 2 s grid */
 	uint64_t next_tick_ns;			/* clock_lock */
+
+	/* Profiles swapped out and not yet freed (profile_retire()): the
+	 * reaper thread frees them after a grace period. */
+	pthread_mutex_t reap_lock;
+	pthread_cond_t reap_cond;
+	GPtrArray *retired;			/* reap_lock */
+	bool reap_stop;				/* reap_lock */
+	bool reaper_started;			/* immutable once started */
+	pthread_t reaper;
 };
 
 static inline struct wl_ledger *wl_ledger(const struct wl_cgroup *w, unsigned cpu)

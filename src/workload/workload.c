@@ -654,6 +654,75 @@ static void wl_sync_steps(struct mcg_workload *wl)
 	}
 }
 
+/*
+ * Retired profiles.  Every reader of a cgroup's profile holds a CPU
+ * window while it uses it (a worker's step, a reclaim walking the
+ * subtree, mcg_workload_get_profile()), as the kernel reads an
+ * RCU-protected pointer under rcu_read_lock(); the profile a swap
+ * replaced may be freed only after a grace period, once every window
+ * open at the swap has closed (wl_sync_steps()).  Emulating 80 CPUs on a
+ * machine with 2 cores, the workers are preempted inside their windows
+ * and a grace period takes seconds: each CPU's lock waits for its worker's
+ * next turn among 80.  So a writer of memcgfs.workload does not wait for
+ * one.  As call_rcu() hands the free to RCU's kthreads, profile_retire()
+ * queues the old profile and the reaper thread frees every queued one
+ * after one grace period of its own.  A swap whose later steps must all
+ * see the new profile (tasks that exit, a freeze) still waits itself.
+ * Without worker threads (a manual clock, a pool not started) nothing
+ * else steps, the grace period is immediate, and the free too.
+ */
+static void profile_retire(struct mcg_workload *wl, struct mcg_profile *old)
+{
+	if (!wl->reaper_started) {
+		wl_sync_steps(wl);
+		mcg_profile_free(old);
+		return;
+	}
+	pthread_mutex_lock(&wl->reap_lock);
+	g_ptr_array_add(wl->retired, old);
+	pthread_cond_signal(&wl->reap_cond);
+	pthread_mutex_unlock(&wl->reap_lock);
+}
+
+static void *reaper_main(void *arg)
+{
+	struct mcg_workload *wl = arg;
+
+	(void)pthread_setname_np(pthread_self(), "wl-reaper");
+	pthread_mutex_lock(&wl->reap_lock);
+	while (!wl->reap_stop) {
+		GPtrArray *batch;
+
+		if (wl->retired->len == 0) {
+			pthread_cond_wait(&wl->reap_cond, &wl->reap_lock);
+			continue;
+		}
+		batch = wl->retired;
+		wl->retired = g_ptr_array_new_with_free_func((GDestroyNotify)mcg_profile_free);
+		pthread_mutex_unlock(&wl->reap_lock);
+		/* Every profile of the batch was swapped out before this. */
+		wl_sync_steps(wl);
+		g_ptr_array_free(batch, TRUE);
+		pthread_mutex_lock(&wl->reap_lock);
+	}
+	pthread_mutex_unlock(&wl->reap_lock);
+	return NULL;
+}
+
+/* Stops the reaper and frees what it had not: no worker steps any more. */
+static void reaper_stop(struct mcg_workload *wl)
+{
+	if (!wl->reaper_started)
+		return;
+	pthread_mutex_lock(&wl->reap_lock);
+	wl->reap_stop = true;
+	pthread_cond_signal(&wl->reap_cond);
+	pthread_mutex_unlock(&wl->reap_lock);
+	pthread_join(wl->reaper, NULL);
+	wl->reaper_started = false;
+	g_ptr_array_set_size(wl->retired, 0);
+}
+
 /* One round of a worker: a step of dt seconds of every cgroup whose profile
  * is busy (or whose writeback is not done), each inside the CPU's window.
  * With account_cputime, the time a step took goes to the cgroup's cpu.stat
@@ -805,6 +874,9 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	pthread_cond_init(&wl->park_cond, &cattr);
 	pthread_condattr_destroy(&cattr);
 	wl->cgroups = g_ptr_array_new();
+	pthread_mutex_init(&wl->reap_lock, NULL);
+	pthread_cond_init(&wl->reap_cond, NULL);
+	wl->retired = g_ptr_array_new_with_free_func((GDestroyNotify)mcg_profile_free);
 	{
 		struct wl_cgroup *root = wl_cgroup_new(wl, mcg_engine_root(e), idle);
 
@@ -880,11 +952,17 @@ int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns)
 int mcg_workload_start(struct mcg_workload *wl)
 {
 	/* With a manual clock the steps run in mcg_workload_clock_advance(). */
+	int rc;
+
 	if (wl->manual_clock)
 		return 0;
+	/* Before the workers, and before any request: profile_retire()
+	 * reads reaper_started unlocked. */
+	rc = pthread_create(&wl->reaper, NULL, reaper_main, wl);
+	if (rc)
+		return -rc;
+	wl->reaper_started = true;
 	for (unsigned c = 0; c < wl->nr_cpus; c++) {
-		int rc;
-
 		rc = pthread_create(&wl->workers[c].thread, NULL, worker_main, &wl->workers[c]);
 		if (rc) {
 			pthread_mutex_lock(&wl->park_lock);
@@ -894,6 +972,7 @@ int mcg_workload_start(struct mcg_workload *wl)
 			for (unsigned k = 0; k < c; k++)
 				pthread_join(wl->workers[k].thread, NULL);
 			wl->stop = false;
+			reaper_stop(wl);
 			return -rc;
 		}
 	}
@@ -915,6 +994,8 @@ void mcg_workload_free(struct mcg_workload *wl)
 		for (unsigned c = 0; c < wl->nr_cpus; c++)
 			pthread_join(wl->workers[c].thread, NULL);
 	}
+	reaper_stop(wl);
+	g_ptr_array_free(wl->retired, TRUE);
 	/* Every memcg's objects go back first, while their parents' structs
 	 * are all still held: a dying parent is released by the puts below,
 	 * and its obj_cgroup must hold nothing by then (engine_objcg_put()). */
@@ -942,6 +1023,8 @@ void mcg_workload_free(struct mcg_workload *wl)
 	pthread_mutex_destroy(&wl->park_lock);
 	pthread_mutex_destroy(&wl->clock_lock);
 	pthread_cond_destroy(&wl->park_cond);
+	pthread_mutex_destroy(&wl->reap_lock);
+	pthread_cond_destroy(&wl->reap_cond);
 	g_free(wl);
 }
 
@@ -1323,9 +1406,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		old = atomic_exchange_explicit(&w->profile, idle, memory_order_acq_rel);
 		atomic_store_explicit(&w->idle, true, memory_order_relaxed);
 		pthread_rwlock_unlock(&wl->list_lock);
-		/* A worker may be stepping with the old profile: wait it out. */
-		wl_sync_steps(wl);
-		mcg_profile_free(old);
+		profile_retire(wl, old);
 	} else {
 		pthread_rwlock_wrlock(&wl->list_lock);
 		g_ptr_array_remove(wl->cgroups, w);
@@ -1392,11 +1473,14 @@ static void profile_swap(struct mcg_workload *wl, struct wl_cgroup *w, struct mc
 	bool was_idle = atomic_exchange_explicit(&w->idle, mcg_profile_is_idle(p),
 						 memory_order_relaxed);
 
-	/* A worker may be stepping with the old profile: wait it out. */
+	if (was_idle || !mcg_profile_is_idle(p)) {
+		profile_retire(wl, old);
+		return;
+	}
+	/* The tasks exit: no step may run the busy profile after them. */
 	wl_sync_steps(wl);
 	mcg_profile_free(old);
-	if (!was_idle && mcg_profile_is_idle(p))
-		tasks_exit_all_cpus(wl, w);
+	tasks_exit_all_cpus(wl, w);
 }
 
 int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, const char *text)
@@ -1491,8 +1575,9 @@ char *mcg_workload_get_profile(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
-	/* set_profile frees the old profile once every CPU has been left:
-	 * read it inside a CPU window, like the workers. */
+	/* A swapped-out profile is freed once every CPU window open at the
+	 * swap has closed (profile_retire()): read it inside one, like the
+	 * workers. */
 	if (w) {
 		struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, 0);
 		struct mcg_profile *copy;
