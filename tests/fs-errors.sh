@@ -26,6 +26,20 @@ for h in v1 v2; do
 	expect "$h pid 0" "$(err write "$M/a/cgroup.procs" 0)" EOPNOTSUPP
 	if [ $h = v1 ]; then threads=tasks; else threads=cgroup.threads; fi
 	expect "$h a host pid" "$(err write "$M/a/$threads" $$)" EOPNOTSUPP
+	# cgroup_procs_write_start(): a kthread with PF_NO_SETAFFINITY
+	# (0x04000000, the 9th field of /proc/PID/stat) is EINVAL, before
+	# any permission check (ksoftirqd/N, migration/N have it)
+	kthread=$(for f in /proc/[0-9]*/stat; do
+		sed 's/.*) //' "$f" 2>/dev/null | awk -v f="$f" \
+			'int($7 / 67108864) % 2 == 1 { split(f, p, "/"); print p[3]; exit 1 }' ||
+			break
+	done)
+	if [ -n "$kthread" ]; then
+		expect "$h a kthread" "$(err write "$M/a/cgroup.procs" "$kthread")" EINVAL
+		expect "$h a kthread's thread" "$(err write "$M/a/$threads" "$kthread")" EINVAL
+	else
+		echo "note: no task with PF_NO_SETAFFINITY visible: kthread case not run"
+	fi
 	if [ $h = v2 ]; then
 		# cgroup_migrate_vet_dst(): no tasks where controllers are
 		# enabled for the children (the root excepted)

@@ -123,15 +123,14 @@ static int show_threads(struct fs_call *c, GString *out)
 	return 0;
 }
 
-/* A write names a pid (kstrtoint after strstrip, negative is EINVAL, an
- * unknown pid ESRCH, as __cgroup_procs_write()); a host pid cannot be moved
- * into an emulated cgroup, so that is EOPNOTSUPP. */
 /*
  * A pid written to cgroup.procs, cgroup.threads or tasks, checked in the
  * kernel's order up to the migration, which no host task can make into an
  * emulated cgroup (EOPNOTSUPP):
  *  - cgroup_procs_write_start(): a parse error is EINVAL, no such task
- *    ESRCH (emulated ids are no host tasks), 0 the writer itself;
+ *    ESRCH (emulated ids are no host tasks), 0 the writer itself; for
+ *    cgroup.procs (row arg 1, threadgroup) its thread group leader; a
+ *    task with PF_NO_SETAFFINITY (a kthread) is EINVAL;
  *  - v1 (__cgroup1_procs_write()): an opener (of->file->f_cred) that is
  *    not root needs the task's uid or suid for its euid, else EACCES;
  *  - v2 (cgroup_attach_permissions()): the common ancestor's write check
@@ -144,7 +143,7 @@ static int show_threads(struct fs_call *c, GString *out)
 static int write_pid(struct fs_call *c, char *buf)
 {
 	uid_t opener = c->of->opener_uid;
-	unsigned long long uid, suid;
+	unsigned long long uid, suid, flags;
 	int pid;
 
 	if (fs_kstrtoint(fs_strstrip(buf), 0, &pid) || pid < 0)
@@ -153,6 +152,10 @@ static int write_pid(struct fs_call *c, char *buf)
 		pid = (int)c->pid;
 	if (kill(pid, 0) != 0 && errno == ESRCH)
 		return -ESRCH;
+	if (c->of->file->arg)
+		pid = fs_task_tgid(pid);
+	if (fs_task_flags(pid, &flags) == 0 && (flags & FS_PF_NO_SETAFFINITY))
+		return -EINVAL;
 	if (c->fs->hier == MCG_HIERARCHY_V1) {
 		/* its cred's uid and suid: the real and saved uids */
 		if (fs_task_status(pid, "Uid", 0, 10, &uid) != 1 ||
@@ -2072,7 +2075,7 @@ static const struct fs_file v1_files[] = {
 	 * is not known here, so the layouts before 7.3's keep it. */
 	{ "cgroup.event_control", 0222, 0, NULL, write_event_control, 0, BEFORE(6, 18) },
 	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0, SINCE(6, 18) },
-	{ "cgroup.procs", RW, 0, show_procs, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.procs", RW, 0, show_procs, write_pid, 1, ALL_KERNELS },
 	{ "cgroup.sane_behavior", RO, FS_ONLY_ON_ROOT, show_sane_behavior, NULL, 0, ALL_KERNELS },
 	{ "memory.failcnt", RW, 0, show_v1_counter, write_v1_reset,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT), ALL_KERNELS },
@@ -2142,7 +2145,7 @@ static const struct fs_file v2_files[] = {
 	{ "cgroup.max.depth", RW, 0, show_max_depth, write_max_depth, 0, ALL_KERNELS },
 	{ "cgroup.max.descendants", RW, 0, show_max_descendants, write_max_descendants, 0, ALL_KERNELS },
 	{ "cgroup.pressure", RW, 0, show_cgroup_pressure, write_cgroup_pressure, 0, SINCE(6, 1) },
-	{ "cgroup.procs", RW, 0, show_procs, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.procs", RW, 0, show_procs, write_pid, 1, ALL_KERNELS },
 	{ "cgroup.stat", RO, 0, show_cgroup_stat, NULL, 0, ALL_KERNELS },
 	{ "cgroup.stat.local", RO, FS_NOT_ON_ROOT, show_cgroup_stat_local, NULL, 0, SINCE(6, 18) },
 	{ "cgroup.subtree_control", RW, 0, show_subtree_control, write_subtree_control, 0, ALL_KERNELS },

@@ -396,6 +396,12 @@ unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollha
  * missing, -1 if the task's file cannot be read. */
 int fs_task_status(pid_t pid, const char *key, unsigned nth, unsigned base,
 		   unsigned long long *val);
+/* The flags of task pid (task_struct flags, the 9th field of
+ * /proc/PID/stat): 0 and *flags, or -1 if its stat cannot be read. */
+int fs_task_flags(pid_t pid, unsigned long long *flags);
+#define FS_PF_NO_SETAFFINITY 0x04000000ULL	/* include/linux/sched.h */
+/* The thread group (process) of task tid, tid itself if unknown. */
+pid_t fs_task_tgid(pid_t tid);
 /* Has task pid capability cap in its effective set (CapEff)?  If its
  * status cannot be read, whether uid is root. */
 bool fs_task_capable(pid_t pid, uid_t uid, unsigned cap);

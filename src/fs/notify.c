@@ -324,13 +324,47 @@ bool fs_task_capable(pid_t pid, uid_t uid, unsigned cap)
 	return found && (eff >> cap) & 1;
 }
 
-/* The thread group of task tid: FUSE reports the writing thread, and
- * pidfd_open() before Linux 6.9 takes only a thread group leader. */
-static pid_t tgid_of(pid_t tid)
+/* FUSE reports the writing thread, and pidfd_open() before Linux 6.9
+ * takes only a thread group leader. */
+pid_t fs_task_tgid(pid_t tid)
 {
 	unsigned long long tgid;
 
 	return fs_task_status(tid, "Tgid", 0, 10, &tgid) == 1 ? (pid_t)tgid : tid;
+}
+
+int fs_task_flags(pid_t pid, unsigned long long *flags)
+{
+	char path[64], buf[1024], *p, *end;
+	ssize_t n;
+	int fd;
+
+	g_snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* comm may hold spaces and parentheses: the fields follow the last
+	 * ')', state first (field 3), flags the 7th after it (field 9). */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	p++;
+	for (int field = 3; field < 9; field++) {
+		while (*p == ' ')
+			p++;
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+	}
+	while (*p == ' ')
+		p++;
+	*flags = fs_simple_strtoull(p, 10, &end);
+	return end == p ? -1 : 0;
 }
 
 /* A copy of the writer's fd, or a negative errno (EBADF: not open there). */
@@ -423,7 +457,7 @@ int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, co
 	unsigned idx;
 	int pidfd, cfile = -1, err;
 
-	pidfd = (int)syscall(SYS_pidfd_open, tgid_of(c->pid), 0);
+	pidfd = (int)syscall(SYS_pidfd_open, fs_task_tgid(c->pid), 0);
 	if (pidfd < 0)
 		return -ESRCH;
 	err = take_fd(pidfd, efd);
