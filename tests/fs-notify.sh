@@ -73,6 +73,17 @@ comings="[populated 0 frozen 0 ] timeout PRI ERR =0 [populated 1 frozen 0 ] time
 PRI ERR =0 [populated 0 frozen 0 ] "
 expect "populated wakes the cgroup" "$(populated_polls "$M/e/c/cgroup.events")" "$comings"
 expect "populated wakes the parent" "$(populated_polls "$M/e/cgroup.events")" "$comings"
+# a task that comes and goes between two polls: the text is as before,
+# but each change was notified (kernfs counts events, not contents)
+back_and_forth() {
+	"$SEQREAD" "$1" a:4096 P:300 "x:$2" P:10000 s:0 a:4096 | tr '\n' ' '
+}
+expect "populated and back wakes" "$(back_and_forth "$M/e/cgroup.events" \
+	"echo preset=sleep > $M/e/c/memcgfs.workload; echo preset=idle > $M/e/c/memcgfs.workload")" \
+	"[populated 0 frozen 0 ] timeout PRI ERR =0 [populated 0 frozen 0 ] "
+expect "frozen and back wakes" "$(back_and_forth "$M/e/c/cgroup.events" \
+	"echo 1 > $M/e/cgroup.freeze; echo 0 > $M/e/cgroup.freeze")" \
+	"[populated 0 frozen 0 ] timeout PRI ERR =0 [populated 0 frozen 0 ] "
 # memory.events.local: memcg_memory_event() counts an event in, and
 # notifies, the local file of the memcg it is raised on alone.  The max
 # and oom events go to the memcg over its limit (mem_over_limit in

@@ -680,11 +680,17 @@ static int write_type(struct fs_call *c, char *buf)
 	return -EOPNOTSUPP;
 }
 
+/* cgroup.events.  cgroup_update_populated() and cgroup_propagate_frozen()
+ * notify each change, so a cgroup that is populated and emptied again
+ * between two polls still wakes its poller: the changes are counted. */
 static int show_events(struct fs_call *c, GString *out)
 {
-	g_string_append_printf(out, "populated %d\nfrozen %d\n",
-			       (int)mcg_workload_cgroup_populated(c->fs->wl, c->cg),
+	uint64_t populated_flips, frozen_flips = atomic_load(&c->node->st.frozen_flips);
+	bool populated = mcg_workload_cgroup_populated(c->fs->wl, c->cg, &populated_flips);
+
+	g_string_append_printf(out, "populated %d\nfrozen %d\n", (int)populated,
 			       (int)fs_node_frozen(c->fs, c->node));
+	c->changes = populated_flips + frozen_flips;
 	return 0;
 }
 /* Live csses of io and memory in a subtree: the cgroups whose parent
@@ -862,6 +868,7 @@ static void freeze_propagate(struct mcgfs *fs, struct mcg_cgroup *cg, bool paren
 	if (e == n->st.e_freeze)
 		return;
 	n->st.e_freeze = e;
+	atomic_fetch_add(&n->st.frozen_flips, 1);
 	if (e)
 		n->st.freeze_start_ns = now;
 	else

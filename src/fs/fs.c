@@ -1007,7 +1007,7 @@ static int open_render(struct mcgfs *fs, struct fs_open *of)
 		return err;
 	}
 	fs_count_render(fs, of->file, fs_monotonic_ns() - start);
-	fs_notify_read(of);
+	fs_notify_read(of, call.changes);
 	return 0;
 }
 

@@ -124,6 +124,8 @@ struct fs_cgstate {
 	bool e_freeze;			/* frozen here or by an ancestor */
 	uint64_t frozen_ns;		/* closed frozen intervals (cgroup.stat.local) */
 	uint64_t freeze_start_ns;	/* CLOCK_MONOTONIC start of the open one */
+	/* Changes of e_freeze, cgroup.events' frozen (read by anyone). */
+	_Atomic uint64_t frozen_flips;
 	/* io.max per emulated device: read/write bytes and ios per second,
 	 * UINT64_MAX / UINT_MAX for "max" (struct throtl_grp bps[], iops[]). */
 	struct { uint64_t bps[2]; unsigned iops[2]; } io_max[MCG_IO_NR_DEVS];
@@ -348,6 +350,11 @@ struct fs_call {
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;
+	/* Set by the show function of a file whose content can change and
+	 * change back (cgroup.events): how many times it changed, which
+	 * poll compares besides the text, as kernfs compares its event
+	 * count (kernfs_generic_poll()). */
+	uint64_t changes;
 };
 
 /* Is file row f of node n there now: present on this level, its controller
@@ -387,7 +394,7 @@ bool fs_file_notifies(const struct fs_file *f);
  * it has seen, and its waiting poll.  opened/read are called with of->lock
  * held or before of is shared; released with no lock held. */
 void fs_notify_opened(struct mcgfs *fs, struct fs_open *of);
-void fs_notify_read(struct fs_open *of);
+void fs_notify_read(struct fs_open *of, uint64_t changes);
 void fs_notify_released(struct mcgfs *fs, struct fs_open *of);
 /* The poll mask of of now; takes ph (may be NULL) to wake it later. */
 unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollhandle *ph);

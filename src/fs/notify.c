@@ -30,7 +30,9 @@
  * (10 ms).  kernfs_generic_poll() (fs/kernfs/file.c) answers POLLERR|POLLPRI
  * on top of the default mask when the count moved since the fd last read
  * the file (or opened it), and waits otherwise.  Here a file's count is its
- * text: an fd remembers a hash of what it last read (of->seen), poll
+ * text, and for cgroup.events, whose populated and frozen can change and
+ * change back, the changes its show function counted too (fs_call
+ * changes): an fd remembers a hash of what it last read (of->seen), poll
  * compares it with a fresh rendering, and a notifier thread, every 10 ms,
  * re-renders the files that have a waiting poll and wakes the waiter
  * (fuse_lowlevel_notify_poll()) when the text differs.  Only files with a
@@ -85,12 +87,15 @@ struct fs_event {
 	enum vmpressure_mode mode;
 };
 
-static uint64_t text_hash(const GString *s)
+/* What an fd saw: its text and the changes its show function counted. */
+static uint64_t text_hash(const GString *s, uint64_t changes)
 {
 	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
 
 	for (size_t i = 0; i < s->len; i++)
 		h = (h ^ (unsigned char)s->str[i]) * 1099511628211ull;
+	for (unsigned i = 0; i < 8; i++)
+		h = (h ^ (unsigned char)(changes >> (8 * i))) * 1099511628211ull;
 	return h;
 }
 
@@ -110,7 +115,7 @@ static uint64_t render_hash(struct mcgfs *fs, struct fs_open *of)
 		return 0;
 	if (of->file->show(&call, text))
 		return 0;
-	return text_hash(text);
+	return text_hash(text, call.changes);
 }
 
 void fs_notify_opened(struct mcgfs *fs, struct fs_open *of)
@@ -119,10 +124,10 @@ void fs_notify_opened(struct mcgfs *fs, struct fs_open *of)
 		atomic_store(&of->seen, render_hash(fs, of));
 }
 
-void fs_notify_read(struct fs_open *of)
+void fs_notify_read(struct fs_open *of, uint64_t changes)
 {
 	if (fs_file_notifies(of->file))
-		atomic_store(&of->seen, text_hash(of->text));
+		atomic_store(&of->seen, text_hash(of->text, changes));
 }
 
 /* The stall total a trigger watches, in ns, in *total, as the last

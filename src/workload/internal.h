@@ -114,6 +114,13 @@ struct wl_cgroup {
 	/* rmdir'ed in an era that leaves a dying memcg its pages: no tasks,
 	 * an idle profile, pages only reclaimed (list_lock). */
 	bool dying;
+	/* cgroup.events populated, kept as cgroup_update_populated() keeps
+	 * nr_populated_*: the cgroups of this subtree, itself included,
+	 * that have tasks; and how many times that became or stopped being 0
+	 * (what cgroup_file_notify() would have told).  Written under
+	 * hier_mutex, read by anyone. */
+	_Atomic unsigned nr_populated;
+	_Atomic uint64_t populated_flips;
 	/* The memcg's own objects (the pool's memcg_objs), charged to its
 	 * parent's obj_cgroup (objs_parent, held; NULL under the root) at
 	 * creation and given back when the memcg is freed (hier_mutex). */

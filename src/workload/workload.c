@@ -1226,6 +1226,27 @@ static void memcg_objects_uncharge(struct mcg_workload *wl, struct mcg_cgroup *o
 	mcg_cpu_exit(cpu);
 }
 
+/*
+ * cgroup_update_populated() (kernel/cgroup/cgroup.c): a cgroup whose tasks
+ * come (delta 1) or all go (-1) changes the count of each ancestor, and
+ * each whose count becomes or stops being 0 changes its populated, which
+ * the kernel notifies (cgroup_file_notify() on cgroup.events).  Caller
+ * holds hier_mutex.
+ */
+static void populated_update(struct mcg_cgroup *cg, int delta)
+{
+	for (; cg; cg = mcg_cgroup_parent(cg)) {
+		struct wl_cgroup *w = mcg_cgroup_workload(cg);
+		unsigned was;
+
+		if (!w)
+			continue;
+		was = atomic_fetch_add(&w->nr_populated, (unsigned)delta);
+		if (!was != !(was + (unsigned)delta))
+			atomic_fetch_add(&w->populated_flips, 1);
+	}
+}
+
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
 			       const char *name, bool memory_css, struct mcg_cgroup **out)
 {
@@ -1253,6 +1274,8 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 		g_ptr_array_add(wl->cgroups, w);
 		mcg_cgroup_set_workload(cg, w);
 		pthread_rwlock_unlock(&wl->list_lock);
+		if (!atomic_load(&w->idle))
+			populated_update(cg, 1);
 		*out = cg;
 	}
 	pthread_mutex_unlock(&wl->hier_mutex);
@@ -1396,6 +1419,9 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		return err;
 	w = mcg_cgroup_workload(cg);
 	pw = mcg_cgroup_workload(mcg_cgroup_parent(cg));
+	/* Tasks that a destroy other than rmdir found go with the cgroup. */
+	if (!atomic_load(&w->idle))
+		populated_update(cg, -1);
 	if (!reparent && wl_cgroup_holds_pages(wl, w)) {
 		struct mcg_profile *idle = NULL, *old;
 
@@ -1446,7 +1472,7 @@ int mcg_workload_cgroup_rmdir(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	/* Under hier_mutex, which profile changes take too: no task can
 	 * arrive between the check and the removal. */
 	pthread_mutex_lock(&wl->hier_mutex);
-	err = mcg_workload_cgroup_populated(wl, cg) ? -EBUSY : cgroup_destroy_locked(wl, cg);
+	err = mcg_workload_cgroup_populated(wl, cg, NULL) ? -EBUSY : cgroup_destroy_locked(wl, cg);
 	pthread_mutex_unlock(&wl->hier_mutex);
 	return err;
 }
@@ -1473,6 +1499,8 @@ static void profile_swap(struct mcg_workload *wl, struct wl_cgroup *w, struct mc
 	bool was_idle = atomic_exchange_explicit(&w->idle, mcg_profile_is_idle(p),
 						 memory_order_relaxed);
 
+	if (was_idle != mcg_profile_is_idle(p))
+		populated_update(w->cg, was_idle ? 1 : -1);
 	if (was_idle || !mcg_profile_is_idle(p)) {
 		profile_retire(wl, old);
 		return;
@@ -1518,18 +1546,24 @@ bool mcg_workload_cgroup_busy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	return busy;
 }
 
-bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *cg)
+bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *cg,
+				   uint64_t *flips)
 {
+	struct wl_cgroup *w;
 	bool populated = false;
+	uint64_t n = 0;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
-	for (unsigned i = 0; i < wl->cgroups->len && !populated; i++) {
-		struct wl_cgroup *w = wl->cgroups->pdata[i];
-
-		populated = !w->dying && !atomic_load_explicit(&w->idle, memory_order_relaxed) &&
-			    mcg_cgroup_is_descendant(w->cg, cg);
+	w = mcg_cgroup_workload(cg);
+	if (w) {
+		/* the flips first: a flip between the two loads shows as one
+		 * more for the next reader, never as one missed */
+		n = atomic_load(&w->populated_flips);
+		populated = atomic_load(&w->nr_populated) > 0;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	if (flips)
+		*flips = n;
 	return populated;
 }
 

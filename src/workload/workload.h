@@ -231,9 +231,12 @@ int mcg_workload_cgroup_rmdir(struct mcg_workload *wl, struct mcg_cgroup *cg);
 /* memcgfs.workload: 0 or -EINVAL (old profile kept).  A busy profile
  * replaced by an idle one: the tasks exit. */
 int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, const char *text);
-/* Has cg itself tasks?  Has cg or a descendant (cgroup.events populated)? */
+/* Has cg itself tasks?  Has cg or a descendant (cgroup.events populated)?
+ * flips (may be NULL): how many times populated changed, so that a
+ * change and its undoing still tell a poller (cgroup_file_notify()). */
 bool mcg_workload_cgroup_busy(struct mcg_workload *wl, struct mcg_cgroup *cg);
-bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *cg);
+bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *cg,
+				   uint64_t *flips);
 /* cgroup.freeze (cg's effective state): frozen tasks stay, holding their
  * memory, and make no page events until thawed; writeback still ends.
  * 0, or -ENODEV once cg is removed. */
