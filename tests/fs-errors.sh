@@ -119,6 +119,26 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 			'open(my $f, ">&=3") or die; syswrite($f, "1\n") or print "$!\n"')" \
 		"Operation not supported"
 	exec 3>&-
+	# cgroup_procs_write_permission(): v2 asks for write permission on
+	# cgroup.procs of the common ancestor of the task's cgroup and the
+	# destination; a host task is in the root, so a delegatee of a subtree
+	# cannot bring one in (EACCES), whoever owns the destination
+	V=$TMP/v2
+	mkdir "$V/deleg" || fail mkdir
+	chown -R 65534:65534 "$V/deleg"
+	nobody() { setpriv --reuid=65534 --regid=65534 "$@"; }
+	expect "v2 delegatee, task in the root" \
+		"$(nobody --clear-groups "$SEQREAD" -e write "$V/deleg/cgroup.procs" 0)" EACCES
+	# the root's file writable through a supplementary group of the
+	# opener: the check passes, and the migration cannot be made
+	chgrp 4242 "$V/cgroup.procs" && chmod g+w "$V/cgroup.procs"
+	expect "v2 delegatee without the root's group" \
+		"$(nobody --clear-groups "$SEQREAD" -e write "$V/deleg/cgroup.procs" 0)" EACCES
+	expect "v2 delegatee in the root's group" \
+		"$(nobody --groups=4242 "$SEQREAD" -e write "$V/deleg/cgroup.procs" 0)" EOPNOTSUPP
+	chmod g-w "$V/cgroup.procs"
+	chgrp 0 "$V/cgroup.procs"
+	rmdir "$V/deleg"
 fi
 
 # a removed cgroup's file, read on: the rest of the rendering (seq_file's

@@ -133,12 +133,16 @@ static int show_threads(struct fs_call *c, GString *out)
  *    task with PF_NO_SETAFFINITY (a kthread) is EINVAL;
  *  - v1 (__cgroup1_procs_write()): an opener (of->file->f_cred) that is
  *    not root needs the task's uid or suid for its euid, else EACCES;
- *  - v2 (cgroup_attach_permissions()): the common ancestor's write check
- *    needs the task's cgroup in this hierarchy, which a host task has not,
- *    so it is left out; then cgroup_migrate_vet_dst(): a cgroup other than
- *    the root that enables controllers for its children (memory and io are
- *    domain controllers, so it cannot become a thread root) is EBUSY, the
- *    no-internal-process rule.
+ *  - v2 (cgroup_attach_permissions()): the opener may write cgroup.procs
+ *    of the common ancestor of the task's cgroup, the root for a host
+ *    task (fs_opener_may_write_root_procs()), else EACCES; the check of
+ *    cgroup namespaces (nsdelegate) does not apply, the daemon being in
+ *    none of this hierarchy; then cgroup_migrate_vet_dst(): a cgroup
+ *    other than the root that enables controllers for its children
+ *    (memory and io are domain controllers, so it cannot become a thread
+ *    root) is EBUSY, the no-internal-process rule; a thread (not
+ *    threadgroup) leaving the root's domain for another is EOPNOTSUPP,
+ *    as is the migration.
  */
 static int write_pid(struct fs_call *c, char *buf)
 {
@@ -163,6 +167,8 @@ static int write_pid(struct fs_call *c, char *buf)
 			return -ESRCH;
 		if (opener != 0 && opener != uid && opener != suid)
 			return -EACCES;
+	} else if (!fs_opener_may_write_root_procs(c->fs, c->of)) {
+		return -EACCES;
 	} else if (!c->node->is_root && atomic_load(&c->node->st.subtree_control)) {
 		return -EBUSY;
 	}
@@ -2082,7 +2088,7 @@ static const struct fs_file v1_files[] = {
 	 * is not known here, so the layouts before 7.3's keep it. */
 	{ "cgroup.event_control", 0222, 0, NULL, write_event_control, 0, BEFORE(6, 18) },
 	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0, SINCE(6, 18) },
-	{ "cgroup.procs", RW, 0, show_procs, write_pid, 1, ALL_KERNELS },
+	{ "cgroup.procs", RW, FS_MIGRATE, show_procs, write_pid, 1, ALL_KERNELS },
 	{ "cgroup.sane_behavior", RO, FS_ONLY_ON_ROOT, show_sane_behavior, NULL, 0, ALL_KERNELS },
 	{ "memory.failcnt", RW, 0, show_v1_counter, write_v1_reset,
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_FAILCNT), ALL_KERNELS },
@@ -2132,7 +2138,7 @@ static const struct fs_file v1_files[] = {
 	{ "memory.use_hierarchy", RW, 0, show_v1_use_hierarchy, write_v1_use_hierarchy, 0, ALL_KERNELS },
 	{ "notify_on_release", RW, 0, show_notify_on_release, write_notify_on_release, 0, ALL_KERNELS },
 	{ "release_agent", RW, FS_ONLY_ON_ROOT, show_release_agent, write_release_agent, 0, ALL_KERNELS },
-	{ "tasks", RW, 0, show_threads, write_pid, 0, ALL_KERNELS },
+	{ "tasks", RW, FS_MIGRATE, show_threads, write_pid, 0, ALL_KERNELS },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
@@ -2152,11 +2158,11 @@ static const struct fs_file v2_files[] = {
 	{ "cgroup.max.depth", RW, 0, show_max_depth, write_max_depth, 0, ALL_KERNELS },
 	{ "cgroup.max.descendants", RW, 0, show_max_descendants, write_max_descendants, 0, ALL_KERNELS },
 	{ "cgroup.pressure", RW, 0, show_cgroup_pressure, write_cgroup_pressure, 0, SINCE(6, 1) },
-	{ "cgroup.procs", RW, 0, show_procs, write_pid, 1, ALL_KERNELS },
+	{ "cgroup.procs", RW, FS_MIGRATE, show_procs, write_pid, 1, ALL_KERNELS },
 	{ "cgroup.stat", RO, 0, show_cgroup_stat, NULL, 0, ALL_KERNELS },
 	{ "cgroup.stat.local", RO, FS_NOT_ON_ROOT, show_cgroup_stat_local, NULL, 0, SINCE(6, 18) },
 	{ "cgroup.subtree_control", RW, 0, show_subtree_control, write_subtree_control, 0, ALL_KERNELS },
-	{ "cgroup.threads", RW, 0, show_threads, write_pid, 0, ALL_KERNELS },
+	{ "cgroup.threads", RW, FS_MIGRATE, show_threads, write_pid, 0, ALL_KERNELS },
 	{ "cgroup.type", RW, FS_NOT_ON_ROOT, show_type, write_type, 0, ALL_KERNELS },
 	{ "cpu.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, FS_PSI_CPU,
 	  ALL_KERNELS },

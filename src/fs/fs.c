@@ -241,6 +241,37 @@ bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node)
 	return frozen;
 }
 
+/*
+ * cgroup_procs_write_permission() (kernel/cgroup/cgroup.c): a migration
+ * needs write permission on cgroup.procs of the common ancestor of the
+ * task's cgroup and the destination (cgroup_may_write():
+ * inode_permission(MAY_WRITE), under the opener's credentials since
+ * 5.16, backported to Debian's 5.10).  A host task is in the emulated
+ * hierarchy's root, as every task is in a newly mounted hierarchy's, so
+ * the common ancestor is the root.  generic_permission(): the owner's
+ * bits, else the group's if the owning group is the fsgid or a
+ * supplementary group, else the others'; root overrides
+ * (CAP_DAC_OVERRIDE).
+ */
+bool fs_opener_may_write_root_procs(struct mcgfs *fs, const struct fs_open *of)
+{
+	unsigned idx = GPOINTER_TO_UINT(g_hash_table_lookup(fs->file_index, "cgroup.procs"));
+	struct fs_attr a;
+	bool in_group;
+	mode_t bits;
+
+	if (of->opener_uid == 0 || !idx)
+		return true;
+	pthread_mutex_lock(&fs->lock);
+	a = fs->root->attrs[idx];
+	pthread_mutex_unlock(&fs->lock);
+	in_group = of->opener_gid == a.gid;
+	for (int i = 0; i < of->nr_opener_groups && !in_group; i++)
+		in_group = of->opener_groups[i] == a.gid;
+	bits = of->opener_uid == a.uid ? a.mode >> 6 : in_group ? a.mode >> 3 : a.mode;
+	return bits & 2;
+}
+
 bool fs_node_may_mkdir(struct mcgfs *fs, struct fs_node *parent)
 {
 	unsigned depth = mcg_cgroup_depth(parent->cg) + 1;
@@ -1073,6 +1104,7 @@ static void open_free(struct fs_handle *h)
 	if (of->text)
 		g_string_free(of->text, TRUE);
 	pthread_mutex_destroy(&of->lock);
+	g_free(of->opener_groups);
 	g_free(of);
 }
 
@@ -1118,6 +1150,17 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		if ((f->flags & FS_PSI) && (fi->flags & O_ACCMODE) != O_RDONLY)
 			of->opener_sys_resource =
 				fs_task_capable(ctx->pid, ctx->uid, FS_CAP_SYS_RESOURCE);
+		if ((f->flags & FS_MIGRATE) && (fi->flags & O_ACCMODE) != O_RDONLY) {
+			/* fuse_req_getgroups() tells how many there are */
+			int nr = fuse_req_getgroups(req, 0, NULL);
+
+			of->opener_gid = ctx->gid;
+			if (nr > 0) {
+				of->opener_groups = g_new(gid_t, nr);
+				nr = fuse_req_getgroups(req, nr, of->opener_groups);
+				of->nr_opener_groups = MAX(nr, 0);
+			}
+		}
 	}
 	pthread_mutex_init(&of->lock, NULL);
 	fs_notify_opened(fs, of);

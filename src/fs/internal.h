@@ -42,6 +42,9 @@ enum fs_file_flags {
 	FS_PSI = 1 << 4,
 	/* cgroup_file_notify() raises poll on it when it changes. */
 	FS_NOTIFY = 1 << 5,
+	/* cgroup.procs, cgroup.threads, tasks: a write migrates a task, with
+	 * permission checks on the opener's groups, kept at open. */
+	FS_MIGRATE = 1 << 6,
 };
 
 struct fs_call;
@@ -268,6 +271,11 @@ struct fs_open {
 	 * files opened for writing only).  Immutable. */
 	uid_t opener_uid;
 	bool opener_sys_resource;
+	/* FS_MIGRATE files opened for writing: the opener's fsgid and
+	 * supplementary groups (g_free()d with of).  Immutable. */
+	gid_t opener_gid;
+	gid_t *opener_groups;
+	int nr_opener_groups;
 	bool cached;			/* text rendered at open, in the page cache;
 					 * immutable after open */
 	/* The trigger (psi_trigger_create()): what it watches, set once with
@@ -382,6 +390,9 @@ void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent);
 void fs_ioc_node_init(struct mcgfs *fs, struct fs_node *n);
 /* Is cg or an ancestor frozen?  Takes fs->lock. */
 bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node);
+/* May of's opener write the root's cgroup.procs (generic_permission(),
+ * MAY_WRITE, with the opener's credentials)? */
+bool fs_opener_may_write_root_procs(struct mcgfs *fs, const struct fs_open *of);
 /* May a child be created under parent (max.depth, max.descendants of every
  * ancestor)?  Called with fs->ctl_lock held. */
 bool fs_node_may_mkdir(struct mcgfs *fs, struct fs_node *parent);
