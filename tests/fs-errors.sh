@@ -40,6 +40,10 @@ for h in v1 v2; do
 	else
 		echo "note: no task with PF_NO_SETAFFINITY visible: kthread case not run"
 	fi
+	# kthreadd keeps no_cgroup_migration (cgroup_init_kthreadd()): EINVAL
+	if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
+		expect "$h kthreadd" "$(err write "$M/a/cgroup.procs" 2)" EINVAL
+	fi
 	if [ $h = v2 ]; then
 		# cgroup_migrate_vet_dst(): no tasks where controllers are
 		# enabled for the children (the root excepted)

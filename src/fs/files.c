@@ -130,7 +130,8 @@ static int show_threads(struct fs_call *c, GString *out)
  *  - cgroup_procs_write_start(): a parse error is EINVAL, no such task
  *    ESRCH (emulated ids are no host tasks), 0 the writer itself; for
  *    cgroup.procs (row arg 1, threadgroup) its thread group leader; a
- *    task with PF_NO_SETAFFINITY (a kthread) is EINVAL;
+ *    task with PF_NO_SETAFFINITY (a kthread) or no_cgroup_migration
+ *    (kthreadd) is EINVAL;
  *  - v1 (__cgroup1_procs_write()): an opener (of->file->f_cred) that is
  *    not root needs the task's uid or suid for its euid, else EACCES;
  *  - v2 (cgroup_attach_permissions()): the opener may write cgroup.procs
@@ -147,7 +148,7 @@ static int show_threads(struct fs_call *c, GString *out)
 static int write_pid(struct fs_call *c, char *buf)
 {
 	uid_t opener = c->of->opener_uid;
-	unsigned long long uid, suid, flags;
+	unsigned long long uid, suid, ppid, flags;
 	int pid;
 
 	if (fs_kstrtoint(fs_strstrip(buf), 0, &pid) || pid < 0)
@@ -158,7 +159,10 @@ static int write_pid(struct fs_call *c, char *buf)
 		return -ESRCH;
 	if (c->of->file->arg)
 		pid = fs_task_tgid(pid);
-	if (fs_task_flags(pid, &flags) == 0 && (flags & FS_PF_NO_SETAFFINITY))
+	/* kthreadd keeps no_cgroup_migration (cgroup_init_kthreadd()); it
+	 * is the kthread without a parent */
+	if (fs_task_stat(pid, &ppid, &flags) == 0 &&
+	    ((flags & FS_PF_NO_SETAFFINITY) || ((flags & FS_PF_KTHREAD) && ppid == 0)))
 		return -EINVAL;
 	if (c->fs->hier == MCG_HIERARCHY_V1) {
 		/* its cred's uid and suid: the real and saved uids */

@@ -246,12 +246,12 @@ bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node)
  * needs write permission on cgroup.procs of the common ancestor of the
  * task's cgroup and the destination (cgroup_may_write():
  * inode_permission(MAY_WRITE), under the opener's credentials since
- * 5.16, backported to Debian's 5.10).  A host task is in the emulated
- * hierarchy's root, as every task is in a newly mounted hierarchy's, so
- * the common ancestor is the root.  generic_permission(): the owner's
- * bits, else the group's if the owning group is the fsgid or a
- * supplementary group, else the others'; root overrides
- * (CAP_DAC_OVERRIDE).
+ * 5.16 and stable 5.10.y).  A host task is in the emulated hierarchy's
+ * root, as every task is in a newly mounted hierarchy's, so the common
+ * ancestor is the root.  generic_permission(): the owner's bits, else
+ * the group's if the owning group is the fsgid or a supplementary group,
+ * else the others' (acl_permission_check()); failing those,
+ * CAP_DAC_OVERRIDE (capable_wrt_inode_uidgid()).
  */
 bool fs_opener_may_write_root_procs(struct mcgfs *fs, const struct fs_open *of)
 {
@@ -260,7 +260,7 @@ bool fs_opener_may_write_root_procs(struct mcgfs *fs, const struct fs_open *of)
 	bool in_group;
 	mode_t bits;
 
-	if (of->opener_uid == 0 || !idx)
+	if (of->opener_dac_override || !idx)
 		return true;
 	pthread_mutex_lock(&fs->lock);
 	a = fs->root->attrs[idx];
@@ -1156,10 +1156,15 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 			of->opener_gid = ctx->gid;
 			if (nr > 0) {
+				int got;
+
 				of->opener_groups = g_new(gid_t, nr);
-				nr = fuse_req_getgroups(req, nr, of->opener_groups);
-				of->nr_opener_groups = MAX(nr, 0);
+				/* the count, which may have grown since */
+				got = fuse_req_getgroups(req, nr, of->opener_groups);
+				of->nr_opener_groups = CLAMP(got, 0, nr);
 			}
+			of->opener_dac_override =
+				fs_task_capable(ctx->pid, ctx->uid, FS_CAP_DAC_OVERRIDE);
 		}
 	}
 	pthread_mutex_init(&of->lock, NULL);

@@ -272,10 +272,12 @@ struct fs_open {
 	uid_t opener_uid;
 	bool opener_sys_resource;
 	/* FS_MIGRATE files opened for writing: the opener's fsgid and
-	 * supplementary groups (g_free()d with of).  Immutable. */
+	 * supplementary groups (g_free()d with of), and whether it had
+	 * CAP_DAC_OVERRIDE.  Immutable. */
 	gid_t opener_gid;
 	gid_t *opener_groups;
 	int nr_opener_groups;
+	bool opener_dac_override;
 	bool cached;			/* text rendered at open, in the page cache;
 					 * immutable after open */
 	/* The trigger (psi_trigger_create()): what it watches, set once with
@@ -414,15 +416,17 @@ unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollha
  * missing, -1 if the task's file cannot be read. */
 int fs_task_status(pid_t pid, const char *key, unsigned nth, unsigned base,
 		   unsigned long long *val);
-/* The flags of task pid (task_struct flags, the 9th field of
- * /proc/PID/stat): 0 and *flags, or -1 if its stat cannot be read. */
-int fs_task_flags(pid_t pid, unsigned long long *flags);
-#define FS_PF_NO_SETAFFINITY 0x04000000ULL	/* include/linux/sched.h */
+/* The parent and flags of task pid (task_struct flags: the 4th and 9th
+ * fields of /proc/PID/stat): 0, or -1 if its stat cannot be read. */
+int fs_task_stat(pid_t pid, unsigned long long *ppid, unsigned long long *flags);
+#define FS_PF_KTHREAD 0x00200000ULL		/* include/linux/sched.h */
+#define FS_PF_NO_SETAFFINITY 0x04000000ULL
 /* The thread group (process) of task tid, tid itself if unknown. */
 pid_t fs_task_tgid(pid_t tid);
 /* Has task pid capability cap in its effective set (CapEff)?  If its
  * status cannot be read, whether uid is root. */
 bool fs_task_capable(pid_t pid, uid_t uid, unsigned cap);
+#define FS_CAP_DAC_OVERRIDE 1
 #define FS_CAP_SYS_RESOURCE 24
 /* A PSI trigger was set on of (files.c, of->lock held): the notifier
  * watches it until released. */

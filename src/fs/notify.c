@@ -338,7 +338,7 @@ pid_t fs_task_tgid(pid_t tid)
 	return fs_task_status(tid, "Tgid", 0, 10, &tgid) == 1 ? (pid_t)tgid : tid;
 }
 
-int fs_task_flags(pid_t pid, unsigned long long *flags)
+int fs_task_stat(pid_t pid, unsigned long long *ppid, unsigned long long *flags)
 {
 	char path[64], buf[1024], *p, *end;
 	ssize_t n;
@@ -354,22 +354,27 @@ int fs_task_flags(pid_t pid, unsigned long long *flags)
 		return -1;
 	buf[n] = '\0';
 	/* comm may hold spaces and parentheses: the fields follow the last
-	 * ')', state first (field 3), flags the 7th after it (field 9). */
+	 * ')', state first (field 3), ppid field 4, flags field 9. */
 	p = strrchr(buf, ')');
 	if (!p)
 		return -1;
 	p++;
-	for (int field = 3; field < 9; field++) {
+	for (int field = 3; field <= 9; field++) {
+		unsigned long long v;
+
 		while (*p == ' ')
 			p++;
+		v = fs_simple_strtoull(p, 10, &end);
+		if (field == 4 || field == 9) {
+			if (end == p)
+				return -1;
+			*(field == 4 ? ppid : flags) = v;
+		}
 		p = strchr(p, ' ');
-		if (!p)
+		if (!p && field < 9)
 			return -1;
 	}
-	while (*p == ' ')
-		p++;
-	*flags = fs_simple_strtoull(p, 10, &end);
-	return end == p ? -1 : 0;
+	return 0;
 }
 
 /* A copy of the writer's fd, or a negative errno (EBADF: not open there). */

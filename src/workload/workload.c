@@ -283,7 +283,8 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 	return total;
 }
 
-/* The worker the calling thread is, NULL for any other thread. */
+/* The worker the calling thread is or, in mcg_workload_clock_advance(),
+ * acts as; NULL for any other thread. */
 static _Thread_local struct wl_worker *tl_worker;
 
 /*
@@ -668,8 +669,10 @@ static void wl_sync_steps(struct mcg_workload *wl)
  * queues the old profile and the reaper thread frees every queued one
  * after one grace period of its own.  A swap whose later steps must all
  * see the new profile (tasks that exit, a freeze) still waits itself.
- * Without worker threads (a manual clock, a pool not started) nothing
- * else steps, the grace period is immediate, and the free too.
+ * Without a reaper (a manual clock, whose steps run on the request thread
+ * that advances it, or a pool not started) the writer waits for the grace
+ * period itself: no worker thread is preempted inside a window, and it is
+ * short.
  */
 static void profile_retire(struct mcg_workload *wl, struct mcg_profile *old)
 {
@@ -720,6 +723,7 @@ static void reaper_stop(struct mcg_workload *wl)
 	pthread_mutex_unlock(&wl->reap_lock);
 	pthread_join(wl->reaper, NULL);
 	wl->reaper_started = false;
+	wl->reap_stop = false;
 	g_ptr_array_set_size(wl->retired, 0);
 }
 
@@ -939,7 +943,12 @@ int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns)
 					    NULL };
 			bool busy;
 
+			/* as that CPU's worker: a step that leaves its
+			 * window marks it (reclaim_cpus()) for a profile
+			 * write on another request thread to wait on */
+			tl_worker = wk;
 			worker_round(wk, &x, (double)tick_ns / 1e9, false, &busy);
+			tl_worker = NULL;
 		}
 		mcg_workload_psi_update(wl);
 		wl->next_tick_ns += tick_ns;
