@@ -340,7 +340,7 @@ pid_t fs_task_tgid(pid_t tid)
 
 int fs_task_stat(pid_t pid, unsigned long long *ppid, unsigned long long *flags)
 {
-	char path[64], buf[1024], *p, *end;
+	char path[64], buf[1024], *p;
 	ssize_t n;
 	int fd;
 
@@ -354,26 +354,11 @@ int fs_task_stat(pid_t pid, unsigned long long *ppid, unsigned long long *flags)
 		return -1;
 	buf[n] = '\0';
 	/* comm may hold spaces and parentheses: the fields follow the last
-	 * ')', state first (field 3), ppid field 4, flags field 9. */
+	 * ')': state, ppid, pgrp, session, tty_nr, tpgid, flags (fields 3
+	 * to 9 of proc_pid_stat(5)). */
 	p = strrchr(buf, ')');
-	if (!p)
+	if (!p || sscanf(p + 1, " %*c %llu %*d %*d %*d %*d %llu", ppid, flags) != 2)
 		return -1;
-	p++;
-	for (int field = 3; field <= 9; field++) {
-		unsigned long long v;
-
-		while (*p == ' ')
-			p++;
-		v = fs_simple_strtoull(p, 10, &end);
-		if (field == 4 || field == 9) {
-			if (end == p)
-				return -1;
-			*(field == 4 ? ppid : flags) = v;
-		}
-		p = strchr(p, ' ');
-		if (!p && field < 9)
-			return -1;
-	}
 	return 0;
 }
 

@@ -1505,12 +1505,12 @@ static void tasks_exit_all_cpus(struct mcg_workload *wl, struct wl_cgroup *w)
 static void profile_swap(struct mcg_workload *wl, struct wl_cgroup *w, struct mcg_profile *p)
 {
 	struct mcg_profile *old = atomic_exchange_explicit(&w->profile, p, memory_order_acq_rel);
-	bool was_idle = atomic_exchange_explicit(&w->idle, mcg_profile_is_idle(p),
-						 memory_order_relaxed);
+	bool now_idle = mcg_profile_is_idle(p);
+	bool was_idle = atomic_exchange_explicit(&w->idle, now_idle, memory_order_relaxed);
 
-	if (was_idle != mcg_profile_is_idle(p))
+	if (was_idle != now_idle)
 		populated_update(w->cg, was_idle ? 1 : -1);
-	if (was_idle || !mcg_profile_is_idle(p)) {
+	if (was_idle || !now_idle) {
 		profile_retire(wl, old);
 		return;
 	}
