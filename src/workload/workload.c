@@ -776,9 +776,11 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 		atomic_store_explicit(&wk->steps,
 				      atomic_load_explicit(&wk->steps, memory_order_relaxed) + 1,
 				      memory_order_relaxed);
+		/* After each step, not each round: an overloaded round may
+		 * take longer than a reader's window. */
+		atomic_store_explicit(&wk->stat_updates, x->stat_updates, memory_order_relaxed);
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
-	atomic_store_explicit(&wk->stat_updates, x->stat_updates, memory_order_relaxed);
 	return behind;
 }
 
