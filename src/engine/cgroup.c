@@ -354,7 +354,7 @@ static void cgroup_release(struct mcg_cgroup *cg)
  *    nearest live ancestor (get_non_dying_memcg_start()).  memcgfs does it
  *    in three steps: offline (unlink, clear `online`), drain (an updater
  *    may have read `online` just before; every update runs inside a CPU
- *    window, so passing each CPU's lock once waits it out), and fold (the
+ *    window, so a grace period waits it out), and fold (the
  *    reparenting, then a flush at the cgroup of every tree it is on).
  *    Until the fold is done the parent cannot be destroyed (EBUSY), as the
  *    kernel keeps a parent online while a child is offlining.
@@ -400,10 +400,10 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 
 	/* mem_cgroup_css_offline(): drain_all_stock() (asynchronous in the
 	 * kernel; done here at once, so nothing pins the dying memcg's
-	 * charges in a stock). */
+	 * charges in a stock).  Its grace period is also the drain of the
+	 * updaters that read `online` before we cleared it. */
 	mcg_memcg_drain_all_stock(e, NULL, cg);
 	if (reparent) {
-		mcg_engine_sync_cpus(e);
 		memcg_reparent_state_local(e, cg);
 		cgroup_fold(e, cg, false);
 		/* Only now may the parent go: it has all we had to hand it. */

@@ -333,12 +333,14 @@ void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,
 				stock_drain_request(&e->cpus[c], top);
 		return;
 	}
+	/* From outside: the same requests, served at each CPU's next enter
+	 * (or the syncer's own, on a CPU nobody holds) within one grace
+	 * period, whose enters serve them before they acknowledge.  Entering
+	 * each CPU in turn would wait behind each preempted worker in turn. */
 	g_assert(!engine_thread_in_cpu());
-	for (unsigned c = 0; c < e->cfg.nr_cpus; c++) {
-		mcg_cpu_enter(&e->cpus[c]);
-		stock_drain_subtree(&e->cpus[c], top);
-		mcg_cpu_exit(&e->cpus[c]);
-	}
+	for (unsigned c = 0; c < e->cfg.nr_cpus; c++)
+		stock_drain_request(&e->cpus[c], top);
+	mcg_engine_sync_cpus(e);
 }
 
 unsigned long mcg_memcg_stocked(struct mcg_engine *e, const struct mcg_cgroup *top, bool memsw)

@@ -218,6 +218,11 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	rstat_tree_add_callback(e->tree_of[MCG_PART_IO], io_flush_cpu, e);
 
 	pthread_rwlock_init(&e->hier_lock, NULL);
+	pthread_mutex_init(&e->sync_lock, NULL);
+	pthread_condattr_init(&cattr);
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&e->sync_cond, &cattr);
+	pthread_condattr_destroy(&cattr);
 	pthread_mutex_init(&e->stats_flush_lock, NULL);
 	pthread_mutex_init(&e->pcpu_lock, NULL);
 	e->cpus = aligned_alloc(64, sizeof(*e->cpus) * cfg->nr_cpus);
@@ -303,6 +308,8 @@ void mcg_engine_free(struct mcg_engine *e)
 		free(e->cpus);
 	}
 	pthread_rwlock_destroy(&e->hier_lock);
+	pthread_mutex_destroy(&e->sync_lock);
+	pthread_cond_destroy(&e->sync_cond);
 	pthread_mutex_destroy(&e->stats_flush_lock);
 	g_assert(e->pcpu_chunks == NULL || !e->root);	/* every cgroup gave its block back */
 	pthread_mutex_destroy(&e->pcpu_lock);
@@ -356,15 +363,67 @@ unsigned mcg_cpu_id(const struct mcg_cpu *c)
 	return c->id;
 }
 
+/*
+ * CPU windows and grace periods.
+ *
+ * A thread updates a CPU's statistics and stocks only between
+ * mcg_cpu_enter() and mcg_cpu_exit(), holding the CPU's lock: the kernel's
+ * preemption-off section around this_cpu operations.  Every reader of
+ * what a destroy or a profile swap retires, and every updater that read a
+ * cgroup's `online`, does so inside a window, as the kernel's do under
+ * rcu_read_lock(); a grace period is over once every CPU has left the
+ * window it was in when the period began.
+ *
+ * Taking each CPU's lock in turn proves that, but adds the waits up.
+ * Emulating 80 CPUs on 2 cores, each lock is held by a preempted worker,
+ * and their turns come one after another: an rmdir under the load of
+ * contrib/bench-hier.sh spent seconds in it.  synchronize_rcu() waits for
+ * every CPU at once, each reporting its own quiescent state
+ * (rcu_report_qs_rdp() in kernel/rcu/tree.c).  So does
+ * mcg_engine_sync_cpus(): it bumps the engine's sync_gen, and a CPU has
+ * passed once
+ *  - an enter has seen the new generation (sync_acked): its lock orders
+ *    it after the window in progress at the bump; or
+ *  - the syncer takes the CPU's lock itself, with a trylock that cannot
+ *    wait behind a preempted holder (a CPU nobody holds, or one its
+ *    holder left).
+ * The enter loads sync_gen with acquire, pairing with the bump: what the
+ * syncer wrote before (an offline, a drain request, a new profile) is
+ * visible in that window and every later one of the CPU.  It stores
+ * sync_acked with release after the window's drain requests are served,
+ * so a syncer that loads it with acquire finds them done.  Only these
+ * two plain-move accesses are added to an enter; a CPU's first enter
+ * after a bump also wakes the syncers.  A syncer sleeps on sync_cond and
+ * retries its trylocks each millisecond, for CPUs whose holder left
+ * without coming back.  The waits overlap: a grace period lasts as long
+ * as its slowest CPU.
+ */
+
 /* The CPU a thread has entered, to catch misuse in debug builds. */
 static _Thread_local struct mcg_cpu *current_cpu;
+
+/* The start of c's window, its lock taken: serve the drain requests, and
+ * acknowledge a grace period begun since the last enter. */
+static void cpu_window_open(struct mcg_cpu *c)
+{
+	struct mcg_engine *e = c->engine;
+	uint64_t gen = atomic_load_explicit(&e->sync_gen, memory_order_acquire);
+
+	current_cpu = c;
+	charge_stock_enter(c);
+	if (gen != atomic_load_explicit(&c->sync_acked, memory_order_relaxed)) {
+		atomic_store_explicit(&c->sync_acked, gen, memory_order_release);
+		pthread_mutex_lock(&e->sync_lock);
+		pthread_cond_broadcast(&e->sync_cond);
+		pthread_mutex_unlock(&e->sync_lock);
+	}
+}
 
 void mcg_cpu_enter(struct mcg_cpu *c)
 {
 	g_assert(current_cpu == NULL);
 	pthread_mutex_lock(&c->lock);
-	current_cpu = c;
-	charge_stock_enter(c);
+	cpu_window_open(c);
 }
 
 void mcg_cpu_exit(struct mcg_cpu *c)
@@ -374,12 +433,55 @@ void mcg_cpu_exit(struct mcg_cpu *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* Has c passed grace period gen?  Either way the caller's view is
+ * current: an acquire of what the acknowledging enter released, or a
+ * window of the caller's own. */
+static bool cpu_passed(struct mcg_cpu *c, uint64_t gen)
+{
+	if (atomic_load_explicit(&c->sync_acked, memory_order_acquire) >= gen)
+		return true;
+	if (pthread_mutex_trylock(&c->lock) != 0)
+		return false;
+	cpu_window_open(c);
+	mcg_cpu_exit(c);
+	return true;
+}
+
 void mcg_engine_sync_cpus(struct mcg_engine *e)
 {
+	unsigned nr = e->cfg.nr_cpus, left = nr;
+	g_autofree bool *passed = g_new0(bool, nr);
+	uint64_t gen;
+
 	g_assert(current_cpu == NULL);	/* would wait for ourselves */
-	for (unsigned c = 0; c < e->cfg.nr_cpus; c++) {
-		pthread_mutex_lock(&e->cpus[c].lock);
-		pthread_mutex_unlock(&e->cpus[c].lock);
+	gen = atomic_fetch_add(&e->sync_gen, 1) + 1;
+	for (;;) {
+		struct timespec deadline;
+		bool acked = false;
+
+		for (unsigned c = 0; c < nr; c++)
+			if (!passed[c] && cpu_passed(&e->cpus[c], gen)) {
+				passed[c] = true;
+				left--;
+			}
+		if (!left)
+			return;
+		/* Sleep until an enter acknowledges (it broadcasts under
+		 * sync_lock, so one after this check wakes us) or a
+		 * millisecond passes. */
+		clock_gettime(CLOCK_MONOTONIC, &deadline);
+		deadline.tv_nsec += 1000000;
+		if (deadline.tv_nsec >= 1000000000) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000;
+		}
+		pthread_mutex_lock(&e->sync_lock);
+		for (unsigned c = 0; c < nr && !acked; c++)
+			acked = !passed[c] &&
+				atomic_load_explicit(&e->cpus[c].sync_acked, memory_order_acquire) >= gen;
+		if (!acked)
+			pthread_cond_timedwait(&e->sync_cond, &e->sync_lock, &deadline);
+		pthread_mutex_unlock(&e->sync_lock);
 	}
 }
 

@@ -172,15 +172,16 @@ void mcg_cgroup_set_workload(struct mcg_cgroup *cg, void *workload);
 
 struct mcg_cpu *mcg_engine_cpu(struct mcg_engine *e, unsigned cpu);
 unsigned mcg_cpu_id(const struct mcg_cpu *c);
-/* Take and release emulated CPU c.  Blocks while another thread has it or a
- * destroy is draining updates.  Keep the window short (a batch of updates):
- * mcg_cgroup_destroy() waits for every CPU to pass an exit. */
+/* Take and release emulated CPU c.  Blocks while another thread has it.
+ * Keep the window short (a batch of updates): a grace period
+ * (mcg_engine_sync_cpus(), every destroy) waits for it to end. */
 void mcg_cpu_enter(struct mcg_cpu *c);
 void mcg_cpu_exit(struct mcg_cpu *c);
 
 /* Returns once every emulated CPU has left the window it was in at the call
  * (an RCU-like grace period: whatever an updater read before, it no longer
- * uses).  Not from inside a CPU window. */
+ * uses; what the caller wrote before, every later window sees), waiting
+ * for all of them at once.  Not from inside a CPU window. */
 void mcg_engine_sync_cpus(struct mcg_engine *e);
 
 /* ---- Update path (inside mcg_cpu_enter/exit of c) ------------------------- */
@@ -287,7 +288,8 @@ struct mcg_cgroup *mcg_memcg_objcg_owner(struct mcg_cgroup *cg);
  * or objects of top's subtree.  From inside CPU self's window: self's at
  * once, every other CPU's at its next enter (the kernel's work item) if
  * they hold the subtree then.  With self NULL (outside any window): all
- * at once. */
+ * of them before it returns, after a grace period
+ * (mcg_engine_sync_cpus()) that it is too. */
 void mcg_memcg_drain_all_stock(struct mcg_engine *e, struct mcg_cpu *self,
 			       struct mcg_cgroup *top);
 /* Pages the stocks hold charged to top's subtree, with memsw only those

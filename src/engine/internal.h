@@ -176,6 +176,10 @@ struct mcg_cgroup {
 struct mcg_cpu {
 	_Alignas(64) pthread_mutex_t lock;	/* held between enter and exit */
 	struct mcg_engine *engine;		/* immutable */
+	/* The newest engine sync_gen an enter of this CPU has seen
+	 * (mcg_engine_sync_cpus()): stored inside the window with release,
+	 * after the enter's drains; syncers load it with acquire. */
+	_Atomic uint64_t sync_acked;
 	unsigned id;				/* immutable */
 	/* This CPU's unit offset (engine->pcpu_offset[id]), immutable: what
 	 * this_cpu_ptr() adds, the kernel holding it in a segment register. */
@@ -272,6 +276,14 @@ struct mcg_engine {
 	_Atomic uint64_t next_id;
 
 	struct mcg_cpu *cpus;			/* [nr_cpus] */
+	/* Grace periods (mcg_engine_sync_cpus()): the newest asked for,
+	 * bumped by a syncer (a seq_cst read-modify-write), loaded with
+	 * acquire at every enter.  An enter that sees a new one wakes the
+	 * syncers through sync_cond (sync_lock guards no data: it orders the
+	 * wakeup against a syncer's last check). */
+	_Atomic uint64_t sync_gen;
+	pthread_mutex_t sync_lock;
+	pthread_cond_t sync_cond;
 
 	/* Flush heuristics state and counters. */
 	_Atomic int64_t flush_last_time_ns;	/* last root flush */
