@@ -60,10 +60,10 @@ sleep 5	# every worker under way
 # op KIND PATH: the system call alone, timed in perl; prints "seconds errno".
 op() {
 	perl -MTime::HiRes=time -e '
-		my ($kind, $path) = @ARGV; my $t = time; my $ok;
+		my ($kind, $path) = @ARGV; my ($ok, $f); my $t = time;
 		if ($kind eq "mkdir") { $ok = mkdir $path }
 		elsif ($kind eq "rmdir") { $ok = rmdir $path }
-		else { $ok = open(my $f, ">", "$path/memcgfs.workload") && syswrite($f, "preset=idle\n") }
+		else { $ok = open($f, ">", "$path/memcgfs.workload") && syswrite($f, "preset=idle\n") }
 		printf "%.6f %d\n", time - $t, $ok ? 0 : $! + 0;' "$1" "$2"
 }
 
