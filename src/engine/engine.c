@@ -141,12 +141,7 @@ static void *periodic_flusher(void *arg)
 	pthread_mutex_lock(&e->flusher_lock);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	while (!e->flusher_stop) {
-		deadline.tv_sec += e->cfg.flush_period_ms / 1000;
-		deadline.tv_nsec += (long)(e->cfg.flush_period_ms % 1000) * 1000000L;
-		if (deadline.tv_nsec >= 1000000000L) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
+		timespec_add_ns(&deadline, (uint64_t)e->cfg.flush_period_ms * 1000000u);
 		while (!e->flusher_stop &&
 		       pthread_cond_timedwait(&e->flusher_cond, &e->flusher_lock, &deadline) != ETIMEDOUT)
 			;
@@ -433,12 +428,18 @@ void mcg_cpu_exit(struct mcg_cpu *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* Has c passed grace period gen?  Either way the caller's view is
- * current: an acquire of what the acknowledging enter released, or a
- * window of the caller's own. */
+/* Has an enter of c acknowledged grace period gen?  An acquire of what
+ * that enter released. */
+static bool cpu_acked(struct mcg_cpu *c, uint64_t gen)
+{
+	return atomic_load_explicit(&c->sync_acked, memory_order_acquire) >= gen;
+}
+
+/* Has c passed grace period gen: acknowledged, or taken by the caller
+ * now, in a window of its own? */
 static bool cpu_passed(struct mcg_cpu *c, uint64_t gen)
 {
-	if (atomic_load_explicit(&c->sync_acked, memory_order_acquire) >= gen)
+	if (cpu_acked(c, gen))
 		return true;
 	if (pthread_mutex_trylock(&c->lock) != 0)
 		return false;
@@ -470,15 +471,10 @@ void mcg_engine_sync_cpus(struct mcg_engine *e)
 		 * sync_lock, so one after this check wakes us) or a
 		 * millisecond passes. */
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_nsec += 1000000;
-		if (deadline.tv_nsec >= 1000000000) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000;
-		}
+		timespec_add_ns(&deadline, 1000000);
 		pthread_mutex_lock(&e->sync_lock);
 		for (unsigned c = 0; c < nr && !acked; c++)
-			acked = !passed[c] &&
-				atomic_load_explicit(&e->cpus[c].sync_acked, memory_order_acquire) >= gen;
+			acked = !passed[c] && cpu_acked(&e->cpus[c], gen);
 		if (!acked)
 			pthread_cond_timedwait(&e->sync_cond, &e->sync_lock, &deadline);
 		pthread_mutex_unlock(&e->sync_lock);

@@ -369,6 +369,17 @@ static inline uint64_t mcg_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* A condition variable's deadline, ns after *t, normalised. */
+static inline void timespec_add_ns(struct timespec *t, uint64_t ns)
+{
+	t->tv_sec += (time_t)(ns / 1000000000u);
+	t->tv_nsec += (long)(ns % 1000000000u);
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000L;
+	}
+}
+
 /* What flush_last_time_ns and the ratelimits compare: the emulated time
  * with a manual clock, else CLOCK_MONOTONIC. */
 static inline int64_t engine_now_ns(const struct mcg_engine *e)

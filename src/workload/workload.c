@@ -664,8 +664,8 @@ static void wl_sync_steps(struct mcg_workload *wl)
  * open at the swap has closed (wl_sync_steps()).  Emulating 80 CPUs on a
  * machine with 2 cores, the workers are preempted inside their windows
  * and a grace period lasts until the slowest of 80 workers gets its next
- * turn: a second or more (contrib/bench-hier.sh).  So a writer of memcgfs.workload does not wait for
- * one.  As call_rcu() hands the free to RCU's kthreads, profile_retire()
+ * turn: a second or more (contrib/bench-hier.sh).  So a writer of
+ * memcgfs.workload does not wait for one.  As call_rcu() hands the free to RCU's kthreads, profile_retire()
  * queues the old profile and the reaper thread frees every queued one
  * after one grace period of its own.  A swap whose later steps must all
  * see the new profile (tasks that exit, a freeze) still waits itself.
