@@ -109,6 +109,10 @@ struct wl_cgroup {
 						 * inside a CPU window */
 	_Atomic bool idle;			/* mirrors the profile, for skipping */
 	_Atomic bool frozen;			/* cgroup.freeze: the tasks stay, stopped */
+	/* Its place in creation order, the order of the pool's lists
+	 * (immutable), and whether it is on the active list (list_lock). */
+	uint64_t order;
+	bool active;
 	char *ledgers;				/* nr_cpus ledgers, ledger_size each */
 	size_t ledger_size;
 	/* rmdir'ed in an era that leaves a dying memcg its pages: no tasks,
@@ -162,9 +166,16 @@ struct mcg_workload {
 
 	/* Serialises mkdir and rmdir through the pool. */
 	pthread_mutex_t hier_mutex;
-	/* Every cgroup's wl_cgroup, root first; workers read it per round. */
+	/* Every cgroup's wl_cgroup, root first, in creation order; and
+	 * those a worker's round may have to step (workload.c, "The active
+	 * list"), in the same order. */
 	pthread_rwlock_t list_lock;
 	GPtrArray *cgroups;			/* list_lock */
+	GPtrArray *active;			/* list_lock */
+	uint64_t next_order;			/* list_lock, for writing */
+	/* A round skipped a stopped cgroup with nothing in flight on its CPU:
+	 * the active list may have one to drop. */
+	_Atomic bool prune_due;
 
 	struct wl_worker *workers;		/* [nr_cpus] */
 	bool started;

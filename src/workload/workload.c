@@ -727,6 +727,128 @@ static void reaper_stop(struct mcg_workload *wl)
 	g_ptr_array_set_size(wl->retired, 0);
 }
 
+/*
+ * The active list.  A worker's round visits only the cgroups that may
+ * need a step: those whose tasks run (a busy profile, not frozen) and
+ * those with dirty or writeback pages on some CPU (a stopped cgroup still
+ * finishes its writeback).  A pool of 10,000 idle memcgs then costs the
+ * workers nothing, as it costs a kernel's CPUs nothing.  Visiting them all
+ * at every tick of 64 emulated CPUs kept this machine's two cores busy,
+ * and kept list_lock read-held so long that every mkdir waited behind
+ * whole rounds: seed 003's set-up took time quadratic in the memcgs.
+ *
+ * The invariant: a cgroup off the list is stopped (idle or frozen) and
+ * has nothing in flight on any CPU, or is about to be put on it by the
+ * one who broke that.  Whoever lets a cgroup's tasks run puts it on first
+ * (set_profile, thaw, mkdir with a busy default); the two things that give
+ * a stopped cgroup pages in flight, the merge of a removed child's ledgers
+ * into its parent and a direct charge of dirty pages, put it on after.
+ * Leaving is lazy: a round that skips a stopped cgroup with nothing in
+ * flight on its CPU raises prune_due, and the next round's end drops the
+ * cgroups found clean on every CPU, rechecked under hier_mutex (no profile
+ * write between its put and its swap) and the write lock (no step runs,
+ * nothing in flight can appear).
+ *
+ * The list keeps creation order (w->order), the order of wl->cgroups, so
+ * a round steps its cgroups in the order a walk of the whole pool would:
+ * the list changes what a round costs, never what it does (a manual-clock
+ * run's figures are the same).
+ */
+
+/* Puts w on the active list.  Caller holds list_lock for writing. */
+static void active_add(struct mcg_workload *wl, struct wl_cgroup *w)
+{
+	unsigned lo = 0, hi = wl->active->len;
+
+	if (w->active)
+		return;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (((struct wl_cgroup *)wl->active->pdata[mid])->order < w->order)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	g_ptr_array_insert(wl->active, (gint)lo, w);
+	w->active = true;
+}
+
+/* Takes w off the active list.  Caller holds list_lock for writing. */
+static void active_remove(struct mcg_workload *wl, struct wl_cgroup *w)
+{
+	if (w->active)
+		g_ptr_array_remove(wl->active, w);
+	w->active = false;
+}
+
+static bool wl_stopped(const struct wl_cgroup *w)
+{
+	return atomic_load_explicit(&w->idle, memory_order_relaxed) ||
+	       atomic_load_explicit(&w->frozen, memory_order_relaxed);
+}
+
+/* Any dirty or writeback page of w's on any CPU.  Exact under list_lock
+ * held for writing; a hint otherwise. */
+static bool wl_in_flight_anywhere(const struct mcg_workload *wl, const struct wl_cgroup *w)
+{
+	for (unsigned c = 0; c < wl->nr_cpus; c++)
+		if (wl_ledger_in_flight(wl, wl_ledger(w, c)))
+			return true;
+	return false;
+}
+
+/* After anything that may have given cg's cgroup pages in flight. */
+static void active_add_if_in_flight(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	struct wl_cgroup *w;
+
+	pthread_rwlock_wrlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	if (w && wl_in_flight_anywhere(wl, w))
+		active_add(wl, w);
+	pthread_rwlock_unlock(&wl->list_lock);
+}
+
+/* Drops the stopped cgroups with nothing in flight, if a round saw one.
+ * A look under the read lock first: a cgroup whose writeback still runs
+ * on another CPU costs no write lock. */
+static void active_prune(struct mcg_workload *wl)
+{
+	bool any = false;
+
+	if (!atomic_exchange_explicit(&wl->prune_due, false, memory_order_relaxed))
+		return;
+	pthread_rwlock_rdlock(&wl->list_lock);
+	for (unsigned i = 0; i < wl->active->len && !any; i++) {
+		struct wl_cgroup *w = wl->active->pdata[i];
+
+		any = wl_stopped(w) && !wl_in_flight_anywhere(wl, w);
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	if (!any)
+		return;
+	/* hier_mutex: set_profile puts a cgroup on the list before it swaps
+	 * the busy profile in, and must not find it dropped in between.
+	 * Never waited for here: a profile write may be waiting for this
+	 * worker's step (wl_sync_steps()); the next round tries again. */
+	if (pthread_mutex_trylock(&wl->hier_mutex)) {
+		atomic_store_explicit(&wl->prune_due, true, memory_order_relaxed);
+		return;
+	}
+	pthread_rwlock_wrlock(&wl->list_lock);
+	for (unsigned i = wl->active->len; i-- > 0;) {
+		struct wl_cgroup *w = wl->active->pdata[i];
+
+		if (wl_stopped(w) && !wl_in_flight_anywhere(wl, w)) {
+			g_ptr_array_remove_index(wl->active, i);
+			w->active = false;
+		}
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	pthread_mutex_unlock(&wl->hier_mutex);
+}
+
 /* One round of a worker: a step of dt seconds of every cgroup whose profile
  * is busy (or whose writeback is not done), each inside the CPU's window.
  * With account_cputime, the time a step took goes to the cgroup's cpu.stat
@@ -740,17 +862,17 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 
 	*busy = false;
 	pthread_rwlock_rdlock(&wl->list_lock);
-	for (unsigned i = 0; i < wl->cgroups->len; i++) {
-		struct wl_cgroup *w = wl->cgroups->pdata[i];
+	for (unsigned i = 0; i < wl->active->len; i++) {
+		struct wl_cgroup *w = wl->active->pdata[i];
 		const struct mcg_profile *p;
 		uint64_t t0;
-
-		bool stopped = atomic_load_explicit(&w->idle, memory_order_relaxed) ||
-			       atomic_load_explicit(&w->frozen, memory_order_relaxed);
+		bool stopped = wl_stopped(w);
 
 		/* An idle or frozen cgroup still finishes its writeback. */
-		if (stopped && !wl_ledger_in_flight(wl, wl_ledger(w, wk->cpu)))
+		if (stopped && !wl_ledger_in_flight(wl, wl_ledger(w, wk->cpu))) {
+			atomic_store_explicit(&wl->prune_due, true, memory_order_relaxed);
 			continue;
+		}
 		*busy = true;
 		t0 = account_cputime ? now_ns() : 0;
 		mcg_cpu_enter(x->cpu);
@@ -781,6 +903,7 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 		atomic_store_explicit(&wk->stat_updates, x->stat_updates, memory_order_relaxed);
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	active_prune(wl);
 	return behind;
 }
 
@@ -880,12 +1003,14 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	pthread_cond_init(&wl->park_cond, &cattr);
 	pthread_condattr_destroy(&cattr);
 	wl->cgroups = g_ptr_array_new();
+	wl->active = g_ptr_array_new();
 	pthread_mutex_init(&wl->reap_lock, NULL);
 	pthread_cond_init(&wl->reap_cond, NULL);
 	wl->retired = g_ptr_array_new_with_free_func((GDestroyNotify)mcg_profile_free);
 	{
 		struct wl_cgroup *root = wl_cgroup_new(wl, mcg_engine_root(e), idle);
 
+		root->order = wl->next_order++;
 		g_ptr_array_add(wl->cgroups, root);
 		mcg_cgroup_set_workload(mcg_engine_root(e), root);
 	}
@@ -1023,6 +1148,7 @@ void mcg_workload_free(struct mcg_workload *wl)
 		wl_cgroup_free(w);
 	}
 	g_ptr_array_free(wl->cgroups, TRUE);
+	g_ptr_array_free(wl->active, TRUE);
 	g_free(wl->workers);
 	mcg_profile_free(wl->default_profile);
 	mcg_profile_free(wl->frozen_profile);
@@ -1154,6 +1280,9 @@ int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg
 	}
 	mcg_cpu_exit(x.cpu);
 	pthread_rwlock_unlock(&wl->list_lock);
+	/* Dirty pages of a stopped cgroup: its workers write them back. */
+	if (kind == MCG_PAGES_FILE_DIRTY && pages > 0)
+		active_add_if_in_flight(wl, cg);
 	return err;
 }
 
@@ -1282,7 +1411,10 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 		w = wl_cgroup_new(wl, cg, profile_copy(wl->default_profile));
 		w->objs_parent = objs ? mcg_cgroup_get(parent) : NULL;
 		pthread_rwlock_wrlock(&wl->list_lock);
+		w->order = wl->next_order++;
 		g_ptr_array_add(wl->cgroups, w);
+		if (!atomic_load(&w->idle))
+			active_add(wl, w);
 		mcg_cgroup_set_workload(cg, w);
 		pthread_rwlock_unlock(&wl->list_lock);
 		if (!atomic_load(&w->idle))
@@ -1376,8 +1508,10 @@ static void wl_sweep_dying(struct mcg_workload *wl)
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (gone->len) {
 		pthread_rwlock_wrlock(&wl->list_lock);
-		for (unsigned i = 0; i < gone->len; i++)
+		for (unsigned i = 0; i < gone->len; i++) {
 			g_ptr_array_remove(wl->cgroups, gone->pdata[i]);
+			active_remove(wl, gone->pdata[i]);
+		}
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* No worker reaches them any more: the last put folds each
 		 * memcg (outside every CPU window), and their objects go. */
@@ -1447,6 +1581,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	} else {
 		pthread_rwlock_wrlock(&wl->list_lock);
 		g_ptr_array_remove(wl->cgroups, w);
+		active_remove(wl, w);
 		mcg_cgroup_set_workload(cg, NULL);
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* No worker reaches w any more; each CPU's ledger moves as that
@@ -1458,6 +1593,8 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 			wl_ledger_merge(wl, wl_ledger(pw, c), wl_ledger(w, c));
 			mcg_cpu_exit(cpu);
 		}
+		/* w's writeback goes on in the parent, which may be stopped. */
+		active_add_if_in_flight(wl, pw->cg);
 		if (w->objs_parent)
 			memcg_objects_uncharge(wl, w->objs_parent);
 		wl_cgroup_free(w);
@@ -1532,6 +1669,13 @@ int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, con
 		return err;
 	/* hier_mutex: one profile change at a time, none during an rmdir */
 	pthread_mutex_lock(&wl->hier_mutex);
+	if (!mcg_profile_is_idle(p)) {	/* on the active list before it runs */
+		pthread_rwlock_wrlock(&wl->list_lock);
+		w = mcg_cgroup_workload(cg);
+		if (w)
+			active_add(wl, w);
+		pthread_rwlock_unlock(&wl->list_lock);
+	}
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
 	if (w)
@@ -1582,10 +1726,15 @@ int mcg_workload_set_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 {
 	struct wl_cgroup *w;
 
-	pthread_rwlock_rdlock(&wl->list_lock);
+	/* Written, and a thawed cgroup put on the active list, with no step
+	 * running and no prune between. */
+	pthread_rwlock_wrlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
-	if (w)
+	if (w) {
+		if (!frozen)
+			active_add(wl, w);
 		atomic_store_explicit(&w->frozen, frozen, memory_order_relaxed);
+	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (!w)
 		return -ENODEV;
