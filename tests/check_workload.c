@@ -610,6 +610,47 @@ START_TEST(test_long_run_invariants)
 }
 END_TEST
 
+/*
+ * A fault maps its page with a page table allocated for it: a CPU whose
+ * tasks fault for the first time (no step of CPU 0, which holds the mm's
+ * fixed part, before it) never has pages mapped without the PTE pages
+ * that map them (do_anonymous_page() allocates the PTE page before the
+ * folio, finish_fault() before it maps a file page), after any of its
+ * steps, whatever the preset.  With one node, every page table is node 0's.
+ */
+START_TEST(test_fault_maps_with_page_tables)
+{
+	static const char *const presets[] = { "seed001", "multi-fault", "file-reader" };
+	g_autofree char *profile = g_strdup_printf("preset=%s nodes=0", presets[_i]);
+	struct mcg_profile *p = NULL;
+	struct rig r;
+	struct wl_cgroup *w;
+
+	/* The cgroup's own profile is idle: only the steps below run it. */
+	rig_up(&r, MCG_HIERARCHY_V2, 2, 1, "preset=idle", 1);
+	ck_assert_int_eq(mcg_profile_parse(profile, 1, &p), 0);
+	mcg_workload_pause(r.wl);
+	w = mcg_cgroup_workload(r.cg[0]);
+	for (unsigned step = 1; step <= 20; step++) {
+		struct wl_ctx x = { r.wl, r.e, mcg_engine_cpu(r.e, 1), 1, 0, NULL };
+		const struct wl_node *n = &wl_ledger(w, 1)->node[0];
+		long mapped;
+
+		mcg_cpu_enter(x.cpu);
+		wl_step(&x, w, p, 0.01);
+		mapped = n->anon_inactive + n->anon_active + n->mlocked + n->shmem + n->mapped +
+			 n->swapped;
+		ck_assert_msg(mapped > 0 && n->pagetables * 512 >= mapped,
+			      "%s, step %u: %ld pages mapped on CPU 1 with %ld page tables",
+			      presets[_i], step, mapped, n->pagetables);
+		mcg_cpu_exit(x.cpu);
+	}
+	mcg_workload_resume(r.wl);
+	mcg_profile_free(p);
+	rig_down(&r);
+}
+END_TEST
+
 START_TEST(test_conservation_under_load)
 {
 	bool v1 = _i == 1;
@@ -1074,6 +1115,7 @@ static Suite *make_workload_suite(void)
 	tc = tcase_create("long run");
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, test_long_run_invariants, 0, 8);
+	tcase_add_loop_test(tc, test_fault_maps_with_page_tables, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

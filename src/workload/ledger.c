@@ -197,6 +197,8 @@ static long share_of(struct wl_ledger *l, enum wl_carry c, long n, double pct)
 
 /* ---- faults ---- */
 
+static bool fault_pte_alloc(struct wl_ctx *x, struct wl_cgroup *w, int nid, long pages);
+
 /* Is this fault of a kind that `pct` percent of faults are?  An exact share
  * over time (the carry), held at one pending hit while `possible` is false,
  * so that a share cannot pile up while there is nothing to take it from. */
@@ -308,7 +310,13 @@ static long anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 		l->carry[WL_CARRY_THP] += THP_PAGES;
 	}
 	l->carry[WL_CARRY_THP] += (double)pages * p->thp / 100.0;
-	if (!thp && !wl_charge(x, w, 1, WL_MEMSW))
+	/* The THP's deposit after its charge; a small page's PTE page
+	 * before it.  Without it the fault is VM_FAULT_OOM. */
+	if (thp && !fault_pte_alloc(x, w, nid, THP_PAGES)) {
+		wl_uncharge(x, w, THP_PAGES, WL_MEMSW);
+		return pages;
+	}
+	if (!thp && (!fault_pte_alloc(x, w, nid, 1) || !wl_charge(x, w, 1, WL_MEMSW)))
 		return 1;
 	mlocked = thp ? 0 : share_of(l, WL_CARRY_MLOCK, 1, p->mlock);
 	anon_folio_add(x, w, nid, pages, thp, mlocked);
@@ -365,11 +373,17 @@ static long file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_pr
 	int nid;
 	long refault;
 
+	long mapped;
+
 	if (!wl_charge(x, w, 1, WL_MEMSW))
 		return 1;
 	nid = pick_node(x, w, p);
 	refault = fault_is(l, WL_CARRY_REFAULT_FILE, 50, l->node[nid].shadow_file > 0);
-	file_page_add(x, w, nid, refault, share_of(l, WL_CARRY_MAPPED, 1, p->mapped));
+	mapped = share_of(l, WL_CARRY_MAPPED, 1, p->mapped);
+	/* A page table refused leaves the page cached and unmapped. */
+	if (mapped && !fault_pte_alloc(x, w, nid, 1))
+		mapped = 0;
+	file_page_add(x, w, nid, refault, mapped);
 	return 1;
 }
 
@@ -410,8 +424,18 @@ static void shmem_add(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 
 static long shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
-	if (wl_charge(x, w, 1, WL_MEMSW))
-		shmem_add(x, w, pick_node(x, w, p));
+	int nid;
+
+	if (!wl_charge(x, w, 1, WL_MEMSW))
+		return 1;
+	nid = pick_node(x, w, p);
+	/* shmem_fault() charged the folio; finish_fault() maps it.  The
+	 * model's shmem pages are all mapped: one whose page table was
+	 * refused goes back. */
+	if (fault_pte_alloc(x, w, nid, 1))
+		shmem_add(x, w, nid);
+	else
+		wl_uncharge(x, w, 1, WL_MEMSW);
 	return 1;
 }
 
@@ -489,9 +513,12 @@ static long kernel_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg
  *   the upper levels) is what sleep(1) has on the 6.18 host, VmPTE
  *   52 kB: 13 pages, held in CPU 0's ledger as the mm is one.
  *
- * Tasks exit with both (wl_tasks_exit_ledger()); turnover trims them in
- * proportion with the rest, as threads come and go, and the next step
- * makes what is missing again.  A charge the limits refuse is tried again
+ * A fault that maps a page past what the tables hold allocates the next
+ * table where the kernel does (fault_pte_alloc()), so no page is ever
+ * mapped without one, even on a CPU whose first step this is.  Tasks exit
+ * with both (wl_tasks_exit_ledger()); turnover trims them in proportion
+ * with the rest, as threads come and go, and the next step makes what is
+ * missing again.  A charge the limits refuse is tried again
  * the next step, as a fault or a clone would be.
  */
 #define TASK_STACK_PAGES 4
@@ -503,31 +530,71 @@ static long div_up(long a, long b)
 	return (a + b - 1) / b;
 }
 
-static void tasks_kernel_floor(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+/* What this CPU's ledger holds of stacks, page tables and pages that sit
+ * in PTEs. */
+struct task_kernel {
+	long stack, pagetables, mapped;
+};
+
+static struct task_kernel task_kernel_held(const struct wl_ctx *x, const struct wl_cgroup *w)
 {
 	const struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	long stack = 0, pagetables = 0, mapped = 0, need;
+	struct task_kernel t = { 0, 0, 0 };
 
 	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 		const struct wl_node *n = &l->node[nid];
 
-		stack += n->kernel_stack;
-		pagetables += n->pagetables;
-		mapped += n->anon_inactive + n->anon_active + n->mlocked + n->shmem + n->mapped +
-			  n->swapped;
+		t.stack += n->kernel_stack;
+		t.pagetables += n->pagetables;
+		t.mapped += n->anon_inactive + n->anon_active + n->mlocked + n->shmem + n->mapped +
+			    n->swapped;
 	}
-	for (; stack < TASK_STACK_PAGES; stack++) {
+	return t;
+}
+
+/* Charges page tables on node nid until this CPU's ledger has those that
+ * `mapped` pages need; false when a charge failed. */
+static bool pagetables_for(struct wl_ctx *x, struct wl_cgroup *w, int nid, long have,
+			   long mapped)
+{
+	long need = div_up(mapped, PTRS_PER_TABLE);
+
+	need += div_up(need, PTRS_PER_TABLE) + (x->cpu_id == 0 ? TASK_PAGETABLES_BASE : 0);
+	for (; have < need; have++) {
+		if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
+			return false;
+		kernel_part(x, w, nid, MCG_PAGETABLE, 1);
+	}
+	return true;
+}
+
+/*
+ * The page table a fault maps `pages` more pages with, allocated where the
+ * kernel allocates it: before the folio of an anonymous fault
+ * (do_anonymous_page(): pte_alloc() first, mm/memory.c), after the folio of
+ * a file or shmem fault (finish_fault(): pte_alloc() once ->fault() has the
+ * charged folio) and of a THP (__do_huge_pmd_anonymous_page(),
+ * mm/huge_memory.c: pte_alloc_one() for the deposit after
+ * mem_cgroup_charge()).  False when its charge failed: the fault is
+ * VM_FAULT_OOM and maps nothing.
+ */
+static bool fault_pte_alloc(struct wl_ctx *x, struct wl_cgroup *w, int nid, long pages)
+{
+	struct task_kernel t = task_kernel_held(x, w);
+
+	return pagetables_for(x, w, nid, t.pagetables, t.mapped + pages);
+}
+
+static void tasks_kernel_floor(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
+{
+	struct task_kernel t = task_kernel_held(x, w);
+
+	for (; t.stack < TASK_STACK_PAGES; t.stack++) {
 		if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
 			return;
 		kernel_part(x, w, pick_node(x, w, p), MCG_KERNEL_STACK_KB, 1);
 	}
-	need = div_up(mapped, PTRS_PER_TABLE);
-	need += div_up(need, PTRS_PER_TABLE) + (x->cpu_id == 0 ? TASK_PAGETABLES_BASE : 0);
-	for (; pagetables < need; pagetables++) {
-		if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
-			return;
-		kernel_part(x, w, pick_node(x, w, p), MCG_PAGETABLE, 1);
-	}
+	pagetables_for(x, w, pick_node(x, w, p), t.pagetables, t.mapped);
 }
 
 /* ---- aging and writeback ---- */
