@@ -1807,6 +1807,85 @@ static void *stress_churn(void *arg)
 	return NULL;
 }
 
+/* mcg_engine_on_each_cpu(): each CPU runs the call once, in a window of its
+ * own, after the window it was in at the call ended.  One thread holds CPU
+ * 2 across the call; another enters and leaves CPU 5 in a loop and so runs
+ * CPU 5's call itself; the caller passes the rest. */
+struct each_cpu_probe {
+	struct mcg_engine *e;
+	_Atomic unsigned ran[8];
+	_Atomic bool cpu2_left, stop, in_window_ok;
+	_Atomic bool holding;
+};
+
+static void each_cpu_record(struct mcg_cpu *cpu, void *arg)
+{
+	struct each_cpu_probe *p = arg;
+	unsigned id = mcg_cpu_id(cpu);
+
+	/* inside the CPU's window: its lock is held */
+	if (pthread_mutex_trylock(&cpu->lock) == 0) {
+		pthread_mutex_unlock(&cpu->lock);
+		atomic_store(&p->in_window_ok, false);
+	}
+	if (id == 2 && !atomic_load(&p->cpu2_left))
+		atomic_store(&p->in_window_ok, false);
+	atomic_fetch_add(&p->ran[id], 1);
+}
+
+static void *each_cpu_holder(void *arg)
+{
+	struct each_cpu_probe *p = arg;
+	struct mcg_cpu *c2 = mcg_engine_cpu(p->e, 2);
+
+	mcg_cpu_enter(c2);
+	atomic_store(&p->holding, true);
+	usleep(100 * 1000);
+	atomic_store(&p->cpu2_left, true);
+	mcg_cpu_exit(c2);
+	return NULL;
+}
+
+static void *each_cpu_churn(void *arg)
+{
+	struct each_cpu_probe *p = arg;
+	struct mcg_cpu *c5 = mcg_engine_cpu(p->e, 5);
+
+	while (!atomic_load(&p->stop)) {
+		mcg_cpu_enter(c5);
+		mcg_cpu_exit(c5);
+	}
+	return NULL;
+}
+
+START_TEST(test_on_each_cpu)
+{
+	struct each_cpu_probe p = { .e = engine_make(8, 1, NULL, MCG_HIERARCHY_V2, NULL) };
+	pthread_t holder, churn;
+
+	atomic_store(&p.in_window_ok, true);
+	pthread_create(&holder, NULL, each_cpu_holder, &p);
+	pthread_create(&churn, NULL, each_cpu_churn, &p);
+	while (!atomic_load(&p.holding))
+		usleep(1000);
+	for (int round = 1; round <= 3; round++) {
+		mcg_engine_on_each_cpu(p.e, each_cpu_record, &p);
+		for (unsigned c = 0; c < 8; c++)
+			ck_assert_uint_eq(atomic_load(&p.ran[c]), (unsigned)round);
+	}
+	ck_assert(atomic_load(&p.cpu2_left));
+	ck_assert(atomic_load(&p.in_window_ok));
+	atomic_store(&p.stop, true);
+	pthread_join(holder, NULL);
+	pthread_join(churn, NULL);
+	/* A plain grace period runs no call again. */
+	mcg_engine_sync_cpus(p.e);
+	for (unsigned c = 0; c < 8; c++)
+		ck_assert_uint_eq(atomic_load(&p.ran[c]), 3);
+	mcg_engine_free(p.e);
+}
+END_TEST
+
 START_TEST(test_stress_threads)
 {
 	struct stress *s = g_new0(struct stress, 1);
@@ -1986,6 +2065,7 @@ static Suite *make_engine_suite(void)
 	tc = tcase_create("threads");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_stress_threads, 0, 5);
+	tcase_add_test(tc, test_on_each_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

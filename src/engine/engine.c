@@ -214,6 +214,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 
 	pthread_rwlock_init(&e->hier_lock, NULL);
 	pthread_mutex_init(&e->sync_lock, NULL);
+	pthread_mutex_init(&e->call_mutex, NULL);
 	pthread_condattr_init(&cattr);
 	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->sync_cond, &cattr);
@@ -304,6 +305,7 @@ void mcg_engine_free(struct mcg_engine *e)
 	}
 	pthread_rwlock_destroy(&e->hier_lock);
 	pthread_mutex_destroy(&e->sync_lock);
+	pthread_mutex_destroy(&e->call_mutex);
 	pthread_cond_destroy(&e->sync_cond);
 	pthread_mutex_destroy(&e->stats_flush_lock);
 	g_assert(e->pcpu_chunks == NULL || !e->root);	/* every cgroup gave its block back */
@@ -392,13 +394,24 @@ unsigned mcg_cpu_id(const struct mcg_cpu *c)
  * retries its trylocks each millisecond, for CPUs whose holder left
  * without coming back.  The waits overlap: a grace period lasts as long
  * as its slowest CPU.
+ *
+ * mcg_engine_on_each_cpu() rides on the same acknowledgement, as the
+ * kernel's on_each_cpu() has each CPU run the function itself: the caller
+ * publishes the call (call_seq, with release), then waits for a grace
+ * period.  Every enter that acknowledges it, and every trylock pass, runs
+ * the call first if the CPU has not run it yet: an enter whose acquire of
+ * sync_gen sees the bump sees the call.  An enter that finds an older
+ * grace period may run a call published meanwhile early, which is as
+ * good.  The check costs nothing on the common path: only an enter that
+ * finds a new generation looks at call_seq.
  */
 
 /* The CPU a thread has entered, to catch misuse in debug builds. */
 static _Thread_local struct mcg_cpu *current_cpu;
 
 /* The start of c's window, its lock taken: serve the drain requests, and
- * acknowledge a grace period begun since the last enter. */
+ * acknowledge a grace period begun since the last enter, after the call
+ * of mcg_engine_on_each_cpu() published before it. */
 static void cpu_window_open(struct mcg_cpu *c)
 {
 	struct mcg_engine *e = c->engine;
@@ -407,6 +420,12 @@ static void cpu_window_open(struct mcg_cpu *c)
 	current_cpu = c;
 	charge_stock_enter(c);
 	if (gen != atomic_load_explicit(&c->sync_acked, memory_order_relaxed)) {
+		uint64_t call = atomic_load_explicit(&e->call_seq, memory_order_acquire);
+
+		if (call != c->call_served) {
+			e->call_fn(c, e->call_arg);
+			c->call_served = call;
+		}
 		atomic_store_explicit(&c->sync_acked, gen, memory_order_release);
 		pthread_mutex_lock(&e->sync_lock);
 		pthread_cond_broadcast(&e->sync_cond);
@@ -479,6 +498,17 @@ void mcg_engine_sync_cpus(struct mcg_engine *e)
 			pthread_cond_timedwait(&e->sync_cond, &e->sync_lock, &deadline);
 		pthread_mutex_unlock(&e->sync_lock);
 	}
+}
+
+void mcg_engine_on_each_cpu(struct mcg_engine *e, void (*fn)(struct mcg_cpu *cpu, void *arg),
+			    void *arg)
+{
+	pthread_mutex_lock(&e->call_mutex);
+	e->call_fn = fn;
+	e->call_arg = arg;
+	atomic_fetch_add_explicit(&e->call_seq, 1, memory_order_release);
+	mcg_engine_sync_cpus(e);
+	pthread_mutex_unlock(&e->call_mutex);
 }
 
 bool engine_thread_in_cpu(void)

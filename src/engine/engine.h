@@ -184,6 +184,17 @@ void mcg_cpu_exit(struct mcg_cpu *c);
  * for all of them at once.  Not from inside a CPU window. */
 void mcg_engine_sync_cpus(struct mcg_engine *e);
 
+/* Runs fn(cpu, arg) once on every emulated CPU, inside a window of that
+ * CPU, and returns when all have run: the kernel's on_each_cpu().  Each
+ * runs at the CPU's next enter, by whichever thread enters it, or by the
+ * caller on a CPU nobody holds, so the waits overlap as a grace period's
+ * do; the call is a grace period too.  fn may run on any thread, holding
+ * whatever locks the enterer holds: it must not enter a CPU, wait for a
+ * grace period, or take a lock an enterer may hold.  Callers run one at
+ * a time.  Not from inside a CPU window. */
+void mcg_engine_on_each_cpu(struct mcg_engine *e, void (*fn)(struct mcg_cpu *cpu, void *arg),
+			    void *arg);
+
 /* ---- Update path (inside mcg_cpu_enter/exit of c) ------------------------- */
 
 /* Adds val (in the item's storage unit; events: a count >= 0) to `item` of cg

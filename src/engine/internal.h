@@ -180,6 +180,9 @@ struct mcg_cpu {
 	 * (mcg_engine_sync_cpus()): stored inside the window with release,
 	 * after the enter's drains; syncers load it with acquire. */
 	_Atomic uint64_t sync_acked;
+	/* The last engine call_seq this CPU ran (mcg_engine_on_each_cpu()):
+	 * the thread holding `lock`. */
+	uint64_t call_served;
 	unsigned id;				/* immutable */
 	/* This CPU's unit offset (engine->pcpu_offset[id]), immutable: what
 	 * this_cpu_ptr() adds, the kernel holding it in a segment register. */
@@ -284,6 +287,14 @@ struct mcg_engine {
 	_Atomic uint64_t sync_gen;
 	pthread_mutex_t sync_lock;
 	pthread_cond_t sync_cond;
+	/* The call every CPU runs at its next enter (mcg_engine_on_each_cpu()):
+	 * call_fn and call_arg written under call_mutex before call_seq is
+	 * bumped with release; an enter reads them after an acquire load of
+	 * call_seq newer than the CPU's call_served. */
+	pthread_mutex_t call_mutex;
+	void (*call_fn)(struct mcg_cpu *cpu, void *arg);
+	void *call_arg;
+	_Atomic uint64_t call_seq;
 
 	/* Flush heuristics state and counters. */
 	_Atomic int64_t flush_last_time_ns;	/* last root flush */

@@ -1627,16 +1627,29 @@ int mcg_workload_cgroup_rmdir(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 /* ---- files ---- */
 
-/* The tasks of w exit, on every CPU as that CPU.  Caller holds list_lock. */
+struct tasks_exit_call {
+	struct mcg_workload *wl;
+	struct wl_cgroup *w;
+};
+
+static void tasks_exit_on_cpu(struct mcg_cpu *cpu, void *arg)
+{
+	const struct tasks_exit_call *t = arg;
+	struct wl_ctx x = { t->wl, t->wl->e, cpu, mcg_cpu_id(cpu), 0, NULL };
+
+	wl_tasks_exit_ledger(&x, t->w);
+}
+
+/* The tasks of w exit, each thread on its CPU as do_exit() runs on the
+ * exiting thread's: at each CPU's next enter (mcg_engine_on_each_cpu()),
+ * so that the waits for 80 preempted workers overlap instead of adding
+ * up.  Whoever runs it there may hold list_lock for reading, and takes no
+ * lock.  Caller holds list_lock for reading, which keeps w. */
 static void tasks_exit_all_cpus(struct mcg_workload *wl, struct wl_cgroup *w)
 {
-	for (unsigned c = 0; c < wl->nr_cpus; c++) {
-		struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0, NULL };
+	struct tasks_exit_call t = { wl, w };
 
-		mcg_cpu_enter(x.cpu);
-		wl_tasks_exit_ledger(&x, w);
-		mcg_cpu_exit(x.cpu);
-	}
+	mcg_engine_on_each_cpu(wl->e, tasks_exit_on_cpu, &t);
 }
 
 /* Swaps w's profile for p (taking it) and, when a busy profile becomes
