@@ -1477,35 +1477,75 @@ void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 	sum->pages = charged / MCG_PAGE_SIZE;
 }
 
-/* Does any CPU's ledger of w still hold memory?  Enters each CPU. */
+/* What a CPU does to ledgers of that CPU, in its window, for a caller on
+ * every CPU (mcg_engine_on_each_cpu(): the waits overlap).  The runner
+ * may hold list_lock for reading; the calls take no lock. */
+struct ledgers_call {
+	struct mcg_workload *wl;
+	struct wl_cgroup **w;		/* [n] */
+	unsigned n;
+	struct wl_cgroup *into;		/* ledger_merge_on_cpu(): w[0] into it */
+	_Atomic bool *holds;		/* ledgers_hold_on_cpu(): [n] */
+};
+
+static void ledgers_hold_on_cpu(struct mcg_cpu *cpu, void *arg)
+{
+	struct ledgers_call *t = arg;
+
+	for (unsigned i = 0; i < t->n; i++)
+		if (wl_ledger_holds_pages(t->wl, wl_ledger(t->w[i], mcg_cpu_id(cpu))))
+			atomic_store_explicit(&t->holds[i], true, memory_order_relaxed);
+}
+
+static void ledger_merge_on_cpu(struct mcg_cpu *cpu, void *arg)
+{
+	struct ledgers_call *t = arg;
+	unsigned c = mcg_cpu_id(cpu);
+
+	wl_ledger_merge(t->wl, wl_ledger(t->into, c), wl_ledger(t->w[0], c));
+}
+
+/* Which of w[n] still hold memory on some CPU: holds[i], set or left. */
+static void wl_cgroups_hold_pages(struct mcg_workload *wl, struct wl_cgroup **w, unsigned n,
+				  _Atomic bool *holds)
+{
+	struct ledgers_call t = { wl, w, n, NULL, holds };
+
+	if (n)
+		mcg_engine_on_each_cpu(wl->e, ledgers_hold_on_cpu, &t);
+}
+
 static bool wl_cgroup_holds_pages(struct mcg_workload *wl, struct wl_cgroup *w)
 {
-	bool holds = false;
+	_Atomic bool holds = false;
 
-	for (unsigned c = 0; c < wl->nr_cpus && !holds; c++) {
-		struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, c);
-
-		mcg_cpu_enter(cpu);
-		holds = wl_ledger_holds_pages(wl, wl_ledger(w, c));
-		mcg_cpu_exit(cpu);
-	}
-	return holds;
+	wl_cgroups_hold_pages(wl, &w, 1, &holds);
+	return atomic_load_explicit(&holds, memory_order_relaxed);
 }
 
 /* Frees the dying cgroups whose last pages are gone: the memcg is released
  * once nothing is charged to it.  Caller holds hier_mutex. */
 static void wl_sweep_dying(struct mcg_workload *wl)
 {
-	GPtrArray *gone = g_ptr_array_new();
+	GPtrArray *dying = g_ptr_array_new(), *gone = g_ptr_array_new();
+	_Atomic bool *holds;
 
+	/* Only the sweep, under hier_mutex, frees a dying cgroup. */
 	pthread_rwlock_rdlock(&wl->list_lock);
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 
-		if (w->dying && !wl_cgroup_holds_pages(wl, w))
-			g_ptr_array_add(gone, w);
+		if (w->dying)
+			g_ptr_array_add(dying, w);
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	holds = g_new0(_Atomic bool, dying->len + 1);
+	wl_cgroups_hold_pages(wl, (struct wl_cgroup **)dying->pdata, dying->len, holds);
+	for (unsigned i = 0; i < dying->len; i++)
+		if (!atomic_load_explicit(&holds[i], memory_order_relaxed))
+			g_ptr_array_add(gone, dying->pdata[i]);
+	g_free(holds);
+	g_ptr_array_free(dying, TRUE);
 	if (gone->len) {
 		pthread_rwlock_wrlock(&wl->list_lock);
 		for (unsigned i = 0; i < gone->len; i++) {
@@ -1579,6 +1619,8 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		pthread_rwlock_unlock(&wl->list_lock);
 		profile_retire(wl, old);
 	} else {
+		struct ledgers_call t = { wl, &w, 1, pw, NULL };
+
 		pthread_rwlock_wrlock(&wl->list_lock);
 		g_ptr_array_remove(wl->cgroups, w);
 		active_remove(wl, w);
@@ -1586,13 +1628,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* No worker reaches w any more; each CPU's ledger moves as that
 		 * CPU (a no-op for an empty one). */
-		for (unsigned c = 0; c < wl->nr_cpus; c++) {
-			struct mcg_cpu *cpu = mcg_engine_cpu(wl->e, c);
-
-			mcg_cpu_enter(cpu);
-			wl_ledger_merge(wl, wl_ledger(pw, c), wl_ledger(w, c));
-			mcg_cpu_exit(cpu);
-		}
+		mcg_engine_on_each_cpu(wl->e, ledger_merge_on_cpu, &t);
 		/* w's writeback goes on in the parent, which may be stopped. */
 		active_add_if_in_flight(wl, pw->cg);
 		if (w->objs_parent)
