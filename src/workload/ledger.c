@@ -373,16 +373,17 @@ static long file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_pr
 	int nid;
 	long refault;
 
-	long mapped;
+	long mapped = share_of(l, WL_CARRY_MAPPED, 1, p->mapped);
 
+	nid = pick_node(x, w, p);
+	/* A mapped read is a fault: its page table first (__do_fault()
+	 * preallocates it before ->fault() reads and charges the folio);
+	 * refused, the fault is VM_FAULT_OOM and reads nothing. */
+	if (mapped && !fault_pte_alloc(x, w, nid, 1))
+		return 1;
 	if (!wl_charge(x, w, 1, WL_MEMSW))
 		return 1;
-	nid = pick_node(x, w, p);
 	refault = fault_is(l, WL_CARRY_REFAULT_FILE, 50, l->node[nid].shadow_file > 0);
-	mapped = share_of(l, WL_CARRY_MAPPED, 1, p->mapped);
-	/* A page table refused leaves the page cached and unmapped. */
-	if (mapped && !fault_pte_alloc(x, w, nid, 1))
-		mapped = 0;
 	file_page_add(x, w, nid, refault, mapped);
 	return 1;
 }
@@ -424,18 +425,12 @@ static void shmem_add(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 
 static long shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
-	int nid;
+	int nid = pick_node(x, w, p);
 
-	if (!wl_charge(x, w, 1, WL_MEMSW))
-		return 1;
-	nid = pick_node(x, w, p);
-	/* shmem_fault() charged the folio; finish_fault() maps it.  The
-	 * model's shmem pages are all mapped: one whose page table was
-	 * refused goes back. */
-	if (fault_pte_alloc(x, w, nid, 1))
+	/* The page table before shmem_fault() charges the folio
+	 * (__do_fault()'s preallocation). */
+	if (fault_pte_alloc(x, w, nid, 1) && wl_charge(x, w, 1, WL_MEMSW))
 		shmem_add(x, w, nid);
-	else
-		wl_uncharge(x, w, 1, WL_MEMSW);
 	return 1;
 }
 
@@ -571,12 +566,12 @@ static bool pagetables_for(struct wl_ctx *x, struct wl_cgroup *w, int nid, long 
 /*
  * The page table a fault maps `pages` more pages with, allocated where the
  * kernel allocates it: before the folio of an anonymous fault
- * (do_anonymous_page(): pte_alloc() first, mm/memory.c), after the folio of
- * a file or shmem fault (finish_fault(): pte_alloc() once ->fault() has the
- * charged folio) and of a THP (__do_huge_pmd_anonymous_page(),
- * mm/huge_memory.c: pte_alloc_one() for the deposit after
- * mem_cgroup_charge()).  False when its charge failed: the fault is
- * VM_FAULT_OOM and maps nothing.
+ * (do_anonymous_page(): pte_alloc() first, mm/memory.c) and of a file or
+ * shmem fault (__do_fault(): pte_alloc_one() into prealloc_pte before
+ * ->fault() reads and charges the folio), after the folio of a THP
+ * (__do_huge_pmd_anonymous_page(), mm/huge_memory.c: pte_alloc_one() for
+ * the deposit after mem_cgroup_charge()).  False when its charge failed:
+ * the fault is VM_FAULT_OOM and maps nothing.
  */
 static bool fault_pte_alloc(struct wl_ctx *x, struct wl_cgroup *w, int nid, long pages)
 {

@@ -1614,6 +1614,11 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		pthread_rwlock_wrlock(&wl->list_lock);
 		w->dying = true;
 		mcg_cgroup_set_workload(cg, NULL);
+		/* Unreachable from cg from now on: a direct charge's dirty
+		 * pages must not wait for active_add_if_in_flight(cg).
+		 * Exact here: every ledger writer holds list_lock. */
+		if (wl_in_flight_anywhere(wl, w))
+			active_add(wl, w);
 		old = atomic_exchange_explicit(&w->profile, idle, memory_order_acq_rel);
 		atomic_store_explicit(&w->idle, true, memory_order_relaxed);
 		pthread_rwlock_unlock(&wl->list_lock);
