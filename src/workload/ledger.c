@@ -198,6 +198,7 @@ static long share_of(struct wl_ledger *l, enum wl_carry c, long n, double pct)
 /* ---- faults ---- */
 
 static bool fault_pte_alloc(struct wl_ctx *x, struct wl_cgroup *w, int nid, long pages);
+static bool fault_upper_alloc(struct wl_ctx *x, struct wl_cgroup *w, int nid, long pages);
 
 /* Is this fault of a kind that `pct` percent of faults are?  An exact share
  * over time (the carry), held at one pending hit while `possible` is false,
@@ -298,6 +299,10 @@ static long anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 	/* The carry gains the THP share of every page faulted; a THP is due
 	 * once it holds a whole folio. */
 	thp = l->carry[WL_CARRY_THP] >= THP_PAGES;
+	/* The upper levels first, for whichever page the fault maps;
+	 * refused, the fault is VM_FAULT_OOM and the THP stays due. */
+	if (!fault_upper_alloc(x, w, nid, thp ? THP_PAGES : 1))
+		return 1;
 	if (thp) {
 		l->carry[WL_CARRY_THP] -= THP_PAGES;
 		pages = THP_PAGES;
@@ -547,15 +552,21 @@ static struct task_kernel task_kernel_held(const struct wl_ctx *x, const struct 
 	return t;
 }
 
+/* The page tables this CPU's ledger needs for `mapped` pages: PTE pages,
+ * the tables above them, and on CPU 0 the address space's base. */
+static long pagetables_needed(const struct wl_ctx *x, long mapped)
+{
+	long need = div_up(mapped, PTRS_PER_TABLE);
+
+	return need + div_up(need, PTRS_PER_TABLE) + (x->cpu_id == 0 ? TASK_PAGETABLES_BASE : 0);
+}
+
 /* Charges page tables on node nid until this CPU's ledger has those that
  * `mapped` pages need; false when a charge failed. */
 static bool pagetables_for(struct wl_ctx *x, struct wl_cgroup *w, int nid, long have,
 			   long mapped)
 {
-	long need = div_up(mapped, PTRS_PER_TABLE);
-
-	need += div_up(need, PTRS_PER_TABLE) + (x->cpu_id == 0 ? TASK_PAGETABLES_BASE : 0);
-	for (; have < need; have++) {
+	for (long need = pagetables_needed(x, mapped); have < need; have++) {
 		if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
 			return false;
 		kernel_part(x, w, nid, MCG_PAGETABLE, 1);
@@ -580,6 +591,27 @@ static bool fault_pte_alloc(struct wl_ctx *x, struct wl_cgroup *w, int nid, long
 	return pagetables_for(x, w, nid, t.pagetables, t.mapped + pages);
 }
 
+/* The upper-level tables of a fault that maps `pages` more pages, before
+ * anything of the fault is charged: __handle_mm_fault() (mm/memory.c)
+ * runs pud_alloc() and pmd_alloc() before create_huge_pmd() or
+ * handle_pte_fault() picks a huge or a small page (6.12).
+ * Every table but the new PTE pages, which fault_pte_alloc() charges.
+ * False when a charge failed (VM_FAULT_OOM). */
+static bool fault_upper_alloc(struct wl_ctx *x, struct wl_cgroup *w, int nid, long pages)
+{
+	struct task_kernel t = task_kernel_held(x, w);
+	long new_ptes = div_up(t.mapped + pages, PTRS_PER_TABLE) - div_up(t.mapped, PTRS_PER_TABLE);
+
+	for (long have = t.pagetables,
+		  need = pagetables_needed(x, t.mapped + pages) - new_ptes;
+	     have < need; have++) {
+		if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
+			return false;
+		kernel_part(x, w, nid, MCG_PAGETABLE, 1);
+	}
+	return true;
+}
+
 static void tasks_kernel_floor(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
 	struct task_kernel t = task_kernel_held(x, w);
@@ -589,7 +621,9 @@ static void tasks_kernel_floor(struct wl_ctx *x, struct wl_cgroup *w, const stru
 			return;
 		kernel_part(x, w, pick_node(x, w, p), MCG_KERNEL_STACK_KB, 1);
 	}
-	pagetables_for(x, w, pick_node(x, w, p), t.pagetables, t.mapped);
+	/* A node is picked (a random number spent) only for a table due. */
+	if (t.pagetables < pagetables_needed(x, t.mapped))
+		pagetables_for(x, w, pick_node(x, w, p), t.pagetables, t.mapped);
 }
 
 /* ---- aging and writeback ---- */

@@ -798,11 +798,21 @@ static bool wl_in_flight_anywhere(const struct mcg_workload *wl, const struct wl
 	return false;
 }
 
-/* After anything that may have given cg's cgroup pages in flight. */
+/* After anything that may have given cg's cgroup pages in flight.  A look
+ * under the read lock first: a cgroup already on the list (or with nothing
+ * in flight) costs no write lock, and a prune after the look drops it only
+ * if it finds it clean under the write lock. */
 static void active_add_if_in_flight(struct mcg_workload *wl, struct mcg_cgroup *cg)
 {
 	struct wl_cgroup *w;
+	bool add;
 
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	add = w && !w->active && wl_in_flight_anywhere(wl, w);
+	pthread_rwlock_unlock(&wl->list_lock);
+	if (!add)
+		return;
 	pthread_rwlock_wrlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
 	if (w && wl_in_flight_anywhere(wl, w))
@@ -1515,12 +1525,15 @@ static void wl_cgroups_hold_pages(struct mcg_workload *wl, struct wl_cgroup **w,
 		mcg_engine_on_each_cpu(wl->e, ledgers_hold_on_cpu, &t);
 }
 
-static bool wl_cgroup_holds_pages(struct mcg_workload *wl, struct wl_cgroup *w)
+/* Does w still hold memory on some CPU?  Caller holds list_lock for
+ * writing: every ledger writer holds it for reading, so the ledgers stand
+ * still and their last writes are visible. */
+static bool wl_cgroup_holds_pages_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
 {
-	_Atomic bool holds = false;
-
-	wl_cgroups_hold_pages(wl, &w, 1, &holds);
-	return atomic_load_explicit(&holds, memory_order_relaxed);
+	for (unsigned c = 0; c < wl->nr_cpus; c++)
+		if (wl_ledger_holds_pages(wl, wl_ledger(w, c)))
+			return true;
+	return false;
 }
 
 /* Frees the dying cgroups whose last pages are gone: the memcg is released
@@ -1596,6 +1609,7 @@ static void release_emptied_dying(struct mcg_workload *wl)
 static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 {
 	bool reparent = mcg_engine_config(wl->e)->kernel.reparent_local;
+	struct mcg_profile *idle = NULL;
 	struct wl_cgroup *w, *pw;
 	int err;
 
@@ -1607,11 +1621,15 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	/* Tasks that a destroy other than rmdir found go with the cgroup. */
 	if (!atomic_load(&w->idle))
 		populated_update(cg, -1);
-	if (!reparent && wl_cgroup_holds_pages(wl, w)) {
-		struct mcg_profile *idle = NULL, *old;
+	/* Decided under the write lock, which no charge to w can pass: a
+	 * charge landing between a look and the merge below would move into
+	 * the parent's ledger and be uncharged one day from a memcg it was
+	 * never charged to. */
+	mcg_profile_parse("preset=idle", wl->nr_nodes, &idle);
+	pthread_rwlock_wrlock(&wl->list_lock);
+	if (!reparent && wl_cgroup_holds_pages_locked(wl, w)) {
+		struct mcg_profile *old;
 
-		mcg_profile_parse("preset=idle", wl->nr_nodes, &idle);
-		pthread_rwlock_wrlock(&wl->list_lock);
 		w->dying = true;
 		mcg_cgroup_set_workload(cg, NULL);
 		/* Unreachable from cg from now on: a direct charge's dirty
@@ -1626,7 +1644,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	} else {
 		struct ledgers_call t = { wl, &w, 1, pw, NULL };
 
-		pthread_rwlock_wrlock(&wl->list_lock);
+		mcg_profile_free(idle);
 		g_ptr_array_remove(wl->cgroups, w);
 		active_remove(wl, w);
 		mcg_cgroup_set_workload(cg, NULL);
@@ -1723,15 +1741,20 @@ int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, con
 		return err;
 	/* hier_mutex: one profile change at a time, none during an rmdir */
 	pthread_mutex_lock(&wl->hier_mutex);
-	if (!mcg_profile_is_idle(p)) {	/* on the active list before it runs */
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	/* On the active list before it runs.  Only a prune takes it off,
+	 * and a prune needs hier_mutex: one on the list now stays. */
+	if (w && !w->active && !mcg_profile_is_idle(p)) {
+		pthread_rwlock_unlock(&wl->list_lock);
 		pthread_rwlock_wrlock(&wl->list_lock);
 		w = mcg_cgroup_workload(cg);
 		if (w)
 			active_add(wl, w);
 		pthread_rwlock_unlock(&wl->list_lock);
+		pthread_rwlock_rdlock(&wl->list_lock);
+		w = mcg_cgroup_workload(cg);
 	}
-	pthread_rwlock_rdlock(&wl->list_lock);
-	w = mcg_cgroup_workload(cg);
 	if (w)
 		profile_swap(wl, w, p);
 	pthread_rwlock_unlock(&wl->list_lock);
@@ -1780,15 +1803,20 @@ int mcg_workload_set_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 {
 	struct wl_cgroup *w;
 
-	/* Written, and a thawed cgroup put on the active list, with no step
-	 * running and no prune between. */
-	pthread_rwlock_wrlock(&wl->list_lock);
+	/* Freezing changes no list: the next step sees it.  A thaw puts the
+	 * cgroup on the active list with no prune between the two (a prune
+	 * holds the write lock): under the read lock if it is on already. */
+	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
-	if (w) {
-		if (!frozen)
+	if (w && !frozen && !w->active) {
+		pthread_rwlock_unlock(&wl->list_lock);
+		pthread_rwlock_wrlock(&wl->list_lock);
+		w = mcg_cgroup_workload(cg);
+		if (w)
 			active_add(wl, w);
-		atomic_store_explicit(&w->frozen, frozen, memory_order_relaxed);
 	}
+	if (w)
+		atomic_store_explicit(&w->frozen, frozen, memory_order_relaxed);
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (!w)
 		return -ENODEV;
