@@ -596,6 +596,102 @@ START_TEST(test_destroyed_redirect)
 }
 END_TEST
 
+/* Memory csses (cgroup.c): a cgroup2 child without memory has no css; the
+ * first "+memory" makes its own struct the css, a later one a hidden css
+ * below the parent's, which starts from nothing while the killed css keeps
+ * what was charged to it, dying (nr_dying_memcg) while pinned: before 7.3
+ * its local counts stay, in 7.3 they move to the parent at the kill. */
+static void css_life_cycle(const char *version)
+{
+	struct mcg_engine *e = engine_make(2, 1, version, MCG_HIERARCHY_V2, NULL);
+	bool reparent = mcg_engine_config(e)->kernel.reparent_local;
+	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
+	struct mcg_cgroup *c, *css, *css2, *d;
+
+	ck_assert_int_eq(mcg_cgroup_create_without_memcg(e, a, "c", &c), 0);
+	ck_assert_ptr_null(mcg_cgroup_memcg(e, c));
+	ck_assert_int_eq(mcg_memcg_css_kill(e, c), -ENOENT);
+	/* a child of a cgroup without a css cannot have one */
+	ck_assert_int_eq(mcg_cgroup_create_without_memcg(e, c, "d", &d), 0);
+	ck_assert_int_eq(mcg_memcg_css_create(e, d, &css), -ENOENT);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, d), 0);
+	mcg_cgroup_put(d);
+
+	/* the first css is c itself */
+	ck_assert_int_eq(mcg_memcg_css_create(e, c, &css), 0);
+	ck_assert_ptr_eq(css, c);
+	ck_assert_int_eq(mcg_memcg_css_create(e, c, &css2), -EEXIST);
+	ck_assert(mcg_memcg_online(css));
+	test_stat_mod(e, 1, css, 0, MCG_ACTIVE_ANON, 10);
+	mcg_counter_charge(css, MCG_COUNTER_MEMORY, 10);
+	mcg_memcg_css_get(css);			/* a holder of its pages */
+	ck_assert_int_eq(mcg_memcg_css_kill(e, c), 0);
+	ck_assert(!mcg_memcg_online(css));
+	ck_assert(mcg_cgroup_online(c));	/* the cgroup lives on */
+	ck_assert_ptr_null(mcg_cgroup_memcg(e, c));
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, c), 1);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 1);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 0);
+	__mcg_memcg_flush_stats(e, root, true);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ACTIVE_ANON, MCG_HIERARCHICAL), 10);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ACTIVE_ANON, MCG_LOCAL), reparent ? 10 : 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, css, MCG_ACTIVE_ANON, MCG_LOCAL), reparent ? 0 : 10);
+
+	/* a second css is hidden: below a's css, fresh, not a cgroup */
+	ck_assert_int_eq(mcg_memcg_css_create(e, c, &css2), 0);
+	ck_assert_ptr_ne(css2, c);
+	ck_assert_ptr_eq(mcg_cgroup_parent(css2), a);
+	ck_assert_uint_eq(mcg_cgroup_nr_children(e, a), 1);
+	ck_assert_uint_eq(mcg_cgroup_nr_descendants(e, root), 2);
+	ck_assert_uint_eq(mcg_counter_read(css2, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 0);
+	ck_assert_int_eq(mcg_stat_read_raw(e, css2, MCG_ACTIVE_ANON, MCG_HIERARCHICAL), 0);
+	test_stat_mod(e, 0, css2, 0, MCG_ACTIVE_ANON, 4);
+	__mcg_memcg_flush_stats(e, root, true);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ACTIVE_ANON, MCG_HIERARCHICAL), 14);
+	ck_assert_int_eq(mcg_stat_read_raw(e, css2, MCG_ACTIVE_ANON, MCG_HIERARCHICAL), 4);
+
+	/* the old css is released with its last pin */
+	mcg_counter_uncharge(css, MCG_COUNTER_MEMORY, 10);
+	mcg_memcg_css_put(css);
+	mcg_cgroup_put(css);			/* mcg_memcg_css_create()'s */
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 0);
+
+	/* rmdir kills the hidden css; pinned, it keeps the cgroup dying */
+	mcg_memcg_css_get(css2);
+	ck_assert_int_eq(mcg_cgroup_destroy(e, c), 0);
+	ck_assert(!mcg_memcg_online(css2));
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 1);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 1);
+	ck_assert_uint_eq(mcg_cgroup_nr_descendants(e, root), 1);
+	mcg_cgroup_put(c);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 1);
+	mcg_memcg_css_put(css2);
+	mcg_cgroup_put(css2);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 0);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 0);
+	__mcg_memcg_flush_stats(e, root, true);
+	ck_assert_int_eq(mcg_stat_read_raw(e, root, MCG_ACTIVE_ANON, MCG_HIERARCHICAL), 14);
+
+	/* a hidden css at teardown goes with the engine */
+	ck_assert_int_eq(mcg_cgroup_create_without_memcg(e, a, "g", &c), 0);
+	ck_assert_int_eq(mcg_memcg_css_create(e, c, &css), 0);
+	ck_assert_int_eq(mcg_memcg_css_kill(e, c), 0);
+	mcg_cgroup_put(css);
+	ck_assert_int_eq(mcg_memcg_css_create(e, c, &css), 0);
+	ck_assert_ptr_ne(css, c);
+	mcg_cgroup_put(css);
+	mcg_cgroup_put(c);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+
+START_TEST(test_memcg_css_life_cycle)
+{
+	css_life_cycle("6.12");
+	css_life_cycle("7.3");
+}
+END_TEST
+
 /* ---- heuristics ---- */
 
 START_TEST(test_threshold)
@@ -2027,6 +2123,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_loop_test(tc, test_conservation, 0, 2 * (int)G_N_ELEMENTS(cons_kernels));
 	tcase_add_test(tc, test_local_vs_hierarchical);
 	tcase_add_test(tc, test_destroyed_redirect);
+	tcase_add_test(tc, test_memcg_css_life_cycle);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("heuristics");

@@ -32,6 +32,11 @@ struct mcg_cgroup *engine_cgroup_alloc(struct mcg_engine *e, struct mcg_cgroup *
 	atomic_init(&cg->refcount, 1);
 	atomic_init(&cg->objcg_refs, 1);	/* the css's */
 	atomic_init(&cg->online, true);
+	cg->home = cg;
+	/* its own css from the start; cgroup_create() may say otherwise */
+	cg->css = cg;
+	atomic_init(&cg->memcg_online, true);
+	atomic_init(&cg->css_pins, 1);
 	/* calloc: large blocks come zeroed straight from the kernel. */
 	cg->pcpu = pcpu_alloc(e, &cg->pcpu_chunk, &cg->pcpu_slot);
 	cg->aggregates = calloc(e->nr_aggregates, sizeof(acount_t));
@@ -258,18 +263,25 @@ static void cgroup_unlink(struct mcg_cgroup *parent, struct mcg_cgroup *cg)
 		a->nr_descendants--;
 }
 
-int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name,
-		      struct mcg_cgroup **out)
+static int cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name,
+			 bool memcg, struct mcg_cgroup **out)
 {
 	struct mcg_cgroup *cg;
 	int err = cgroup_name_check(name);
 
 	if (err)
 		return err;
+	if (parent->hidden)
+		return -EPERM;
 	cg = engine_cgroup_alloc(e, parent);
 	if (!cg)
 		return -ENOMEM;
 	cg->name = g_strdup(name);
+	if (!memcg) {	/* no css until its parent enables memory */
+		cg->css = NULL;
+		atomic_store_explicit(&cg->memcg_online, false, memory_order_relaxed);
+		atomic_store_explicit(&cg->css_pins, 0, memory_order_relaxed);
+	}
 
 	pthread_rwlock_wrlock(&e->hier_lock);
 	if (!mcg_cgroup_online(parent))
@@ -285,6 +297,36 @@ int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const cha
 	}
 	*out = mcg_cgroup_get(cg);
 	return 0;
+}
+
+int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name,
+		      struct mcg_cgroup **out)
+{
+	struct mcg_cgroup *css;
+	bool own;
+	int err;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	own = parent->css == parent;
+	pthread_rwlock_unlock(&e->hier_lock);
+	err = cgroup_create(e, parent, name, own, out);
+	/* Below a hidden css, a new css is hidden too. */
+	if (!err && !own) {
+		err = mcg_memcg_css_create(e, *out, &css);
+		if (err) {
+			mcg_cgroup_destroy(e, *out);
+			mcg_cgroup_put(*out);
+			return err;
+		}
+		mcg_cgroup_put(css);
+	}
+	return err;
+}
+
+int mcg_cgroup_create_without_memcg(struct mcg_engine *e, struct mcg_cgroup *parent,
+				    const char *name, struct mcg_cgroup **out)
+{
+	return cgroup_create(e, parent, name, false, out);
 }
 
 /* Folds what is left of a dead cgroup into its parent, as css release does
@@ -316,7 +358,8 @@ static void cgroup_fold(struct mcg_engine *e, struct mcg_cgroup *cg, bool final)
 }
 
 /* The last reference of a destroyed cgroup is gone (css release and
- * free): fold it, count it out of its ancestors' dying descendants. */
+ * free): fold it, count it out of its ancestors' dying descendants (a
+ * hidden css is no cgroup: it lets its cgroup go instead). */
 static void cgroup_release(struct mcg_cgroup *cg)
 {
 	struct mcg_engine *e = cg->engine;
@@ -329,14 +372,233 @@ static void cgroup_release(struct mcg_cgroup *cg)
 		cg->parent->first_dying = cg->next_sibling;
 	if (cg->next_sibling)
 		cg->next_sibling->prev_sibling = cg->prev_sibling;
-	for (struct mcg_cgroup *a = cg->parent; a; a = a->parent)
+	for (struct mcg_cgroup *a = cg->parent; a && !cg->hidden; a = a->parent)
 		a->nr_dying_descendants--;
 	pthread_rwlock_unlock(&e->hier_lock);
+	if (cg->hidden)
+		mcg_cgroup_put(cg->home);
 	/* The parent's css reference becomes a struct one, then the css's
 	 * own hold on the struct goes. */
 	engine_objcg_get(cg->parent);
 	mcg_cgroup_put(cg->parent);
 	engine_objcg_put(cg);
+}
+
+/*
+ * Memory csses.
+ *
+ * On cgroup2 a cgroup has a memory css only while its parent enables
+ * memory in cgroup.subtree_control; without one, its tasks are charged to
+ * the css of the nearest ancestor that has one (the css_set's effective
+ * css, task_css(task, memory_cgrp_id)).  "-memory" kills the children's
+ * csses (kill_css()); "+memory" makes new ones (css_create() ->
+ * mem_cgroup_css_alloc()), which start from nothing.  A killed css lives
+ * on, offline, until its last reference goes (css_release_work_fn()):
+ * before 7.3 the folios charged to it hold it; 7.3 reparents them at
+ * offline.  Meanwhile it counts in nr_dying_subsys_memory of its cgroup
+ * and every ancestor (kill_css() up, css_release_work_fn() down,
+ * kernel/cgroup/cgroup.c).
+ *
+ * The engine's struct is a cgroup and its memcg at once, so one struct
+ * can be a css once: a cgroup's first css is its own struct, born with it
+ * (or at the first "+memory" if its parent did not enable memory yet),
+ * and once that css is killed (memcg_spent) every later one is a hidden
+ * struct: a memcg with no name, linked below its parent css (every charge
+ * and flush runs up the css hierarchy, as the kernel's do), holding its
+ * cgroup (`home`) until its release as the kernel's css pins its cgroup.
+ * A cgroup's own struct is a css only while its parent's css is the
+ * parent's own struct too; otherwise its css would hang below the wrong
+ * parent, and a hidden one is made instead.
+ *
+ * css_pins is the css's reference count: one while it is its cgroup's
+ * css (cg->css), one for each holder of pages charged to it (the
+ * workload's ledgers).  Its release is the last pin going once it is
+ * offline: it counts out of nr_dying_memcg, and a hidden css then drops
+ * its creation reference, so the struct goes once nothing else holds it.
+ */
+
+/* Caller holds hier_lock for writing. */
+static void dying_memcg_count(struct mcg_cgroup *css, int delta)
+{
+	for (struct mcg_cgroup *a = css->home; a; a = a->parent)
+		a->nr_dying_memcg += (unsigned)delta;
+}
+
+static void css_release(struct mcg_cgroup *css)
+{
+	struct mcg_engine *e = css->engine;
+
+	pthread_rwlock_wrlock(&e->hier_lock);
+	dying_memcg_count(css, -1);
+	pthread_rwlock_unlock(&e->hier_lock);
+	if (css->hidden)
+		mcg_cgroup_put(css);	/* its creation reference */
+}
+
+static void css_pin(struct mcg_cgroup *css)
+{
+	atomic_fetch_add_explicit(&css->css_pins, 1, memory_order_relaxed);
+}
+
+static void css_unpin(struct mcg_cgroup *css)
+{
+	if (atomic_fetch_sub_explicit(&css->css_pins, 1, memory_order_acq_rel) == 1)
+		css_release(css);
+}
+
+void mcg_memcg_css_get(struct mcg_cgroup *css)
+{
+	mcg_cgroup_get(css);
+	css_pin(css);
+}
+
+void mcg_memcg_css_put(struct mcg_cgroup *css)
+{
+	if (!css)
+		return;
+	css_unpin(css);
+	mcg_cgroup_put(css);
+}
+
+struct mcg_cgroup *mcg_cgroup_memcg(struct mcg_engine *e, const struct mcg_cgroup *cg)
+{
+	struct mcg_cgroup *css;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	css = cg->css ? mcg_cgroup_get(cg->css) : NULL;
+	pthread_rwlock_unlock(&e->hier_lock);
+	return css;
+}
+
+bool mcg_memcg_online(const struct mcg_cgroup *css)
+{
+	return atomic_load_explicit(&css->memcg_online, memory_order_acquire);
+}
+
+unsigned mcg_cgroup_nr_dying_memcg(struct mcg_engine *e, const struct mcg_cgroup *cg)
+{
+	unsigned n;
+
+	pthread_rwlock_rdlock(&e->hier_lock);
+	n = cg->nr_dying_memcg;
+	pthread_rwlock_unlock(&e->hier_lock);
+	return n;
+}
+
+int mcg_memcg_css_create(struct mcg_engine *e, struct mcg_cgroup *cg, struct mcg_cgroup **out)
+{
+	struct mcg_cgroup *parent = cg->parent, *pcss, *h = NULL;
+	bool own;
+	int err = 0;
+
+	if (!parent)
+		return -EEXIST;	/* the root's css is for ever */
+	pthread_rwlock_rdlock(&e->hier_lock);
+	pcss = parent->css ? mcg_cgroup_get(parent->css) : NULL;
+	own = !cg->memcg_spent && pcss == parent;
+	pthread_rwlock_unlock(&e->hier_lock);
+	if (!pcss)
+		return -ENOENT;
+	if (!own && !(h = engine_cgroup_alloc(e, pcss))) {
+		mcg_cgroup_put(pcss);
+		return -ENOMEM;
+	}
+	pthread_rwlock_wrlock(&e->hier_lock);
+	if (!mcg_cgroup_online(cg))
+		err = -ENODEV;
+	else if (cg->css)
+		err = -EEXIST;
+	else if (parent->css != pcss)
+		err = -EAGAIN;	/* the parent's changed meanwhile: callers serialise */
+	else if (own) {
+		cg->css = cg;
+		atomic_store_explicit(&cg->css_pins, 1, memory_order_relaxed);
+		atomic_store_explicit(&cg->memcg_online, true, memory_order_release);
+	} else {
+		h->hidden = true;
+		h->home = mcg_cgroup_get(cg);
+		h->next_sibling = pcss->first_hidden;
+		if (h->next_sibling)
+			h->next_sibling->prev_sibling = h;
+		pcss->first_hidden = h;
+		cg->css = h;
+		h = NULL;
+	}
+	if (!err)
+		*out = mcg_cgroup_get(cg->css);
+	pthread_rwlock_unlock(&e->hier_lock);
+	if (h)
+		mcg_cgroup_put(h);	/* never linked: freed at once */
+	mcg_cgroup_put(pcss);
+	return err;
+}
+
+/* Takes css offline (the kernel's kill_css(), then offline_css():
+ * mem_cgroup_css_offline()).  Caller holds hier_lock for writing and has
+ * cleared cg->css.  A hidden css leaves its parent's hidden list for its
+ * dying list; a fold to come (7.3) keeps the parent css from going. */
+static void css_offline_locked(struct mcg_engine *e, struct mcg_cgroup *css)
+{
+	struct mcg_cgroup *pcss = css->parent;
+
+	if (css->hidden) {
+		atomic_store_explicit(&css->online, false, memory_order_release);
+		if (css->prev_sibling)
+			css->prev_sibling->next_sibling = css->next_sibling;
+		else
+			pcss->first_hidden = css->next_sibling;
+		if (css->next_sibling)
+			css->next_sibling->prev_sibling = css->prev_sibling;
+		css->prev_sibling = NULL;
+		css->next_sibling = pcss->first_dying;
+		if (css->next_sibling)
+			css->next_sibling->prev_sibling = css;
+		pcss->first_dying = css;
+		if (e->cfg.kernel.reparent_local)
+			pcss->nr_dying_children++;
+	}
+	atomic_store_explicit(&css->memcg_online, false, memory_order_release);
+	css->memcg_spent = true;
+	dying_memcg_count(css, +1);
+}
+
+/* What an offline does after the lock: the stocks drained of css (its
+ * grace period also waits out updaters that read it online), and in 7.3
+ * its local counts reparented and its trees flushed; then the pin it held
+ * as its cgroup's css goes. */
+static void css_offline_finish(struct mcg_engine *e, struct mcg_cgroup *css)
+{
+	mcg_memcg_drain_all_stock(e, NULL, css);
+	if (e->cfg.kernel.reparent_local) {
+		memcg_reparent_state_local(e, css);
+		cgroup_fold(e, css, false);
+		if (css->hidden) {
+			pthread_rwlock_wrlock(&e->hier_lock);
+			css->parent->nr_dying_children--;
+			pthread_rwlock_unlock(&e->hier_lock);
+		}
+	}
+	css_unpin(css);
+}
+
+int mcg_memcg_css_kill(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	struct mcg_cgroup *css;
+
+	g_assert(!engine_thread_in_cpu());	/* the drain would wait for ourselves */
+	pthread_rwlock_wrlock(&e->hier_lock);
+	css = cg->parent ? cg->css : NULL;
+	if (css) {
+		cg->css = NULL;
+		css_offline_locked(e, css);
+	}
+	pthread_rwlock_unlock(&e->hier_lock);
+	if (!css)
+		return cg->parent ? -ENOENT : -EPERM;
+	mcg_cgroup_get(css);	/* across its release */
+	css_offline_finish(e, css);
+	mcg_cgroup_put(css);
+	return 0;
 }
 
 /*
@@ -370,12 +632,12 @@ static void cgroup_release(struct mcg_cgroup *cg)
  */
 int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
-	struct mcg_cgroup *parent = cg->parent;
+	struct mcg_cgroup *parent = cg->parent, *css = NULL;
 	bool reparent = e->cfg.kernel.reparent_local;
 	int err = 0;
 
 	g_assert(!engine_thread_in_cpu());	/* the drain would wait for ourselves */
-	if (!parent)
+	if (!parent || cg->hidden)
 		return -EPERM;
 	pthread_rwlock_wrlock(&e->hier_lock);
 	if (!mcg_cgroup_online(cg))
@@ -393,6 +655,11 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 			a->nr_dying_descendants++;
 		if (reparent)
 			parent->nr_dying_children++;
+		/* cgroup_destroy_locked() kills every css of the cgroup */
+		css = cg->css;
+		cg->css = NULL;
+		if (css)
+			css_offline_locked(e, css);
 	}
 	pthread_rwlock_unlock(&e->hier_lock);
 	if (err)
@@ -401,11 +668,19 @@ int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg)
 	/* mem_cgroup_css_offline(): drain_all_stock() (asynchronous in the
 	 * kernel; done here at once, so nothing pins the dying memcg's
 	 * charges in a stock).  Its grace period is also the drain of the
-	 * updaters that read `online` before we cleared it. */
-	mcg_memcg_drain_all_stock(e, NULL, cg);
+	 * updaters that read `online` before we cleared it.  The css is the
+	 * cgroup's own struct, or a hidden one (its own drain and fold). */
+	if (css) {
+		mcg_cgroup_get(css);	/* across its release */
+		css_offline_finish(e, css);
+	}
+	if (css != cg) {
+		mcg_memcg_drain_all_stock(e, NULL, cg);
+		if (reparent)
+			cgroup_fold(e, cg, false);
+	}
+	mcg_cgroup_put(css);
 	if (reparent) {
-		memcg_reparent_state_local(e, cg);
-		cgroup_fold(e, cg, false);
 		/* Only now may the parent go: it has all we had to hand it. */
 		pthread_rwlock_wrlock(&e->hier_lock);
 		parent->nr_dying_children--;
@@ -491,6 +766,8 @@ static void cgroup_walk_locked(struct mcg_cgroup *cg, void (*fn)(struct mcg_cgro
 {
 	fn(cg, arg);
 	for (struct mcg_cgroup *child = cg->first_child; child; child = child->next_sibling)
+		cgroup_walk_locked(child, fn, arg);
+	for (struct mcg_cgroup *child = cg->first_hidden; child; child = child->next_sibling)
 		cgroup_walk_locked(child, fn, arg);
 	for (struct mcg_cgroup *child = cg->first_dying; child; child = child->next_sibling)
 		cgroup_walk_locked(child, fn, arg);

@@ -318,7 +318,7 @@ void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned 
 
 struct mcg_cgroup *mcg_memcg_objcg_owner(struct mcg_cgroup *cg)
 {
-	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
+	while (!atomic_load_explicit(&cg->memcg_online, memory_order_relaxed))
 		cg = cg->parent;	/* the root is always online */
 	return cg;
 }

@@ -261,16 +261,21 @@ err_nomem:
 	return NULL;
 }
 
+/* Live hidden csses first: each holds its cgroup, a child freed after. */
 static void engine_free_subtree(struct mcg_cgroup *cg)
 {
-	struct mcg_cgroup *child = cg->first_child;
+	struct mcg_cgroup *lists[] = { cg->first_hidden, cg->first_child };
 
-	while (child) {
-		struct mcg_cgroup *next = child->next_sibling;
+	for (unsigned i = 0; i < G_N_ELEMENTS(lists); i++) {
+		for (struct mcg_cgroup *child = lists[i]; child;) {
+			struct mcg_cgroup *next = child->next_sibling;
 
-		engine_free_subtree(child);
-		child = next;
+			engine_free_subtree(child);
+			child = next;
+		}
 	}
+	if (cg->hidden)
+		mcg_cgroup_put(cg->home);
 	engine_cgroup_free(cg);
 }
 

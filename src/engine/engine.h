@@ -116,11 +116,44 @@ struct mcg_cgroup *mcg_engine_root(struct mcg_engine *e);
  * -EEXIST, -ENODEV (parent destroyed), -ENOMEM. */
 int mcg_cgroup_create(struct mcg_engine *e, struct mcg_cgroup *parent, const char *name,
 		      struct mcg_cgroup **out);
+/* The same for a cgroup2 child whose parent does not enable memory: no
+ * memory css (mcg_cgroup_memcg() NULL) until mcg_memcg_css_create(). */
+int mcg_cgroup_create_without_memcg(struct mcg_engine *e, struct mcg_cgroup *parent,
+				    const char *name, struct mcg_cgroup **out);
 /* Destroys a childless cgroup (see cgroup.c for what each era does with a
- * dying memcg): the ancestors keep every charge it received.  Charged pages
- * stay charged to the ancestors' page counters.  0, -EBUSY (has children),
- * -EPERM (root), -ENODEV (already destroyed). */
+ * dying memcg), killing its memory css: the ancestors keep every charge it
+ * received.  Charged pages stay charged to the ancestors' page counters.
+ * 0, -EBUSY (has children), -EPERM (root, or a hidden css), -ENODEV
+ * (already destroyed). */
 int mcg_cgroup_destroy(struct mcg_engine *e, struct mcg_cgroup *cg);
+
+/* Memory csses (cgroup.c, "Memory csses").  A memcg is a css of the
+ * memory controller: every mcg_memcg_*, mcg_counter_*, mcg_stat_* and
+ * mcg_memory_event* call takes one, which is a cgroup's own struct or a
+ * hidden struct that no name, listing or count of cgroups shows.  Its
+ * parent is the parent css. */
+/* A new reference to cg's memory css now, or NULL (no css: the parent does
+ * not enable memory, or cg is destroyed). */
+struct mcg_cgroup *mcg_cgroup_memcg(struct mcg_engine *e, const struct mcg_cgroup *cg);
+/* Makes cg a new memory css (css_create() -> mem_cgroup_css_alloc()): a
+ * fresh memcg, with nothing charged, no events, default limits.  0 and a
+ * new reference in *css, -EEXIST (cg has one), -ENOENT (its parent has
+ * none), -ENODEV, -ENOMEM. */
+int mcg_memcg_css_create(struct mcg_engine *e, struct mcg_cgroup *cg, struct mcg_cgroup **css);
+/* Kills cg's memory css (kill_css() -> mem_cgroup_css_offline()): offline,
+ * drained from the stocks, in 7.3 its local counts reparented; dying
+ * (counted in nr_dying_memcg) until its last pin goes.  0, -ENOENT (no
+ * css), -EPERM (root).  Not inside a CPU window. */
+int mcg_memcg_css_kill(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* A css reference (css_get()/css_put()) on a memcg, with a struct
+ * reference: what keeps a killed css dying.  NULL is put as nothing. */
+void mcg_memcg_css_get(struct mcg_cgroup *css);
+void mcg_memcg_css_put(struct mcg_cgroup *css);
+/* Is the memcg a live css (not killed, not destroyed)? */
+bool mcg_memcg_online(const struct mcg_cgroup *css);
+/* Killed memory csses of cg and below not yet released
+ * (cgroup->nr_dying_subsys[memory_cgrp_id]). */
+unsigned mcg_cgroup_nr_dying_memcg(struct mcg_engine *e, const struct mcg_cgroup *cg);
 /* Renames within the same parent: 0, -EINVAL, -ENAMETOOLONG, -EEXIST,
  * -ENODEV, -EPERM (root). */
 int mcg_cgroup_rename(struct mcg_engine *e, struct mcg_cgroup *cg, const char *new_name);

@@ -123,6 +123,31 @@ struct mcg_cgroup {
 	unsigned depth;				/* immutable */
 	_Atomic int refcount;
 	_Atomic bool online;			/* cleared by destroy */
+	/* A memory css that is not its cgroup's own memcg (cgroup.c, "Memory
+	 * csses"): linked on its parent css's hidden list, never named nor
+	 * counted as a cgroup.  Immutable. */
+	bool hidden;
+	/* The cgroup whose css this is (itself unless hidden; a hidden css
+	 * holds a reference on it until its release).  Immutable. */
+	struct mcg_cgroup *home;
+
+	/* The memcg side, as a css (hier_lock for writing):
+	 *  - css: the cgroup's memory css now (cgroup->subsys[memory]):
+	 *    itself, a hidden css (holding its creation reference), or NULL
+	 *    while the parent does not enable memory;
+	 *  - memcg_online: this struct's memcg is a live css (atomic: the
+	 *    update paths read it, as `online`);
+	 *  - memcg_spent: it was a css and was killed, never to be one again;
+	 *  - css_pins: references on it as a css (css_get()): one while it
+	 *    is the cgroup's css, one per holder of pages charged to it; its
+	 *    release is the last one going once it is offline;
+	 *  - nr_dying_memcg: killed memory csses of this cgroup's subtree not
+	 *    yet released (cgroup->nr_dying_subsys[memory]). */
+	struct mcg_cgroup *css;
+	_Atomic bool memcg_online;
+	bool memcg_spent;
+	_Atomic int css_pins;
+	unsigned nr_dying_memcg;
 
 	/* Hierarchy, protected by engine->hier_lock. */
 	char *name;				/* g_strdup()ed; NULL for the root */
@@ -130,6 +155,9 @@ struct mcg_cgroup {
 	/* Destroyed children not yet released, linked by the same sibling
 	 * pointers (a cgroup is on one list or the other). */
 	struct mcg_cgroup *first_dying;
+	/* Live hidden csses whose parent css this is (same sibling links;
+	 * a killed one moves to first_dying). */
+	struct mcg_cgroup *first_hidden;
 	GHashTable *children_by_name;		/* name -> child; created lazily */
 	unsigned nr_children;
 	unsigned nr_dying_children;		/* unlinked, destroy still folding */

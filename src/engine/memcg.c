@@ -114,9 +114,9 @@ void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_it
 	 * ancestor (get_non_dying_memcg_start(), used by mod_memcg_state()
 	 * and mod_memcg_lruvec_state(), not by count_memcg_events()); older
 	 * kernels update the dying memcg.  The root is always online. */
-	if (!atomic_load_explicit(&cg->online, memory_order_relaxed) &&
+	if (!atomic_load_explicit(&cg->memcg_online, memory_order_relaxed) &&
 	    e->cfg.kernel.reparent_local && e->layout->kind[item] != MCG_KIND_EVENT)
-		while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
+		while (!atomic_load_explicit(&cg->memcg_online, memory_order_relaxed))
 			cg = cg->parent;
 	switch (e->update_path) {
 	case MCG_PATH_LLIST_PER_MEMCG_STOP:

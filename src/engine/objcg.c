@@ -298,6 +298,8 @@ static unsigned long parked_bytes(struct mcg_cgroup *cg, const struct mcg_cgroup
 		sum += atomic_load_explicit(&cg->objcg_charged_bytes, memory_order_relaxed);
 	for (struct mcg_cgroup *k = cg->first_child; k; k = k->next_sibling)
 		sum += parked_bytes(k, top);
+	for (struct mcg_cgroup *k = cg->first_hidden; k; k = k->next_sibling)
+		sum += parked_bytes(k, top);
 	for (struct mcg_cgroup *k = cg->first_dying; k; k = k->next_sibling)
 		sum += parked_bytes(k, top);
 	return sum;
