@@ -562,12 +562,16 @@ static void css_offline_locked(struct mcg_engine *e, struct mcg_cgroup *css)
 	dying_memcg_count(css, +1);
 }
 
-/* What an offline does after the lock: the stocks drained of css (its
- * grace period also waits out updaters that read it online), and in 7.3
+/* What an offline does after the lock: protection gone, the stocks
+ * drained of css (its grace period also waits out updaters that read it
+ * online), and in 7.3
  * its local counts reparented and its trees flushed; then the pin it held
  * as its cgroup's css goes. */
 static void css_offline_finish(struct mcg_engine *e, struct mcg_cgroup *css)
 {
+	/* mem_cgroup_css_offline() (6.12 mm/memcontrol.c): no protection */
+	mcg_counter_set(css, MCG_COUNTER_MEMORY, MCG_FIELD_MIN, 0);
+	mcg_counter_set(css, MCG_COUNTER_MEMORY, MCG_FIELD_LOW, 0);
 	mcg_memcg_drain_all_stock(e, NULL, css);
 	if (e->cfg.kernel.reparent_local) {
 		memcg_reparent_state_local(e, css);

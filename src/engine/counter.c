@@ -181,14 +181,6 @@ void mcg_memory_event(struct mcg_cgroup *cg, enum mcg_memory_event ev)
 		atomic_fetch_add_explicit(&a->memory_events[ev], 1, memory_order_relaxed);
 }
 
-void mcg_memory_events_clear(struct mcg_cgroup *cg)
-{
-	for (int ev = 0; ev < MCG_NR_MEMORY_EVENTS; ev++) {
-		atomic_store_explicit(&cg->memory_events_local[ev], 0, memory_order_relaxed);
-		atomic_store_explicit(&cg->memory_events[ev], 0, memory_order_relaxed);
-	}
-}
-
 unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory_event ev,
 				    bool local)
 {

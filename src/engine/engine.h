@@ -395,9 +395,6 @@ enum mcg_memory_event {
 void mcg_memory_event(struct mcg_cgroup *cg, enum mcg_memory_event ev);
 unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory_event ev,
 				    bool local);
-/* cg's own counts, local and hierarchical, back to 0 (its ancestors keep
- * theirs): the counts of a new memcg. */
-void mcg_memory_events_clear(struct mcg_cgroup *cg);
 
 /* ---- Flush ----------------------------------------------------------------- */
 

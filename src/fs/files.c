@@ -71,13 +71,13 @@ static bool is_root(struct fs_call *c)
 
 static int show_memory_stat(struct fs_call *c, GString *out)
 {
-	mcg_format_memory_stat(c->fs->e, c->cg, out);
+	mcg_format_memory_stat(c->fs->e, c->memcg, out);
 	return 0;
 }
 
 static int show_numa_stat(struct fs_call *c, GString *out)
 {
-	mcg_format_numa_stat(c->fs->e, c->cg, out);
+	mcg_format_numa_stat(c->fs->e, c->memcg, out);
 	return 0;
 }
 
@@ -268,7 +268,7 @@ static int show_v1_counter(struct fs_call *c, GString *out)
 {
 	enum mcg_counter counter = CNT_COUNTER(c->of->file->arg);
 	enum mcg_counter_field field = CNT_FIELD(c->of->file->arg);
-	unsigned long v = mcg_counter_read(c->cg, counter, field);
+	unsigned long v = mcg_counter_read(c->memcg, counter, field);
 
 	return show_ull(out, field == MCG_FIELD_FAILCNT ? v : pages_to_bytes(v));
 }
@@ -281,10 +281,10 @@ static int write_v1_reset(struct fs_call *c, char *buf)
 	enum mcg_counter_field field = CNT_FIELD(c->of->file->arg);
 
 	if (field == MCG_FIELD_WATERMARK)
-		mcg_counter_set(c->cg, counter, field,
-				mcg_counter_read(c->cg, counter, MCG_FIELD_USAGE));
+		mcg_counter_set(c->memcg, counter, field,
+				mcg_counter_read(c->memcg, counter, MCG_FIELD_USAGE));
 	else
-		mcg_counter_set(c->cg, counter, field, 0);
+		mcg_counter_set(c->memcg, counter, field, 0);
 	return 0;
 }
 
@@ -310,7 +310,7 @@ static int write_v1_limit(struct fs_call *c, char *buf)
 
 	if (err)
 		return err;
-	return mcg_workload_set_limit(c->fs->wl, c->cg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, max,
+	return mcg_workload_set_limit(c->fs->wl, c->memcg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, max,
 				      true);
 }
 
@@ -321,7 +321,7 @@ static int write_v1_memsw_limit(struct fs_call *c, char *buf)
 
 	if (err)
 		return err;
-	return mcg_workload_set_limit(c->fs->wl, c->cg, MCG_COUNTER_MEMSW, MCG_FIELD_MAX, max, true);
+	return mcg_workload_set_limit(c->fs->wl, c->memcg, MCG_COUNTER_MEMSW, MCG_FIELD_MAX, max, true);
 }
 
 /* kmem.limit_in_bytes is deprecated: parsed, then without effect. */
@@ -338,7 +338,7 @@ static int write_v1_tcp_limit(struct fs_call *c, char *buf)
 	int err = parse_v1_limit(c, buf, &max);
 
 	if (!err)
-		mcg_counter_set(c->cg, MCG_COUNTER_TCPMEM, MCG_FIELD_MAX, max);
+		mcg_counter_set(c->memcg, MCG_COUNTER_TCPMEM, MCG_FIELD_MAX, max);
 	return err;
 }
 
@@ -382,7 +382,7 @@ static bool reclaim_interrupted(void *unused)
 static int write_v1_force_empty(struct fs_call *c, char *buf)
 {
 	return is_root(c) ? -EINVAL
-			  : mcg_workload_force_empty(c->fs->wl, c->cg, reclaim_interrupted, NULL);
+			  : mcg_workload_force_empty(c->fs->wl, c->memcg, reclaim_interrupted, NULL);
 }
 
 static int show_v1_use_hierarchy(struct fs_call *c, GString *out)
@@ -458,7 +458,7 @@ static int show_v1_oom_control(struct fs_call *c, GString *out)
 {
 	g_string_append_printf(out, "oom_kill_disable %d\nunder_oom 0\noom_kill %lu\n",
 			       (int)atomic_load(&c->node->st.oom_kill_disable),
-			       mcg_memory_event_read(c->cg, MCG_MEMORY_OOM_KILL, false));
+			       mcg_memory_event_read(c->memcg, MCG_MEMORY_OOM_KILL, false));
 	return 0;
 }
 
@@ -513,38 +513,18 @@ static int show_subtree_control(struct fs_call *c, GString *out)
 /*
  * A child's memory css comes and goes with its parent's subtree_control:
  * "-memory" kills it (kill_css()), "+memory" makes a new one
- * (mem_cgroup_css_alloc()).  memcgfs keeps one memcg per cgroup in the
- * engine, which goes on holding the charges made while the controller is
- * off (the kernel's would be the nearest ancestor's; the hierarchical
- * counts agree).  What the css itself carries does not outlive it: at
- * the kill its limits, protections and switches go back to a new css's,
- * so that nothing of the old one limits the tasks meanwhile or shows
- * again; at the re-enable its memory.events and peaks start afresh.
+ * (mem_cgroup_css_alloc()), fresh in the engine (mcg_memcg_css_create():
+ * no charges, events, peaks or limits of the old one).  Meanwhile the
+ * child's tasks charge the nearest ancestor's css, and pages charged to
+ * the old css stay with it, dying, until they are freed (7.3: reparented
+ * at once) - the workload's mcg_workload_memory_css().  What of the css
+ * the fs node keeps goes back to a new css's at the kill.
  */
 static void memory_css_killed(struct fs_node *kid)
 {
-	struct mcg_cgroup *cg = kid->cg;
-
-	for (enum mcg_counter_field f = MCG_FIELD_MAX; f <= MCG_FIELD_HIGH; f++) {
-		mcg_counter_set(cg, MCG_COUNTER_MEMORY, f, MCG_PAGE_COUNTER_MAX);
-		mcg_counter_set(cg, MCG_COUNTER_SWAP, f, MCG_PAGE_COUNTER_MAX);
-	}
-	/* mem_cgroup_css_offline(): page_counter_set_min()/_low() 0 */
-	mcg_counter_set(cg, MCG_COUNTER_MEMORY, MCG_FIELD_LOW, 0);
-	mcg_counter_set(cg, MCG_COUNTER_MEMORY, MCG_FIELD_MIN, 0);
 	atomic_store(&kid->st.oom_group, false);
 	atomic_store(&kid->st.zswap_max, (unsigned long)MCG_PAGE_COUNTER_MAX);
 	atomic_store(&kid->st.zswap_writeback, true);
-}
-
-static void memory_css_born(struct fs_node *kid)
-{
-	struct mcg_cgroup *cg = kid->cg;
-
-	mcg_memory_events_clear(cg);
-	for (enum mcg_counter c = MCG_COUNTER_MEMORY; c <= MCG_COUNTER_SWAP; c++)
-		mcg_counter_set(cg, c, MCG_FIELD_WATERMARK,
-				mcg_counter_read(cg, c, MCG_FIELD_USAGE));
 }
 
 /* cgroup_subtree_control_write(): "+name" enables, "-name" disables, the
@@ -646,8 +626,6 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 			atomic_store(&kid->st.controllers, now);
 			if (disable & FS_CTRL_MEMORY)
 				memory_css_killed(kid);
-			if (enable & FS_CTRL_MEMORY)
-				memory_css_born(kid);
 			for (unsigned f = 0; f < fs->nr_files; f++) {
 				struct fs_attr *a = &kid->attrs[f + 1];
 
@@ -729,9 +707,9 @@ static void count_css(struct mcg_cgroup *cg, void *arg)
  * live csses of the controller in the subtree, the cgroup's own included,
  * or 0 if the cgroup has none (css->nr_descendants + 1).
  * "nr_dying_subsys_<ss>" counts the killed csses of the subtree not yet
- * released (kill_css() up, css_release_work_fn() down).  A removed
- * cgroup stays dying because its memcg does, pinned by the pages charged
- * to it: the memory count is the dying cgroups'.  Its io css goes once the
+ * released (kill_css() up, css_release_work_fn() down).  A killed memory
+ * css is pinned by the pages charged to it (mcg_cgroup_nr_dying_memcg()),
+ * and a removed cgroup stays dying while its css does.  Its io css goes once the
  * memcg is offline: offlining kills the memcg's writeback contexts
  * (wb_memcg_offline(), cgwb_kill()), whose release unpins the blkcg
  * (blkcg_unpin_online()), which then destroys its blkgs and drops the
@@ -740,6 +718,7 @@ static int show_cgroup_stat(struct fs_call *c, GString *out)
 {
 	unsigned nr = mcg_cgroup_nr_descendants(c->fs->e, c->cg);
 	unsigned dying = mcg_cgroup_nr_dying_descendants(c->fs->e, c->cg);
+	unsigned dying_memcg = mcg_cgroup_nr_dying_memcg(c->fs->e, c->cg);
 	struct css_count cc = { c->fs, 0, 0 };
 	unsigned own;
 
@@ -760,7 +739,7 @@ static int show_cgroup_stat(struct fs_call *c, GString *out)
 			       "nr_dying_subsys_io %u\n"
 			       "nr_dying_subsys_memory %u\n",
 			       nr, own & FS_CTRL_IO ? cc.io : 0, own & FS_CTRL_MEMORY ? cc.memory : 0,
-			       dying, 0u, dying);
+			       dying, 0u, dying_memcg);
 	return 0;
 }
 
@@ -957,13 +936,13 @@ static int write_kill(struct fs_call *c, char *buf)
 
 static int show_v2_usage(struct fs_call *c, GString *out)
 {
-	return show_ull(out, pages_to_bytes(mcg_counter_read(c->cg, CNT_COUNTER(c->of->file->arg),
+	return show_ull(out, pages_to_bytes(mcg_counter_read(c->memcg, CNT_COUNTER(c->of->file->arg),
 							      MCG_FIELD_USAGE)));
 }
 
 static int show_v2_tunable(struct fs_call *c, GString *out)
 {
-	return show_tunable(out, mcg_counter_read(c->cg, CNT_COUNTER(c->of->file->arg),
+	return show_tunable(out, mcg_counter_read(c->memcg, CNT_COUNTER(c->of->file->arg),
 						  CNT_FIELD(c->of->file->arg)));
 }
 
@@ -978,7 +957,7 @@ static int write_v2_tunable(struct fs_call *c, char *buf, enum mcg_counter count
 
 	if (err)
 		return err;
-	return mcg_workload_set_limit(c->fs->wl, c->cg, counter, field, pages, false);
+	return mcg_workload_set_limit(c->fs->wl, c->memcg, counter, field, pages, false);
 }
 
 static int write_memory_min(struct fs_call *c, char *buf)
@@ -1022,9 +1001,9 @@ static int show_peak(struct fs_call *c, GString *out)
 	unsigned long peak;
 
 	if (c->of->peak == FS_PEAK_UNSET) {
-		peak = mcg_counter_read(c->cg, counter, MCG_FIELD_WATERMARK);
+		peak = mcg_counter_read(c->memcg, counter, MCG_FIELD_WATERMARK);
 	} else {
-		peak = mcg_counter_read(c->cg, counter, MCG_FIELD_USAGE);
+		peak = mcg_counter_read(c->memcg, counter, MCG_FIELD_USAGE);
 		if (c->of->peak > peak)
 			peak = c->of->peak;
 	}
@@ -1033,7 +1012,7 @@ static int show_peak(struct fs_call *c, GString *out)
 
 static int write_peak(struct fs_call *c, char *buf)
 {
-	c->of->peak = mcg_counter_read(c->cg, CNT_COUNTER(c->of->file->arg), MCG_FIELD_USAGE);
+	c->of->peak = mcg_counter_read(c->memcg, CNT_COUNTER(c->of->file->arg), MCG_FIELD_USAGE);
 	return 0;
 }
 
@@ -1041,13 +1020,13 @@ static int write_peak(struct fs_call *c, char *buf)
  * are the engine's kernel's (render/format.c). */
 static int show_memory_events(struct fs_call *c, GString *out)
 {
-	mcg_format_memory_events(c->fs->e, c->cg, c->of->file->arg, out);
+	mcg_format_memory_events(c->fs->e, c->memcg, c->of->file->arg, out);
 	return 0;
 }
 
 static int show_swap_events(struct fs_call *c, GString *out)
 {
-	mcg_format_swap_events(c->fs->e, c->cg, out);
+	mcg_format_swap_events(c->fs->e, c->memcg, out);
 	return 0;
 }
 
@@ -1114,7 +1093,7 @@ static int write_memory_reclaim(struct fs_call *c, char *buf)
 	}
 	if (bytes / MCG_PAGE_SIZE == 0)
 		return 0;
-	return mcg_workload_reclaim(c->fs->wl, c->cg, (unsigned long)(bytes / MCG_PAGE_SIZE),
+	return mcg_workload_reclaim(c->fs->wl, c->memcg, (unsigned long)(bytes / MCG_PAGE_SIZE),
 				    reclaim_interrupted, NULL);
 }
 
@@ -1241,8 +1220,8 @@ static int show_workload_stat(struct fs_call *c, GString *out)
 /* zswap_current_read() flushes first, like the stat files. */
 static int show_zswap_current(struct fs_call *c, GString *out)
 {
-	mcg_memcg_flush_stats(c->fs->e, c->cg);
-	return show_ull(out, mcg_stat_read(c->fs->e, c->cg, MCG_MEMCG_ZSWAP_B, MCG_HIERARCHICAL));
+	mcg_memcg_flush_stats(c->fs->e, c->memcg);
+	return show_ull(out, mcg_stat_read(c->fs->e, c->memcg, MCG_MEMCG_ZSWAP_B, MCG_HIERARCHICAL));
 }
 
 static int show_zswap_max(struct fs_call *c, GString *out)

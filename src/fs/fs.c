@@ -1032,7 +1032,10 @@ static int open_render(struct mcgfs *fs, struct fs_open *of)
 		of->text = g_string_sized_new(1024);
 	g_string_truncate(of->text, 0);
 	start = fs_monotonic_ns();
-	err = of->file->show(&call, of->text);
+	err = fs_call_memcg(fs, &call, of->file);
+	if (!err)
+		err = of->file->show(&call, of->text);
+	fs_call_done(&call);
 	if (err) {
 		g_string_truncate(of->text, 0);
 		return err;
@@ -1201,6 +1204,18 @@ static struct fs_open *open_of(struct fuse_file_info *fi)
 	return (struct fs_open *)(uintptr_t)fi->fh;
 }
 
+int fs_call_memcg(struct mcgfs *fs, struct fs_call *c, const struct fs_file *f)
+{
+	c->memcg = mcg_cgroup_memcg(fs->e, c->cg);
+	return !c->memcg && (f->ctrl & FS_CTRL_MEMORY) ? -ENODEV : 0;
+}
+
+void fs_call_done(struct fs_call *c)
+{
+	mcg_cgroup_put(c->memcg);
+	c->memcg = NULL;
+}
+
 /* The handler call of a request on open file of. */
 static struct fs_call call_of(fuse_req_t req, struct fs_open *of)
 {
@@ -1306,7 +1321,10 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	copy[len] = '\0';
 	pthread_mutex_lock(&of->lock);
 	write_req = req;
-	err = of->file->write(&call, copy);
+	err = fs_call_memcg(fs, &call, of->file);
+	if (!err)
+		err = of->file->write(&call, copy);
+	fs_call_done(&call);
 	write_req = NULL;
 	pthread_mutex_unlock(&of->lock);
 	if (err)

@@ -354,6 +354,9 @@ struct fs_call {
 	struct mcgfs *fs;
 	struct fs_node *node;
 	struct mcg_cgroup *cg;		/* node->cg */
+	/* The cgroup's memory css at the call (fs_call_memcg(), a
+	 * reference; NULL without one): what the memory files act on. */
+	struct mcg_cgroup *memcg;
 	struct fs_open *of;
 	/* The caller (fuse_req_ctx()): files a write makes appear are owned
 	 * by its fsuid/fsgid, as cgroup_add_file() makes them. */
@@ -366,6 +369,12 @@ struct fs_call {
 	 * count (kernfs_generic_poll()). */
 	uint64_t changes;
 };
+
+/* Takes c's memory css (c->memcg) for the call of file f: 0, or -ENODEV
+ * for a memory file whose cgroup has no css now (the controller went
+ * since the open).  fs_call_done() puts it. */
+int fs_call_memcg(struct mcgfs *fs, struct fs_call *c, const struct fs_file *f);
+void fs_call_done(struct fs_call *c);
 
 /* Is file row f of node n there now: present on this level, its controller
  * enabled by the parent (v2), its PSI files not hidden? */

@@ -40,6 +40,7 @@ FS_TESTS = \
 	tests/fs-repeatable.sh \
 	tests/fs-install.sh \
 	tests/fs-reclaim.sh \
+	tests/fs-memcss.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh

@@ -111,11 +111,15 @@ static uint64_t render_hash(struct mcgfs *fs, struct fs_open *of)
 	struct fs_call call = { .fs = fs, .node = of->node, .cg = of->node->cg, .of = of };
 	g_autoptr(GString) text = g_string_sized_new(256);
 
+	int err;
+
 	if (!mcg_cgroup_online(of->node->cg) || !fs_file_visible(fs, of->node, of->file))
 		return 0;
-	if (of->file->show(&call, text))
-		return 0;
-	return text_hash(text, call.changes);
+	err = fs_call_memcg(fs, &call, of->file);
+	if (!err)
+		err = of->file->show(&call, text);
+	fs_call_done(&call);
+	return err ? 0 : text_hash(text, call.changes);
 }
 
 void fs_notify_opened(struct mcgfs *fs, struct fs_open *of)

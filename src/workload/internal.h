@@ -102,9 +102,31 @@ struct wl_ledger {
 	struct wl_node node[];			/* [nr_nodes] */
 };
 
-/* The workload's view of a cgroup. */
+/* A memory css as the workload holds it (workload.c, "Memory csses"):
+ * the css (a pin held) and what mem_cgroup_alloc() charged for it. */
+struct wl_css {
+	struct mcg_cgroup *css;
+	/* The css its objects (the pool's memcg_objs) were charged to at
+	 * its creation, held; NULL below the root.  Given back when this
+	 * css is freed (wl_css_put()), as __mem_cgroup_free() does. */
+	struct mcg_cgroup *objs_parent;
+	/* The wl_cgroups whose pages are charged to it (their css).
+	 * Changed under list_lock held for writing. */
+	unsigned refs;
+};
+
+/* The workload's view of a cgroup: its tasks (a task group), or pages
+ * that tasks charged to a css they no longer charge (a holder). */
 struct wl_cgroup {
-	struct mcg_cgroup *cg;			/* holds a reference */
+	/* The cgroup of the tasks (of the task group that made a holder),
+	 * holding a reference: cpu.stat, io.stat, PSI, populated. */
+	struct mcg_cgroup *cg;
+	/* The css every page of the ledgers is charged to (a reference
+	 * counted in it): a task group's effective css (its cgroup's, or
+	 * the nearest ancestor's with one); a holder's for good, or until a
+	 * 7.3 offline reparents it.  list_lock: written with it held for
+	 * writing, read with it held. */
+	struct wl_css *css;
 	_Atomic(struct mcg_profile *) profile;	/* swapped by set_profile; read only
 						 * inside a CPU window */
 	_Atomic bool idle;			/* mirrors the profile, for skipping */
@@ -115,9 +137,13 @@ struct wl_cgroup {
 	bool active;
 	char *ledgers;				/* nr_cpus ledgers, ledger_size each */
 	size_t ledger_size;
-	/* rmdir'ed in an era that leaves a dying memcg its pages: no tasks,
-	 * an idle profile, pages only reclaimed (list_lock). */
-	bool dying;
+	/* A holder: no tasks, an idle profile, pages only reclaimed, and
+	 * freed by the exit of `owner`'s tasks, which made them (NULL once
+	 * that cgroup is gone).  Made by an rmdir that leaves a dying memcg
+	 * its pages, or by a subtree_control write that moves the tasks to
+	 * another css.  Both list_lock. */
+	bool holder;
+	struct wl_cgroup *owner;
 	/* cgroup.events populated, kept as cgroup_update_populated() keeps
 	 * nr_populated_*: the cgroups of this subtree, itself included,
 	 * that have tasks; and how many times that became or stopped being 0
@@ -125,10 +151,6 @@ struct wl_cgroup {
 	 * hier_mutex, read by anyone. */
 	_Atomic unsigned nr_populated;
 	_Atomic uint64_t populated_flips;
-	/* The memcg's own objects (the pool's memcg_objs), charged to its
-	 * parent's obj_cgroup (objs_parent, held; NULL under the root) at
-	 * creation and given back when the memcg is freed (hier_mutex). */
-	struct mcg_cgroup *objs_parent;
 	/* Its PSI group (psi.c): protected by the pool's psi_lock. */
 	struct wl_psi *psi;
 	/* vmpressure's tree counters (struct vmpressure tree_scanned,
@@ -172,6 +194,8 @@ struct mcg_workload {
 	pthread_rwlock_t list_lock;
 	GPtrArray *cgroups;			/* list_lock */
 	GPtrArray *active;			/* list_lock */
+	/* Every wl_css, live or held by holders (list_lock). */
+	GPtrArray *csses;
 	uint64_t next_order;			/* list_lock, for writing */
 	/* A round skipped a stopped cgroup with nothing in flight on its CPU:
 	 * the active list may have one to drop. */
@@ -214,6 +238,12 @@ struct mcg_workload {
 	bool reaper_started;			/* immutable once started */
 	pthread_t reaper;
 };
+
+/* The memcg w's pages are charged to.  Caller holds list_lock. */
+static inline struct mcg_cgroup *wl_memcg(const struct wl_cgroup *w)
+{
+	return w->css->css;
+}
 
 static inline struct wl_ledger *wl_ledger(const struct wl_cgroup *w, unsigned cpu)
 {
@@ -293,6 +323,10 @@ bool wl_ledger_in_flight(const struct mcg_workload *wl, const struct wl_ledger *
 /* Moves a dead cgroup's ledger into its parent's (no stat changes). */
 void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
 		     const struct wl_ledger *src);
+/* Moves the pages of src (resident, swapped, in flight; not the shadows,
+ * which stay with the tasks that may refault them) into dst, leaving src
+ * none (no stat changes: both are charged to the same css). */
+void wl_ledger_move(const struct mcg_workload *wl, struct wl_ledger *dst, struct wl_ledger *src);
 
 /* One page of a kind on node nid, every choice made: charged through
  * wl_charge() with the counters its kind covers, then the ledger and the

@@ -33,7 +33,7 @@
 
 void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long val)
 {
-	wl_stat_to(x, w, w->cg, nid, item, val);
+	wl_stat_to(x, w, wl_memcg(w), nid, item, val);
 }
 
 void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
@@ -129,6 +129,22 @@ void wl_ledger_merge(const struct mcg_workload *wl, struct wl_ledger *dst,
 			d[i] += s[i];
 	}
 	ledger_in_flight_add(dst, atomic_load_explicit(&src->in_flight, memory_order_relaxed));
+}
+
+void wl_ledger_move(const struct mcg_workload *wl, struct wl_ledger *dst, struct wl_ledger *src)
+{
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++) {
+		struct wl_node *s = &src->node[nid];
+		struct wl_node shadows = { .shadow_anon = s->shadow_anon,
+					   .shadow_file = s->shadow_file };
+
+		s->shadow_anon = s->shadow_file = 0;
+		for (size_t i = 0; i < sizeof(struct wl_node) / sizeof(long); i++)
+			((long *)&dst->node[nid])[i] += ((const long *)s)[i];
+		*s = shadows;
+	}
+	ledger_in_flight_add(dst, atomic_load_explicit(&src->in_flight, memory_order_relaxed));
+	atomic_store_explicit(&src->in_flight, 0, memory_order_relaxed);
 }
 
 /* The first state of a ledger's generator: splitmix64 of the pool's seed,
@@ -239,7 +255,7 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	 * eviction memcg; the delayed flush in 6.1's workingset_refault();
 	 * none in 5.10: mcg_memcg_flush_for_refault() knows the era). */
 	if (refault) {
-		mcg_memcg_flush_for_refault(x->e, w->cg);
+		mcg_memcg_flush_for_refault(x->e, wl_memcg(w));
 		/* a workingset page's read is a memory stall (PSI) */
 		wl_memstall(x, w, WL_PSI_REFAULT_NS);
 	}
@@ -344,7 +360,7 @@ static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long r
 
 	node->shadow_file -= refault;
 	if (refault) {
-		mcg_memcg_flush_for_refault(x->e, w->cg);
+		mcg_memcg_flush_for_refault(x->e, wl_memcg(w));
 		wl_memstall(x, w, WL_PSI_REFAULT_NS);
 	}
 	node->file_inactive += 1 - refault;
@@ -785,8 +801,8 @@ static struct mcg_cgroup *kmem_owner(const struct wl_ctx *x, const struct wl_cgr
 				     bool page_backed)
 {
 	if (page_backed && !mcg_engine_config(x->e)->kernel.kmem_pages_objcg)
-		return w->cg;
-	return mcg_memcg_objcg_owner(w->cg);
+		return wl_memcg(w);
+	return mcg_memcg_objcg_owner(wl_memcg(w));
 }
 
 /* Frees up to n pages of the given kinds of kernel memory, in that order. */
@@ -1173,7 +1189,7 @@ long wl_reclaim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long want, bool sw
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	long total = 0;
 
-	swap = swap && swap_room(x->wl, w->cg);
+	swap = swap && swap_room(x->wl, wl_memcg(w));
 
 	/* Each call starts on the next node, so that no node is favoured. */
 	unsigned first = l->next_node[WL_ROT_RECLAIM]++;

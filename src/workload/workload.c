@@ -39,6 +39,79 @@ static bool is_v1(const struct mcg_workload *wl)
 
 /* ---- per-cgroup data ---- */
 
+/*
+ * Memory csses.
+ *
+ * On cgroup2 a cgroup's tasks charge the memory css of the nearest
+ * cgroup, itself or an ancestor, whose parent enables memory (engine:
+ * cgroup.c, "Memory csses"), and a page stays charged to the css it was
+ * charged to (folio->memcg_data) when the tasks move on to another.  A
+ * task group's ledgers hold only pages of its css now: when a
+ * subtree_control write gives its tasks another css, what the ledgers
+ * hold moves to a holder, a wl_cgroup with no tasks that keeps the old
+ * css (wl_split()), unless the old css's pages are reparented to the new
+ * one, as 7.3's offline does.  Everything that acts on a memcg's pages
+ * goes by the css: charges, statistics, reclaim (the holders and task
+ * groups whose css is in the subtree), the OOM killer's victims; what
+ * belongs to a cgroup (cpu, io, PSI, populated, the tasks' exit) goes by
+ * the cgroup.
+ *
+ * A wl_css is counted by the wl_cgroups that hold pages of it (refs,
+ * under list_lock): its cgroup's task group while it is the live css,
+ * those of descendants without a css of their own, holders.  The last one
+ * going frees it (wl_css_put()): the memcg's objects go back and its css
+ * pin goes, which releases a killed css.  A killed css therefore stays
+ * dying exactly while pages are charged to it.
+ */
+
+/* A new wl_css for css (a new pin), objs_parent its objects' (held). */
+static struct wl_css *wl_css_new(struct mcg_workload *wl, struct mcg_cgroup *css,
+				 struct mcg_cgroup *objs_parent)
+{
+	struct wl_css *c = g_new0(struct wl_css, 1);
+
+	(void)wl;
+	mcg_memcg_css_get(css);
+	c->css = css;
+	c->objs_parent = objs_parent ? mcg_cgroup_get(objs_parent) : NULL;
+	return c;
+}
+
+/* A reference; the first one lists c in the pool.  Caller holds list_lock
+ * for writing. */
+static struct wl_css *wl_css_ref(struct mcg_workload *wl, struct wl_css *c)
+{
+	if (c->refs++ == 0)
+		g_ptr_array_add(wl->csses, c);
+	return c;
+}
+
+/* Drops a reference; returns c if it was the last one, for wl_css_free()
+ * once list_lock is dropped.  Caller holds list_lock for writing. */
+static struct wl_css *wl_css_unref(struct mcg_workload *wl, struct wl_css *c)
+{
+	if (--c->refs)
+		return NULL;
+	g_ptr_array_remove(wl->csses, c);
+	return c;
+}
+
+static void memcg_objects_uncharge(struct mcg_workload *wl, struct mcg_cgroup *objs_parent);
+
+/* An unreferenced wl_css freed: its objects back, its pin dropped.
+ * Outside list_lock and every CPU window. */
+static void wl_css_free(struct mcg_workload *wl, struct wl_css *c)
+{
+	if (!c)
+		return;
+	if (c->objs_parent) {
+		memcg_objects_uncharge(wl, c->objs_parent);
+		mcg_cgroup_put(c->objs_parent);
+	}
+	mcg_memcg_css_put(c->css);
+	g_free(c);
+}
+
 static struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgroup *cg,
 				       struct mcg_profile *profile)
 {
@@ -55,10 +128,9 @@ static struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgrou
 	return w;
 }
 
+/* Frees w, whose css reference the caller has dropped (wl_css_unref()). */
 static void wl_cgroup_free(struct wl_cgroup *w)
 {
-	if (w->objs_parent)
-		mcg_cgroup_put(w->objs_parent);
 	wl_psi_free(w->psi);
 	mcg_profile_free(atomic_load(&w->profile));
 	g_free(w->ledgers);
@@ -259,7 +331,6 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			    const struct reclaim_kind *kind, struct wl_reclaim_count *rc)
 {
 	GPtrArray *list = x->wl->cgroups;
-	struct wl_cgroup *first = mcg_cgroup_workload(top);
 	long total = 0;
 
 	/* shrink_node() reads the stats of the memcgs it scans, after the
@@ -270,8 +341,11 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			struct wl_cgroup *w = list->pdata[i];
 			const struct mcg_profile *p;
 
-			/* Pass 0 is top itself, pass 1 the rest of its subtree. */
-			if (pass == 0 ? w != first : (w == first || !mcg_cgroup_is_descendant(w->cg, top)))
+			/* Pass 0 is top's own lruvecs, pass 1 the rest of its
+			 * subtree's: the pages charged to each css, whoever's
+			 * tasks made them. */
+			if (pass == 0 ? wl_memcg(w) != top
+				      : wl_memcg(w) == top || !mcg_cgroup_is_descendant(wl_memcg(w), top))
 				continue;
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
 			total += wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
@@ -370,8 +444,9 @@ static struct wl_cgroup *oom_victim(struct wl_ctx *x, struct mcg_cgroup *top)
 		const struct wl_node *n;
 		long killable = 0;
 
-		/* A dying memcg has no tasks to kill. */
-		if (w->dying || !mcg_cgroup_is_descendant(w->cg, top))
+		/* A holder has no tasks to kill; a task group is in the
+		 * subtree by its css (mem_cgroup_scan_tasks()). */
+		if (w->holder || !mcg_cgroup_is_descendant(wl_memcg(w), top))
 			continue;
 		for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 			n = &wl_ledger(w, x->cpu_id)->node[nid];
@@ -385,6 +460,24 @@ static struct wl_cgroup *oom_victim(struct wl_ctx *x, struct mcg_cgroup *top)
 	return victim;
 }
 
+/* The tasks of w exit on x's CPU: their memory in w's ledger, and in the
+ * holders of what they charged to csses they no longer charge (a task's
+ * pages are freed at its exit whatever memcg they are charged to).
+ * Returns pages freed.  Caller holds list_lock. */
+static long tasks_exit_with_holders(struct wl_ctx *x, struct wl_cgroup *w)
+{
+	GPtrArray *list = x->wl->cgroups;
+	long freed = wl_tasks_exit_ledger(x, w);
+
+	for (unsigned i = 0; i < list->len; i++) {
+		struct wl_cgroup *h = list->pdata[i];
+
+		if (h->holder && h->owner == w)
+			freed += wl_tasks_exit_ledger(x, h);
+	}
+	return freed;
+}
+
 /* mem_cgroup_out_of_memory(): kills the biggest task group of the subtree
  * on this CPU.  Returns pages freed. */
 static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
@@ -394,9 +487,10 @@ static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
 	mcg_memory_event(top, MCG_MEMORY_OOM);
 	if (!victim)
 		return 0;
-	mcg_memory_event(victim->cg, MCG_MEMORY_OOM_KILL);
+	/* on the victim task's memcg (mem_cgroup_from_task()), its css */
+	mcg_memory_event(wl_memcg(victim), MCG_MEMORY_OOM_KILL);
 	x->oom_killed = victim;
-	return wl_tasks_exit_ledger(x, victim);
+	return tasks_exit_with_holders(x, victim);
 }
 
 /* memory.high (__mem_cgroup_handle_over_high()): each level over its high
@@ -412,7 +506,7 @@ static uint64_t high_penalty_jiffies(struct wl_ctx *x, struct wl_cgroup *w, long
 	uint64_t max_overage = 0, penalty;
 
 	/* mem_find_max_overage(): calculate_overage() up to below the root */
-	for (struct mcg_cgroup *a = w->cg; a && !mcg_cgroup_is_root(a); a = mcg_cgroup_parent(a)) {
+	for (struct mcg_cgroup *a = wl_memcg(w); a && !mcg_cgroup_is_root(a); a = mcg_cgroup_parent(a)) {
 		unsigned long usage = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 		unsigned long high = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
 
@@ -436,7 +530,7 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 		long reclaimed = 0;
 		uint64_t stall = 0;
 
-		for (struct mcg_cgroup *a = w->cg; a; a = mcg_cgroup_parent(a)) {
+		for (struct mcg_cgroup *a = wl_memcg(w); a; a = mcg_cgroup_parent(a)) {
 			struct wl_reclaim_count rc = { 0 };
 			/* try_to_free_mem_cgroup_pages(): nr_to_reclaim is
 			 * at least SWAP_CLUSTER_MAX */
@@ -503,15 +597,15 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 		enum mcg_counter limited = MCG_COUNTER_MEMORY;
 		long want = pages > SWAP_CLUSTER_MAX ? pages : SWAP_CLUSTER_MAX;
 
-		enum mcg_charge_result got = mcg_memcg_try_charge(x->cpu, w->cg,
+		enum mcg_charge_result got = mcg_memcg_try_charge(x->cpu, wl_memcg(w),
 								  (unsigned long)pages, memsw,
 								  &over, &limited);
 
 		if (got != MCG_CHARGE_FAILED) {
 			if (memsw && !(flags & WL_MEMSW))
-				mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMSW, (unsigned long)pages);
+				mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_MEMSW, (unsigned long)pages);
 			if (is_v1(wl) && (flags & WL_KMEM))
-				mcg_counter_charge(w->cg, MCG_COUNTER_KMEM, (unsigned long)pages);
+				mcg_counter_charge(wl_memcg(w), MCG_COUNTER_KMEM, (unsigned long)pages);
 			if (!(flags & WL_NOT_TASKS)) {
 				per_cpu_count(&wl->workers[x->cpu_id].pages_charged,
 					      (uint64_t)pages);
@@ -560,7 +654,7 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 
 	if (pages <= 0)
 		return;
-	mcg_memcg_uncharge(w->cg, (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
+	mcg_memcg_uncharge(wl_memcg(w), (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
 	if (flags & WL_NOT_TASKS)
 		return;
 	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
@@ -588,13 +682,13 @@ bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages)
 
 	if (is_v1(x->wl))
 		return true;
-	if (mcg_counter_try_charge(w->cg, MCG_COUNTER_SWAP, (unsigned long)pages, &over))
+	if (mcg_counter_try_charge(wl_memcg(w), MCG_COUNTER_SWAP, (unsigned long)pages, &over))
 		return true;
 	/* __mem_cgroup_try_charge_swap(): both events on the folio's own
 	 * memcg, whichever level refused (memcg_memory_event() carries
 	 * them up the hierarchical files). */
-	mcg_memory_event(w->cg, MCG_MEMORY_SWAP_MAX);
-	mcg_memory_event(w->cg, MCG_MEMORY_SWAP_FAIL);
+	mcg_memory_event(wl_memcg(w), MCG_MEMORY_SWAP_MAX);
+	mcg_memory_event(wl_memcg(w), MCG_MEMORY_SWAP_FAIL);
 	return false;
 }
 
@@ -603,9 +697,9 @@ void wl_uncharge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages, bool fr
 	if (pages <= 0)
 		return;
 	if (!is_v1(x->wl))
-		mcg_counter_uncharge(w->cg, MCG_COUNTER_SWAP, (unsigned long)pages);
+		mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_SWAP, (unsigned long)pages);
 	else if (freed)
-		mcg_counter_uncharge(w->cg, MCG_COUNTER_MEMSW, (unsigned long)pages);
+		mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_MEMSW, (unsigned long)pages);
 }
 
 /* ---- workers ---- */
@@ -1014,12 +1108,14 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	pthread_condattr_destroy(&cattr);
 	wl->cgroups = g_ptr_array_new();
 	wl->active = g_ptr_array_new();
+	wl->csses = g_ptr_array_new();
 	pthread_mutex_init(&wl->reap_lock, NULL);
 	pthread_cond_init(&wl->reap_cond, NULL);
 	wl->retired = g_ptr_array_new_with_free_func((GDestroyNotify)mcg_profile_free);
 	{
 		struct wl_cgroup *root = wl_cgroup_new(wl, mcg_engine_root(e), idle);
 
+		root->css = wl_css_ref(wl, wl_css_new(wl, mcg_engine_root(e), NULL));
 		root->order = wl->next_order++;
 		g_ptr_array_add(wl->cgroups, root);
 		mcg_cgroup_set_workload(mcg_engine_root(e), root);
@@ -1126,8 +1222,6 @@ int mcg_workload_start(struct mcg_workload *wl)
 	return 0;
 }
 
-static void memcg_objects_uncharge(struct mcg_workload *wl, struct mcg_cgroup *objs_parent);
-
 void mcg_workload_free(struct mcg_workload *wl)
 {
 	if (!wl)
@@ -1145,18 +1239,29 @@ void mcg_workload_free(struct mcg_workload *wl)
 	/* Every memcg's objects go back first, while their parents' structs
 	 * are all still held: a dying parent is released by the puts below,
 	 * and its obj_cgroup must hold nothing by then (engine_objcg_put()). */
-	for (unsigned i = 0; i < wl->cgroups->len; i++) {
-		struct wl_cgroup *w = wl->cgroups->pdata[i];
+	for (unsigned i = 0; i < wl->csses->len; i++) {
+		struct wl_css *c = wl->csses->pdata[i];
 
-		if (w->objs_parent)
-			memcg_objects_uncharge(wl, w->objs_parent);
+		if (c->objs_parent) {
+			memcg_objects_uncharge(wl, c->objs_parent);
+			mcg_cgroup_put(c->objs_parent);
+			c->objs_parent = NULL;
+		}
 	}
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 
-		mcg_cgroup_set_workload(w->cg, NULL);
+		if (!w->holder)
+			mcg_cgroup_set_workload(w->cg, NULL);
 		wl_cgroup_free(w);
 	}
+	for (unsigned i = 0; i < wl->csses->len; i++) {
+		struct wl_css *c = wl->csses->pdata[i];
+
+		mcg_memcg_css_put(c->css);
+		g_free(c);
+	}
+	g_ptr_array_free(wl->csses, TRUE);
 	g_ptr_array_free(wl->cgroups, TRUE);
 	g_ptr_array_free(wl->active, TRUE);
 	g_free(wl->workers);
@@ -1332,8 +1437,9 @@ static void memcg_objects_free(struct mcg_workload *wl, struct mcg_cpu *cpu,
 	}
 }
 
-/* mem_cgroup_alloc() under pw, on CPU 0, with pw the active memcg: each
- * __GFP_ACCOUNT object in turn charged to pw's obj_cgroup, through CPU
+/* mem_cgroup_alloc() under pw's css, on CPU 0, with it the active memcg
+ * (mem_cgroup_css_alloc(): set_active_memcg(parent)): each
+ * __GFP_ACCOUNT object in turn charged to its obj_cgroup, through CPU
  * 0's object stock, the pages it lacks charged as a GFP_KERNEL_ACCOUNT
  * charge is (it may reclaim and OOM-kill).  false if one cannot be
  * charged even so: the ones before are freed (mem_cgroup_alloc()'s
@@ -1349,16 +1455,16 @@ static bool memcg_objects_charge(struct mcg_workload *wl, struct wl_cgroup *pw)
 	for (i = 0; i < o->nr; i++) {
 		size_t bytes = o->obj[i].bytes;
 
-		if (!mcg_objcg_consume(x.cpu, pw->cg, bytes)) {
+		if (!mcg_objcg_consume(x.cpu, wl_memcg(pw), bytes)) {
 			if (!wl_charge(&x, pw, (long)mcg_objcg_pages(bytes),
 				       WL_MEMSW | WL_KMEM | WL_NOT_TASKS))
 				break;
-			mcg_objcg_charged(x.cpu, pw->cg, bytes);
+			mcg_objcg_charged(x.cpu, wl_memcg(pw), bytes);
 		}
-		memcg_object_stats(x.cpu, pw->cg, &o->obj[i], 1);
+		memcg_object_stats(x.cpu, wl_memcg(pw), &o->obj[i], 1);
 	}
 	if (i < o->nr)
-		memcg_objects_free(wl, x.cpu, pw->cg, i);
+		memcg_objects_free(wl, x.cpu, wl_memcg(pw), i);
 	mcg_cpu_exit(x.cpu);
 	return i == o->nr;
 }
@@ -1397,11 +1503,76 @@ static void populated_update(struct mcg_cgroup *cg, int delta)
 	}
 }
 
+/* Does w still hold memory on some CPU?  Caller holds list_lock for
+ * writing: every ledger writer holds it for reading, so the ledgers stand
+ * still and their last writes are visible. */
+static bool wl_cgroup_holds_pages_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
+{
+	for (unsigned c = 0; c < wl->nr_cpus; c++)
+		if (wl_ledger_holds_pages(wl, wl_ledger(w, c)))
+			return true;
+	return false;
+}
+
+/* Gives task group w the css `to` (a reference taken): its tasks charge it
+ * from now on.  What its ledgers hold stays charged where it was
+ * (folio->memcg_data), in a new holder of the old css, which the tasks'
+ * exit still frees.  Returns the old css if that was its last reference,
+ * for wl_css_free() once the lock is dropped.  Caller holds hier_mutex
+ * and list_lock for writing, which no ledger writer passes: nothing is
+ * charged between the move and the switch. */
+static struct wl_css *wl_split(struct mcg_workload *wl, struct wl_cgroup *w, struct wl_css *to)
+{
+	struct wl_css *old = w->css;
+	struct mcg_profile *idle = NULL;
+	struct wl_cgroup *h;
+
+	if (old == to)
+		return NULL;
+	w->css = wl_css_ref(wl, to);
+	if (!wl_cgroup_holds_pages_locked(wl, w))
+		return wl_css_unref(wl, old);
+	mcg_profile_parse("preset=idle", wl->nr_nodes, &idle);
+	h = wl_cgroup_new(wl, w->cg, idle);
+	h->holder = true;
+	h->owner = w;
+	h->css = old;		/* w's reference, moved */
+	h->order = wl->next_order++;
+	for (unsigned c = 0; c < wl->nr_cpus; c++)
+		wl_ledger_move(wl, wl_ledger(h, c), wl_ledger(w, c));
+	g_ptr_array_add(wl->cgroups, h);
+	if (wl_in_flight_anywhere(wl, h))
+		active_add(wl, h);
+	return NULL;
+}
+
+/* 7.3 reparents an offlined css's folios to its parent css at once
+ * (memcg_reparent_objcgs()): every wl_cgroup holding pages of `from` holds
+ * them of `to` from then on, the counters needing no change (the parent's
+ * hierarchical counts hold them already; the engine moves the local ones).
+ * Returns `from` if that dropped its last reference.  Caller holds
+ * list_lock for writing. */
+static struct wl_css *wl_reparent(struct mcg_workload *wl, struct wl_css *from, struct wl_css *to)
+{
+	struct wl_css *gone = NULL;
+
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+
+		if (w->css == from) {
+			w->css = wl_css_ref(wl, to);
+			gone = wl_css_unref(wl, from);
+		}
+	}
+	return gone;
+}
+
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
 			       const char *name, bool memory_css, struct mcg_cgroup **out)
 {
-	struct mcg_cgroup *cg;
+	struct mcg_cgroup *cg, *css, *objcg = NULL;
 	struct wl_cgroup *w, *pw;
+	struct wl_css *c = NULL;
 	/* Nothing is charged to the root: get_obj_cgroup_from_current()
 	 * stops below it (kmem of the root memcg is not accounted). */
 	bool objs = memory_css && !mcg_cgroup_is_root(parent);
@@ -1411,16 +1582,25 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 	pthread_rwlock_rdlock(&wl->list_lock);
 	pw = mcg_cgroup_workload(parent);
 	err = !pw ? -ENODEV : !objs || memcg_objects_charge(wl, pw) ? 0 : -ENOMEM;
+	if (!err && objs)
+		objcg = mcg_cgroup_get(wl_memcg(pw));
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (!err) {
-		err = mcg_cgroup_create(wl->e, parent, name, &cg);
-		if (err && objs)	/* given straight back */
-			memcg_objects_uncharge(wl, parent);
+		err = memory_css ? mcg_cgroup_create(wl->e, parent, name, &cg)
+				 : mcg_cgroup_create_without_memcg(wl->e, parent, name, &cg);
+		if (err && objcg)	/* given straight back */
+			memcg_objects_uncharge(wl, objcg);
+	}
+	if (!err && memory_css) {
+		css = mcg_cgroup_memcg(wl->e, cg);
+		c = wl_css_new(wl, css, objcg);
+		mcg_cgroup_put(css);
 	}
 	if (!err) {
 		w = wl_cgroup_new(wl, cg, profile_copy(wl->default_profile));
-		w->objs_parent = objs ? mcg_cgroup_get(parent) : NULL;
 		pthread_rwlock_wrlock(&wl->list_lock);
+		/* its own css, or its parent's tasks' */
+		w->css = wl_css_ref(wl, c ? c : pw->css);
 		w->order = wl->next_order++;
 		g_ptr_array_add(wl->cgroups, w);
 		if (!atomic_load(&w->idle))
@@ -1431,37 +1611,83 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 			populated_update(cg, 1);
 		*out = cg;
 	}
+	mcg_cgroup_put(objcg);
 	pthread_mutex_unlock(&wl->hier_mutex);
 	return err;
 }
 
 int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool on)
 {
-	struct mcg_cgroup *parent = mcg_cgroup_parent(cg);
+	bool reparent = mcg_engine_config(wl->e)->kernel.reparent_local;
+	struct mcg_cgroup *parent = mcg_cgroup_parent(cg), *css, *objcg = NULL;
+	GPtrArray *gone = g_ptr_array_new();
 	struct wl_cgroup *w, *pw;
+	struct wl_css *c = NULL, *was = NULL;
 	int err = 0;
 
-	if (!parent || mcg_cgroup_is_root(parent))
-		return 0;	/* the root's children's objects are not accounted */
+	if (!parent)
+		return -EPERM;
 	pthread_mutex_lock(&wl->hier_mutex);
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
 	pw = mcg_cgroup_workload(parent);
+	css = mcg_cgroup_memcg(wl->e, cg);
 	if (!w || !pw)
 		err = -ENODEV;
-	else if (on && !w->objs_parent) {
+	else if (on == (css != NULL))
+		err = 1;	/* already so */
+	else if (on && !mcg_cgroup_is_root(parent)) {
+		/* mem_cgroup_css_alloc(): its objects, to the parent css */
 		if (memcg_objects_charge(wl, pw))
-			w->objs_parent = mcg_cgroup_get(parent);
+			objcg = mcg_cgroup_get(wl_memcg(pw));
 		else
 			err = -ENOMEM;
-	} else if (!on && w->objs_parent) {
-		memcg_objects_uncharge(wl, w->objs_parent);
-		mcg_cgroup_put(w->objs_parent);
-		w->objs_parent = NULL;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	if (!err && on) {
+		err = mcg_memcg_css_create(wl->e, cg, &css);
+		if (err && objcg)
+			memcg_objects_uncharge(wl, objcg);
+		if (!err)
+			c = wl_css_new(wl, css, objcg);
+	}
+	if (!err) {
+		/* The tasks of cg's subtree: none below cg has a css of its
+		 * own (cg's children cannot have memory while cg has none,
+		 * nor be given it while cg is losing it: EBUSY first). */
+		pthread_rwlock_wrlock(&wl->list_lock);
+		if (!on) {
+			was = w->css;
+			c = pw->css;
+		}
+		for (unsigned i = 0; i < wl->cgroups->len; i++) {
+			struct wl_cgroup *t = wl->cgroups->pdata[i];
+
+			if (t->holder || !mcg_cgroup_is_descendant(t->cg, cg))
+				continue;
+			if (!on && reparent) {	/* the folios follow */
+				struct wl_css *o = t->css;
+
+				t->css = wl_css_ref(wl, c);
+				g_ptr_array_add(gone, wl_css_unref(wl, o));
+			} else {
+				g_ptr_array_add(gone, wl_split(wl, t, c));
+			}
+		}
+		/* 7.3: the holders of the killed css's pages too */
+		if (!on && reparent)
+			g_ptr_array_add(gone, wl_reparent(wl, was, c));
+		pthread_rwlock_unlock(&wl->list_lock);
+		if (!on)
+			mcg_memcg_css_kill(wl->e, cg);
+	}
 	pthread_mutex_unlock(&wl->hier_mutex);
-	return err;
+	for (unsigned i = 0; i < gone->len; i++)
+		wl_css_free(wl, gone->pdata[i]);
+	g_ptr_array_free(gone, TRUE);
+	mcg_cgroup_put(objcg);
+	mcg_cgroup_put(css);
+	return err > 0 ? 0 : err;
 }
 
 void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
@@ -1472,10 +1698,10 @@ void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 	long slab_held;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
-	for (unsigned i = 0; i < wl->cgroups->len; i++) {
-		struct wl_cgroup *w = wl->cgroups->pdata[i];
+	for (unsigned i = 0; i < wl->csses->len; i++) {
+		struct wl_css *c = wl->csses->pdata[i];
 
-		if (w->objs_parent && mcg_cgroup_is_descendant(w->objs_parent, cg))
+		if (c->objs_parent && mcg_cgroup_is_descendant(c->objs_parent, cg))
 			nr++;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
@@ -1525,97 +1751,99 @@ static void wl_cgroups_hold_pages(struct mcg_workload *wl, struct wl_cgroup **w,
 		mcg_engine_on_each_cpu(wl->e, ledgers_hold_on_cpu, &t);
 }
 
-/* Does w still hold memory on some CPU?  Caller holds list_lock for
- * writing: every ledger writer holds it for reading, so the ledgers stand
- * still and their last writes are visible. */
-static bool wl_cgroup_holds_pages_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
-{
-	for (unsigned c = 0; c < wl->nr_cpus; c++)
-		if (wl_ledger_holds_pages(wl, wl_ledger(w, c)))
-			return true;
-	return false;
-}
-
-/* Frees the dying cgroups whose last pages are gone: the memcg is released
+/* Frees the holders whose last pages are gone: a killed css is released
  * once nothing is charged to it.  Caller holds hier_mutex. */
-static void wl_sweep_dying(struct mcg_workload *wl)
+static void wl_sweep_holders(struct mcg_workload *wl)
 {
-	GPtrArray *dying = g_ptr_array_new(), *gone = g_ptr_array_new();
+	GPtrArray *holders = g_ptr_array_new(), *gone = g_ptr_array_new();
+	GPtrArray *csses = g_ptr_array_new();
 	_Atomic bool *holds;
 
-	/* Only the sweep, under hier_mutex, frees a dying cgroup. */
+	/* Only the sweep, under hier_mutex, frees a holder, and a holder
+	 * only loses pages. */
 	pthread_rwlock_rdlock(&wl->list_lock);
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 
-		if (w->dying)
-			g_ptr_array_add(dying, w);
+		if (w->holder)
+			g_ptr_array_add(holders, w);
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
-	holds = g_new0(_Atomic bool, dying->len + 1);
-	wl_cgroups_hold_pages(wl, (struct wl_cgroup **)dying->pdata, dying->len, holds);
-	for (unsigned i = 0; i < dying->len; i++)
+	holds = g_new0(_Atomic bool, holders->len + 1);
+	wl_cgroups_hold_pages(wl, (struct wl_cgroup **)holders->pdata, holders->len, holds);
+	for (unsigned i = 0; i < holders->len; i++)
 		if (!atomic_load_explicit(&holds[i], memory_order_relaxed))
-			g_ptr_array_add(gone, dying->pdata[i]);
+			g_ptr_array_add(gone, holders->pdata[i]);
 	g_free(holds);
-	g_ptr_array_free(dying, TRUE);
+	g_ptr_array_free(holders, TRUE);
 	if (gone->len) {
 		pthread_rwlock_wrlock(&wl->list_lock);
 		for (unsigned i = 0; i < gone->len; i++) {
-			g_ptr_array_remove(wl->cgroups, gone->pdata[i]);
-			active_remove(wl, gone->pdata[i]);
+			struct wl_cgroup *w = gone->pdata[i];
+
+			g_ptr_array_remove(wl->cgroups, w);
+			active_remove(wl, w);
+			g_ptr_array_add(csses, wl_css_unref(wl, w->css));
 		}
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* No worker reaches them any more: the last put folds each
 		 * memcg (outside every CPU window), and their objects go. */
-		for (unsigned i = 0; i < gone->len; i++) {
-			struct wl_cgroup *w = gone->pdata[i];
-
-			if (w->objs_parent)
-				memcg_objects_uncharge(wl, w->objs_parent);
-			wl_cgroup_free(w);
-		}
+		for (unsigned i = 0; i < gone->len; i++)
+			wl_cgroup_free(gone->pdata[i]);
+		for (unsigned i = 0; i < csses->len; i++)
+			wl_css_free(wl, csses->pdata[i]);
 	}
+	g_ptr_array_free(csses, TRUE);
 	g_ptr_array_free(gone, TRUE);
 }
 
-/* After a reclaim that may have emptied dying cgroups. */
-static void release_emptied_dying(struct mcg_workload *wl)
+/* After a reclaim that may have emptied holders. */
+static void release_emptied_holders(struct mcg_workload *wl)
 {
 	pthread_mutex_lock(&wl->hier_mutex);
-	wl_sweep_dying(wl);
+	wl_sweep_holders(wl);
 	pthread_mutex_unlock(&wl->hier_mutex);
 }
 
 /*
- * rmdir.  The engine takes the cgroup offline (and, in 7.3, folds its
- * statistics into the parent).  What becomes of the pages its tasks held
- * follows the era:
+ * rmdir.  The engine takes the cgroup and its css offline (and, in 7.3,
+ * folds the css's statistics into the parent css).  What becomes of the
+ * pages its tasks held follows the era:
  *
  *  - 7.3 reparents a dead memcg's folios (memcg_reparent_objcgs()): the
- *    pages become the parent's, ledger by ledger.  Their counters need no
- *    change: the parent's hierarchical counters and page counters include
- *    them already, and the local counts that must follow them were moved
- *    by the engine.
+ *    pages become the parent css's, ledger by ledger, and so do the
+ *    holders' of the css.  Their counters need no change: the parent's
+ *    hierarchical counters and page counters include them already, and
+ *    the local counts that must follow them were moved by the engine.
  *  - Earlier kernels leave them charged to the dying memcg until they are
- *    freed: the cgroup stays in the pool with its ledgers and no tasks
- *    (an idle profile, never an OOM victim), its pages reclaimed only by
+ *    freed: the cgroup's tasks' ledgers stay in the pool as a holder of
+ *    the css (no tasks, never an OOM victim), its pages reclaimed only by
  *    its ancestors' reclaim, its statistics updated in the dead memcg.
- *    Once it holds nothing it is released (swept at every rmdir, and after
- *    memory.reclaim and force_empty).  A
- *    cgroup that holds nothing at rmdir goes at once.
+ *    Once it holds nothing it is released (swept at every rmdir, and
+ *    after memory.reclaim and force_empty).  A cgroup that holds nothing
+ *    at rmdir goes at once.
+ *
+ * The pages of a cgroup without a css of its own are charged to the
+ * nearest ancestor's, its parent's tasks' css: they move to the parent's
+ * ledgers in every era.  Holders the cgroup's tasks made stay, ownerless.
  */
 /* The destroy of a cgroup, hier_mutex held. */
 static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 {
 	bool reparent = mcg_engine_config(wl->e)->kernel.reparent_local;
 	struct mcg_profile *idle = NULL;
+	struct mcg_cgroup *own = mcg_cgroup_memcg(wl->e, cg);
+	GPtrArray *csses = g_ptr_array_new();
 	struct wl_cgroup *w, *pw;
+	bool keep;
 	int err;
 
 	err = mcg_cgroup_destroy(wl->e, cg);
-	if (err)
+	if (err) {
+		mcg_cgroup_put(own);
+		g_ptr_array_free(csses, TRUE);
 		return err;
+	}
 	w = mcg_cgroup_workload(cg);
 	pw = mcg_cgroup_workload(mcg_cgroup_parent(cg));
 	/* Tasks that a destroy other than rmdir found go with the cgroup. */
@@ -1627,11 +1855,18 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	 * never charged to. */
 	mcg_profile_parse("preset=idle", wl->nr_nodes, &idle);
 	pthread_rwlock_wrlock(&wl->list_lock);
-	if (!reparent && wl_cgroup_holds_pages_locked(wl, w)) {
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *h = wl->cgroups->pdata[i];
+
+		if (h->owner == w)
+			h->owner = NULL;
+	}
+	keep = !reparent && own && wl_memcg(w) == own && wl_cgroup_holds_pages_locked(wl, w);
+	mcg_cgroup_set_workload(cg, NULL);
+	if (keep) {
 		struct mcg_profile *old;
 
-		w->dying = true;
-		mcg_cgroup_set_workload(cg, NULL);
+		w->holder = true;
 		/* Unreachable from cg from now on: a direct charge's dirty
 		 * pages must not wait for active_add_if_in_flight(cg).
 		 * Exact here: every ledger writer holds list_lock. */
@@ -1643,22 +1878,29 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		profile_retire(wl, old);
 	} else {
 		struct ledgers_call t = { wl, &w, 1, pw, NULL };
+		struct wl_css *was = w->css;
 
 		mcg_profile_free(idle);
 		g_ptr_array_remove(wl->cgroups, w);
 		active_remove(wl, w);
-		mcg_cgroup_set_workload(cg, NULL);
+		/* The parent's tasks' css is the one w's pages now belong to:
+		 * w's own css's parent (reparented), or the one w shared. */
+		g_ptr_array_add(csses, wl_css_unref(wl, was));
+		if (reparent && own && was->css == own)
+			g_ptr_array_add(csses, wl_reparent(wl, was, pw->css));
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* No worker reaches w any more; each CPU's ledger moves as that
 		 * CPU (a no-op for an empty one). */
 		mcg_engine_on_each_cpu(wl->e, ledger_merge_on_cpu, &t);
 		/* w's writeback goes on in the parent, which may be stopped. */
 		active_add_if_in_flight(wl, pw->cg);
-		if (w->objs_parent)
-			memcg_objects_uncharge(wl, w->objs_parent);
 		wl_cgroup_free(w);
 	}
-	wl_sweep_dying(wl);
+	for (unsigned i = 0; i < csses->len; i++)
+		wl_css_free(wl, csses->pdata[i]);
+	g_ptr_array_free(csses, TRUE);
+	mcg_cgroup_put(own);
+	wl_sweep_holders(wl);
 	return 0;
 }
 
@@ -1696,7 +1938,7 @@ static void tasks_exit_on_cpu(struct mcg_cpu *cpu, void *arg)
 	const struct tasks_exit_call *t = arg;
 	struct wl_ctx x = { t->wl, t->wl->e, cpu, mcg_cpu_id(cpu), 0, NULL };
 
-	wl_tasks_exit_ledger(&x, t->w);
+	tasks_exit_with_holders(&x, t->w);
 }
 
 /* The tasks of w exit, each thread on its CPU as do_exit() runs on the
@@ -1773,7 +2015,7 @@ bool mcg_workload_cgroup_busy(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
-	busy = w && !w->dying && !atomic_load_explicit(&w->idle, memory_order_relaxed);
+	busy = w && !w->holder && !atomic_load_explicit(&w->idle, memory_order_relaxed);
 	pthread_rwlock_unlock(&wl->list_lock);
 	return busy;
 }
@@ -1833,7 +2075,7 @@ int mcg_workload_kill(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 		struct mcg_profile *idle;
 
-		if (w->dying || atomic_load_explicit(&w->idle, memory_order_relaxed) ||
+		if (w->holder || atomic_load_explicit(&w->idle, memory_order_relaxed) ||
 		    !mcg_cgroup_is_descendant(w->cg, cg))
 			continue;
 		if (mcg_profile_parse("preset=idle", wl->nr_nodes, &idle) == 0)
@@ -1875,7 +2117,7 @@ static bool subtree_in_flight(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 
-		if (!mcg_cgroup_is_descendant(w->cg, cg))
+		if (!mcg_cgroup_is_descendant(wl_memcg(w), cg))
 			continue;
 		for (unsigned c = 0; c < wl->nr_cpus; c++)
 			if (wl_ledger_in_flight(wl, wl_ledger(w, c)))
@@ -1950,7 +2192,7 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
 		return 0;
 	}
 	pthread_rwlock_rdlock(&wl->list_lock);
-	if (!mcg_cgroup_workload(cg)) {
+	if (!mcg_memcg_online(cg)) {
 		err = -ENODEV;
 	} else if (v1) {
 		/* mem_cgroup_resize_max(): memory <= memsw, and the limit is
@@ -2055,7 +2297,7 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 	int err = 0;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
-	if (!mcg_cgroup_workload(cg))
+	if (!mcg_memcg_online(cg))
 		err = -ENODEV;
 	while (!err && done < (long)pages) {
 		/* Converges on zero; reclaim takes SWAP_CLUSTER_MAX at least. */
@@ -2077,7 +2319,7 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 		done += got;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
-	release_emptied_dying(wl);
+	release_emptied_holders(wl);
 	return err;
 }
 
@@ -2089,7 +2331,7 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg,
 	int err = 0;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
-	if (!mcg_cgroup_workload(cg))
+	if (!mcg_memcg_online(cg))
 		err = -ENODEV;
 	else	/* mem_cgroup_force_empty(): drain_all_stock() first */
 		mcg_memcg_drain_all_stock(wl->e, NULL, cg);
@@ -2115,6 +2357,6 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg,
 			retries--;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
-	release_emptied_dying(wl);
+	release_emptied_holders(wl);
 	return err;
 }

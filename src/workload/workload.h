@@ -186,16 +186,20 @@ void mcg_workload_vmpressure_work(struct mcg_workload *wl,
 /* ---- The hierarchy, through the pool ------------------------------------ */
 
 /* mcg_cgroup_create() plus the default profile, after charging the new
- * memcg's own objects (mcg_memcg_objects()) to parent if the new cgroup
- * has a memory css (memory_css: its parent enables memory, or v1): same
- * returns, and -ENOMEM when parent's limits cannot take them even after
- * reclaim. */
+ * memcg's own objects (mcg_memcg_objects()) to parent's css if the new
+ * cgroup has a memory css (memory_css: its parent enables memory, or v1;
+ * else mcg_cgroup_create_without_memcg(), its tasks charging the nearest
+ * ancestor's css): same returns, and -ENOMEM when the parent css's limits
+ * cannot take them even after reclaim. */
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
 			       const char *name, bool memory_css, struct mcg_cgroup **out);
-/* The memory css of cg made (on: mem_cgroup_css_alloc(), its objects
- * charged to the parent; -ENOMEM if they cannot be) or killed (its objects
- * given back), as the parent's subtree_control enables or disables memory.
- * Nothing changes if cg already is so. */
+/* The memory css of cg made (on: mem_cgroup_css_alloc(), a fresh css, its
+ * objects charged to the parent css; -ENOMEM if they cannot be) or killed
+ * (mcg_memcg_css_kill()), as the parent's subtree_control enables or
+ * disables memory.  The tasks of cg's subtree charge the new css, or the
+ * parent's, from then on; what they charged before stays with the old css
+ * (dying while it holds pages), or in 7.3 is reparented at a kill.
+ * Nothing changes if cg already is so.  -ENODEV once cg is removed. */
 int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool on);
 /* The objects of the memcgs below cg (charged to cg or a descendant),
  * summed: what memory.current and the slab, percpu and kernel counts of
@@ -210,8 +214,8 @@ struct mcg_workload_objects {
 };
 void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 				struct mcg_workload_objects *sum);
-/* mcg_cgroup_destroy() plus handing the cgroup's pages to its parent, as
- * Linux 7.3 reparents a dead memcg's folios: same returns. */
+/* mcg_cgroup_destroy() plus what becomes of the pages charged by the
+ * cgroup's tasks (workload.c, "rmdir"): same returns. */
 int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg);
 /* rmdir: mcg_workload_cgroup_destroy() of a cgroup whose subtree has no
  * tasks, else -EBUSY (cgroup_destroy_locked()), atomically. */
@@ -247,7 +251,10 @@ int mcg_workload_kill(struct mcg_workload *wl, struct mcg_cgroup *cg);
 /* Canonical text of cg's profile; g_free() it. */
 char *mcg_workload_get_profile(struct mcg_workload *wl, struct mcg_cgroup *cg);
 
-/* Sets a page-counter field as the kernel's control files do.  For
+/* The next three act on a memcg: cg is a memory css (mcg_cgroup_memcg()),
+ * and -ENODEV once it is offline.
+ *
+ * Sets a page-counter field as the kernel's control files do.  For
  * MCG_FIELD_MAX and MCG_FIELD_HIGH of the memory counter this reclaims the
  * subtree down to the new value; a v2 max that reclaim cannot reach is
  * enforced by OOM kills (the write still succeeds), a v1 limit (v1 true)
