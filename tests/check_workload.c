@@ -170,6 +170,10 @@ static void check_relations(struct rig *r, struct mcg_cgroup *cg, unsigned nodes
 	for (unsigned k = 0; k < G_N_ELEMENTS(node_items); k++) {
 		long sum = 0;
 
+		/* per node in this era's layout (6.12's pgscan is memcg-wide) */
+		if (mcg_engine_layout(r->e)->kind[node_items[k]] != MCG_KIND_NODE)
+			continue;
+
 		for (unsigned nid = 0; nid < nodes; nid++)
 			sum += mcg_stat_read_node_raw(r->e, cg, (int)nid, node_items[k], MCG_HIERARCHICAL);
 		ck_assert_int_eq(sum, hs(r, cg, node_items[k]));
@@ -720,6 +724,102 @@ START_TEST(test_conservation_under_load)
 }
 END_TEST
 
+/* Memory csses made and killed (subtree_control writes) while the tasks of
+ * the children run, and a limit on their parent reclaims: at every pause
+ * the root's usage is still what the pool charged less what it uncharged,
+ * plus the memcgs' objects (those of killed csses still dying included),
+ * and the counters keep their relations.  A css made again is fresh.  At
+ * the end the tasks exit and a reclaim empties every killed css: none is
+ * left dying (before 7.3 they were dying; 7.3 never had one).  Then the
+ * children go and the root holds nothing of theirs. */
+START_TEST(test_memory_css_under_load)
+{
+	const char *era = _i ? "7.3" : "6.12";
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl = era_pool(era, 4, 2, "preset=idle", &cfg, &e);
+	struct mcg_cgroup *root = mcg_engine_root(e), *p, *kids[4];
+	struct mcg_workload_counters wc;
+	struct rig r = { .e = e, .wl = wl };
+	unsigned max_dying = 0;
+
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", true, &p), 0);
+	for (unsigned k = 0; k < 4; k++) {
+		char name[8];
+
+		g_snprintf(name, sizeof(name), "c%u", k);
+		ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, name, false, &kids[k]), 0);
+		ck_assert_ptr_null(mcg_cgroup_memcg(e, kids[k]));
+		ck_assert_int_eq(mcg_workload_set_profile(wl, kids[k],
+							  "preset=seed001 footprint=4M swap=on"), 0);
+	}
+	ck_assert_int_eq(mcg_workload_set_limit(wl, p, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 3000,
+						false), 0);
+	ck_assert_int_eq(mcg_workload_start(wl), 0);
+	for (unsigned round = 0; round < 8; round++) {
+		struct mcg_cgroup *kid = kids[round % 4], *css;
+		bool on = (round / 4) % 2 == 0;
+
+		g_usleep(150 * 1000);
+		/* +memory for each child, then -memory, the tasks running */
+		ck_assert_int_eq(mcg_workload_memory_css(wl, kid, on), 0);
+		css = mcg_cgroup_memcg(e, kid);
+		ck_assert(on == (css != NULL));
+		if (on)	/* fresh: no limit of its own was ever hit */
+			ck_assert_uint_eq(mcg_memory_event_read(css, MCG_MEMORY_MAX, false), 0);
+		mcg_cgroup_put(css);
+		max_dying = MAX(max_dying, mcg_cgroup_nr_dying_memcg(e, root));
+		mcg_workload_pause(wl);
+		__mcg_memcg_flush_stats(e, root, true);
+		mcg_workload_counters(wl, &wc);
+		{
+			unsigned long stocked = mcg_memcg_stocked(e, root, false);
+			struct mcg_workload_objects objs;
+
+			mcg_workload_memcg_objects(wl, root, &objs);
+			ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY,
+							   MCG_FIELD_USAGE) - stocked,
+					  wc.pages_charged - wc.pages_uncharged + objs.pages);
+		}
+		check_relations(&r, root, 2, false);
+		check_relations(&r, p, 2, false);
+		mcg_workload_resume(wl);
+	}
+	/* Every child lost its css again by round 7: the pages of the last
+	 * ones are still charged to them, dying, before 7.3. */
+	if (!mcg_engine_config(e)->kernel.reparent_local)
+		ck_assert_uint_gt(max_dying, 0);
+	else
+		ck_assert_uint_eq(max_dying, 0);
+	for (unsigned k = 0; k < 4; k++)
+		ck_assert_int_eq(mcg_workload_set_profile(wl, kids[k], "preset=idle"), 0);
+	/* page cache and reclaimable slab stay until reclaimed */
+	for (int i = 0; i < 10 && mcg_cgroup_nr_dying_memcg(e, root); i++)
+		mcg_workload_reclaim(wl, p, 1 << 20, NULL, NULL);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 0);
+	for (unsigned k = 0; k < 4; k++) {
+		ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, kids[k]), 0);
+		mcg_cgroup_put(kids[k]);
+	}
+	mcg_workload_pause(wl);
+	__mcg_memcg_flush_stats(e, root, true);
+	mcg_workload_counters(wl, &wc);
+	{
+		unsigned long stocked = mcg_memcg_stocked(e, root, false);
+		struct mcg_workload_objects objs;
+
+		mcg_workload_memcg_objects(wl, root, &objs);
+		ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) -
+					  stocked,
+				  wc.pages_charged - wc.pages_uncharged + objs.pages);
+	}
+	mcg_workload_resume(wl);
+	mcg_workload_free(wl);
+	mcg_cgroup_put(p);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* ---- limits ---- */
 
 START_TEST(test_limit_holds_under_load)
@@ -1094,6 +1194,7 @@ static Suite *make_workload_suite(void)
 	tc = tcase_create("load");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_conservation_under_load, 0, 2);
+	tcase_add_loop_test(tc, test_memory_css_under_load, 0, 2);
 	tcase_add_test(tc, test_limit_holds_under_load);
 	tcase_add_test(tc, test_high_and_reclaim);
 	tcase_add_test(tc, test_per_page_events);
