@@ -90,11 +90,12 @@ for k in 6.12 7.3; do
 		wait_for "$k: the css released" is_zero "$M/a/cgroup.stat" nr_dying_subsys_memory
 	fi
 
-	# A css made again is hidden from the cgroup tree but fresh as well.
+	# A css made again is hidden from the cgroup tree but fresh as well
+	# (the tasks gone, nothing charges it meanwhile).
+	echo preset=idle > "$M/a/b/memcgfs.workload"
 	echo +memory > "$M/a/cgroup.subtree_control" || fail "$k: +memory again"
 	expect "$k: second css's usage" "$(cat "$M/a/b/memory.current")" 0
 	expect "$k: still one child" "$(key_of "$M/a/cgroup.stat" nr_descendants)" 1
-	echo preset=idle > "$M/a/b/memcgfs.workload"
 	rmdir "$M/a/b" || fail "$k: rmdir b"
 	rmdir "$M/a" || fail "$k: rmdir a"
 done
