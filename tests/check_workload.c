@@ -730,8 +730,8 @@ END_TEST
  * plus the memcgs' objects (those of killed csses still dying included),
  * and the counters keep their relations.  A css made again is fresh.  At
  * the end the tasks exit and a reclaim empties every killed css: none is
- * left dying (before 7.3 they were dying; 7.3 never had one).  Then the
- * children go and the root holds nothing of theirs. */
+ * left dying.  Then the children go and the root holds nothing of
+ * theirs. */
 START_TEST(test_memory_css_under_load)
 {
 	const char *era = _i ? "7.3" : "6.12";
@@ -785,12 +785,12 @@ START_TEST(test_memory_css_under_load)
 		check_relations(&r, p, 2, false);
 		mcg_workload_resume(wl);
 	}
-	/* Every child lost its css again by round 7: the pages of the last
-	 * ones are still charged to them, dying, before 7.3. */
+	/* Every child lost its css again by round 7: before 7.3 the pages
+	 * of the last ones are still charged to them, dying; in 7.3 only
+	 * their swap entries keep them (a swap=on profile under a limit may
+	 * have none yet). */
 	if (!mcg_engine_config(e)->kernel.reparent_local)
 		ck_assert_uint_gt(max_dying, 0);
-	else
-		ck_assert_uint_eq(max_dying, 0);
 	for (unsigned k = 0; k < 4; k++)
 		ck_assert_int_eq(mcg_workload_set_profile(wl, kids[k], "preset=idle"), 0);
 	/* page cache and reclaimable slab stay until reclaimed */

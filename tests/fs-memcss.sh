@@ -71,6 +71,8 @@ for k in 6.12 7.3; do
 	[ "$now" -ge "$before" ] || fail "$k: a lost b's old pages: $before -> $now"
 
 	# b's tasks charge its css now; "-memory" kills it with pages on it.
+	# Tasks that change css keep their memory: they do not fault their
+	# footprint in again (2M of anon, a's 4M of page cache).
 	echo 'anon=500 footprint=2M swap=off' > "$M/a/b/memcgfs.workload"
 	wait_for "$k: b's css charged" over_1m "$M/a/b/memory.current"
 	echo -memory > "$M/a/cgroup.subtree_control" || fail "$k: -memory"
@@ -83,10 +85,16 @@ for k in 6.12 7.3; do
 			"$(key_of "$M/a/cgroup.stat" nr_dying_subsys_memory)" 1
 		expect "$k: so in the root's count" \
 			"$(key_of "$M/cgroup.stat" nr_dying_subsys_memory)" 1
+	fi
+	echo +memory > "$M/a/cgroup.subtree_control" || fail "$k: +memory"
+	echo -memory > "$M/a/cgroup.subtree_control" || fail "$k: -memory"
+	sleep 1
+	now=$(cat "$M/a/memory.current")
+	[ "$now" -lt $((before + 3500000)) ] || fail "$k: css changes grew the tasks: $before -> $now"
+	if [ $k = 6.12 ]; then
 		# the tasks' exit frees their anonymous memory, on the old css
-		# too; the sweep after a reclaim lets the empty css go
+		# too, and the emptied css goes with it
 		echo preset=idle > "$M/a/b/memcgfs.workload"
-		err write "$M/a/memory.reclaim" 1M >/dev/null
 		wait_for "$k: the css released" is_zero "$M/a/cgroup.stat" nr_dying_subsys_memory
 	fi
 
@@ -96,7 +104,15 @@ for k in 6.12 7.3; do
 	echo +memory > "$M/a/cgroup.subtree_control" || fail "$k: +memory again"
 	expect "$k: second css's usage" "$(cat "$M/a/b/memory.current")" 0
 	expect "$k: still one child" "$(key_of "$M/a/cgroup.stat" nr_descendants)" 1
+	# an fd open on the memory file of a css that went is dead, even
+	# once a new css brings the file back (kernfs removed its node)
+	out=$("$SEQREAD" "$M/a/b/memory.current" r:64 \
+		"x:echo -memory > $M/a/cgroup.subtree_control; echo +memory > $M/a/cgroup.subtree_control" \
+		s:0 r:64 | tr '\n' ' ')
+	expect "$k: fd across a new css" "$out" "[0 ] =0 ENODEV "
 	rmdir "$M/a/b" || fail "$k: rmdir b"
+	# a keeps b's old page cache, which pins no removed cgroup
+	expect "$k: b is not dying" "$(key_of "$M/a/cgroup.stat" nr_dying_descendants)" 0
 	rmdir "$M/a" || fail "$k: rmdir a"
 done
 echo "PASS: fs-memcss"

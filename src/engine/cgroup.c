@@ -470,6 +470,11 @@ struct mcg_cgroup *mcg_cgroup_memcg(struct mcg_engine *e, const struct mcg_cgrou
 	return css;
 }
 
+struct mcg_cgroup *mcg_memcg_cgroup(const struct mcg_cgroup *css)
+{
+	return css->home;
+}
+
 bool mcg_memcg_online(const struct mcg_cgroup *css)
 {
 	return atomic_load_explicit(&css->memcg_online, memory_order_acquire);

@@ -149,6 +149,9 @@ int mcg_memcg_css_kill(struct mcg_engine *e, struct mcg_cgroup *cg);
  * reference: what keeps a killed css dying.  NULL is put as nothing. */
 void mcg_memcg_css_get(struct mcg_cgroup *css);
 void mcg_memcg_css_put(struct mcg_cgroup *css);
+/* The cgroup whose css this memcg is (no new reference: valid while css
+ * is referenced; a hidden css holds its cgroup). */
+struct mcg_cgroup *mcg_memcg_cgroup(const struct mcg_cgroup *css);
 /* Is the memcg a live css (not killed, not destroyed)? */
 bool mcg_memcg_online(const struct mcg_cgroup *css);
 /* Killed memory csses of cg and below not yet released

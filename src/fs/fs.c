@@ -1144,6 +1144,13 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	of->node = n;
 	of->file = f;
 	of->peak = FS_PEAK_UNSET;
+	/* the memory css the file is of: a new css brings new files */
+	if (f->ctrl & FS_CTRL_MEMORY) {
+		struct mcg_cgroup *css = mcg_cgroup_memcg(fs->e, n->cg);
+
+		of->memcg_id = css ? mcg_cgroup_id(css) : 0;
+		mcg_cgroup_put(css);
+	}
 	/* The kernel checks the opener's credentials (f_cred), not the
 	 * writer's: taken here, where FUSE names the opener. */
 	{
@@ -1207,7 +1214,13 @@ static struct fs_open *open_of(struct fuse_file_info *fi)
 int fs_call_memcg(struct mcgfs *fs, struct fs_call *c, const struct fs_file *f)
 {
 	c->memcg = mcg_cgroup_memcg(fs->e, c->cg);
-	return !c->memcg && (f->ctrl & FS_CTRL_MEMORY) ? -ENODEV : 0;
+	if (!(f->ctrl & FS_CTRL_MEMORY))
+		return 0;
+	/* A memory file of a css that went (-memory, and maybe +memory
+	 * since): kernfs removed that node, whose fds read ENODEV. */
+	if (!c->memcg || mcg_cgroup_id(c->memcg) != c->of->memcg_id)
+		return -ENODEV;
+	return 0;
 }
 
 void fs_call_done(struct fs_call *c)

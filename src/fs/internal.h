@@ -264,6 +264,9 @@ struct fs_open {
 	GString *text;			/* rendered snapshot; protected by lock */
 	off_t next;			/* offset after the last read; protected by lock */
 	unsigned long peak;		/* memory.peak fd value, pages; protected by lock */
+	/* A memory file's css at the open (its engine id; 0: none), which
+	 * every call must still find.  Immutable. */
+	uint64_t memcg_id;
 	bool psi_trigger;		/* a PSI trigger set; protected by lock */
 	/* The opener's credentials (file->f_cred), which the kernel asks
 	 * rather than the writer's: its fsuid (__cgroup1_procs_write()),
@@ -371,8 +374,9 @@ struct fs_call {
 };
 
 /* Takes c's memory css (c->memcg) for the call of file f: 0, or -ENODEV
- * for a memory file whose cgroup has no css now (the controller went
- * since the open).  fs_call_done() puts it. */
+ * for a memory file whose css is not the one it was opened on (the
+ * controller went, and maybe came back, since the open).  fs_call_done()
+ * puts it. */
 int fs_call_memcg(struct mcgfs *fs, struct fs_call *c, const struct fs_file *f);
 void fs_call_done(struct fs_call *c);
 

@@ -108,7 +108,7 @@ struct wl_css {
 	struct mcg_cgroup *css;
 	/* The css its objects (the pool's memcg_objs) were charged to at
 	 * its creation, held; NULL below the root.  Given back when this
-	 * css is freed (wl_css_put()), as __mem_cgroup_free() does. */
+	 * css is freed (wl_css_free()), as __mem_cgroup_free() does. */
 	struct mcg_cgroup *objs_parent;
 	/* The wl_cgroups whose pages are charged to it (their css).
 	 * Changed under list_lock held for writing. */
@@ -144,6 +144,9 @@ struct wl_cgroup {
 	 * another css.  Both list_lock. */
 	bool holder;
 	struct wl_cgroup *owner;
+	/* A task group's holders (owner == this), oldest first; NULL while
+	 * it has none.  list_lock. */
+	GPtrArray *holders;
 	/* cgroup.events populated, kept as cgroup_update_populated() keeps
 	 * nr_populated_*: the cgroups of this subtree, itself included,
 	 * that have tasks; and how many times that became or stopped being 0
@@ -196,6 +199,9 @@ struct mcg_workload {
 	GPtrArray *active;			/* list_lock */
 	/* Every wl_css, live or held by holders (list_lock). */
 	GPtrArray *csses;
+	/* A holder's ledger became empty on some CPU: a sweep may release
+	 * its css (wl_sweep_holders(), at a worker round's end). */
+	_Atomic bool sweep_due;
 	uint64_t next_order;			/* list_lock, for writing */
 	/* A round skipped a stopped cgroup with nothing in flight on its CPU:
 	 * the active list may have one to drop. */
@@ -315,6 +321,16 @@ long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l
 /* Resident plus swapped out: the tasks' memory, which a footprint bounds
  * (a page reclaim swapped out is still theirs until they free it). */
 long wl_ledger_held(const struct mcg_workload *wl, const struct wl_ledger *l);
+/* Does the ledger hold pages that keep a killed css dying: swap entries,
+ * and before 7.3 folios on the LRU and 5.10's kernel pages (kernel memory
+ * charged through an obj_cgroup is reparented at offline)?  As its CPU. */
+bool wl_ledger_pins_css(const struct mcg_workload *wl, const struct wl_ledger *l);
+/* Moves src's swap entries into dst (no stat changes: same css). */
+void wl_ledger_move_swap(const struct mcg_workload *wl, struct wl_ledger *dst,
+			 struct wl_ledger *src);
+/* After h lost pages on x's CPU: if h is a holder now empty there, asks
+ * for a sweep (wl->sweep_due). */
+void wl_holder_check_empty(struct wl_ctx *x, struct wl_cgroup *h);
 /* Does the ledger still hold charged memory (resident or swapped)?  As
  * its CPU. */
 bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger *l);

@@ -95,6 +95,39 @@ long wl_ledger_held(const struct mcg_workload *wl, const struct wl_ledger *l)
 	return sum;
 }
 
+bool wl_ledger_pins_css(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	const struct mcg_kernel *k = &mcg_engine_config(wl->e)->kernel;
+
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++) {
+		const struct wl_node *n = &l->node[nid];
+
+		/* swap entries: a memcg id reference (mem_cgroup_id_get_many()
+		 * before 7.3, mem_cgroup_private_id_get_online() in 7.3) */
+		if (n->swapped > 0)
+			return true;
+		if (k->reparent_local)
+			continue;	/* 7.3: the folios were reparented */
+		/* folios on the LRU (commit_charge()'s css reference) */
+		if (n->anon_inactive + n->anon_active + n->mlocked + n->shmem + n->file_inactive +
+			    n->file_active > 0)
+			return true;
+		/* 5.10's kernel pages keep page->mem_cgroup */
+		if (!k->kmem_pages_objcg && n->kernel_stack + n->pagetables > 0)
+			return true;
+	}
+	return false;
+}
+
+void wl_ledger_move_swap(const struct mcg_workload *wl, struct wl_ledger *dst,
+			 struct wl_ledger *src)
+{
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++) {
+		dst->node[nid].swapped += src->node[nid].swapped;
+		src->node[nid].swapped = 0;
+	}
+}
+
 bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger *l)
 {
 	if (wl_ledger_resident(wl, l) > 0)
@@ -552,19 +585,28 @@ struct task_kernel {
 	long stack, pagetables, mapped;
 };
 
-static struct task_kernel task_kernel_held(const struct wl_ctx *x, const struct wl_cgroup *w)
+static void task_kernel_add(const struct wl_ctx *x, const struct wl_ledger *l,
+			    struct task_kernel *t)
 {
-	const struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	struct task_kernel t = { 0, 0, 0 };
-
 	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 		const struct wl_node *n = &l->node[nid];
 
-		t.stack += n->kernel_stack;
-		t.pagetables += n->pagetables;
-		t.mapped += n->anon_inactive + n->anon_active + n->mlocked + n->shmem + n->mapped +
-			    n->swapped;
+		t->stack += n->kernel_stack;
+		t->pagetables += n->pagetables;
+		t->mapped += n->anon_inactive + n->anon_active + n->mlocked + n->shmem +
+			     n->mapped + n->swapped;
 	}
+}
+
+/* The tasks' on this CPU: w's ledger and its holders' (what they charged
+ * to a css they no longer charge is still theirs, mapped and in tables). */
+static struct task_kernel task_kernel_held(const struct wl_ctx *x, const struct wl_cgroup *w)
+{
+	struct task_kernel t = { 0, 0, 0 };
+
+	task_kernel_add(x, wl_ledger(w, x->cpu_id), &t);
+	for (unsigned i = 0; w->holders && i < w->holders->len; i++)
+		task_kernel_add(x, wl_ledger(w->holders->pdata[i], x->cpu_id), &t);
 	return t;
 }
 
@@ -1036,16 +1078,32 @@ static long trim_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum trim_
 	}
 }
 
-static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
+/* What the tasks of w hold on this CPU: w's ledger and its holders'. */
+static long tasks_held(const struct wl_ctx *x, const struct wl_cgroup *w)
+{
+	long held = wl_ledger_held(x->wl, wl_ledger(w, x->cpu_id));
+
+	for (unsigned i = 0; w->holders && i < w->holders->len; i++)
+		held += wl_ledger_held(x->wl, wl_ledger(w->holders->pdata[i], x->cpu_id));
+	return held;
+}
+
+void wl_holder_check_empty(struct wl_ctx *x, struct wl_cgroup *h)
+{
+	if (h->holder && !wl_ledger_holds_pages(x->wl, wl_ledger(h, x->cpu_id)))
+		atomic_store_explicit(&x->wl->sweep_due, true, memory_order_relaxed);
+}
+
+/* Frees `excess` of one ledger's pages, every kind in proportion. */
+static void trim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long excess)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	long held = wl_ledger_held(x->wl, l);
-	long excess = held - cap;
 	double frac;
 
 	if (excess <= 0 || held <= 0)
 		return;
-	frac = (double)excess / (double)held;
+	frac = excess >= held ? 1.0 : (double)excess / (double)held;
 	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 		for (int k = 0; k < TRIM_NR; k++) {
 			/* Rounded at random, up with the odds of the fraction:
@@ -1069,6 +1127,23 @@ static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
 			}
 		}
 	}
+	wl_holder_check_empty(x, w);
+}
+
+/* The turnover's frees down to the footprint: the pages the tasks charged
+ * to a css they left go first (the oldest), then the current css's. */
+static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
+{
+	long excess = tasks_held(x, w) - cap;
+
+	for (unsigned i = 0; excess > 0 && w->holders && i < w->holders->len; i++) {
+		struct wl_cgroup *h = w->holders->pdata[i];
+		long before = wl_ledger_held(x->wl, wl_ledger(h, x->cpu_id));
+
+		trim_ledger(x, h, excess);
+		excess -= before - wl_ledger_held(x->wl, wl_ledger(h, x->cpu_id));
+	}
+	trim_ledger(x, w, excess);
 }
 
 /* ---- reclaim ---- */
@@ -1279,7 +1354,7 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 		total_rate += (double)rates[r];
 	/* At the footprint, the fault rates follow the turnover. */
 	if (p->footprint && p->turnover && total_rate > 0 &&
-	    (double)wl_ledger_held(x->wl, l) >= 0.95 * footprint)
+	    (double)tasks_held(x, w) >= 0.95 * footprint)
 		scale = (double)p->turnover / 100.0 * (double)p->footprint / MCG_PAGE_SIZE / total_rate;
 	for (int r = 0; r < WL_NR_RATES; r++) {
 		double want = (double)rates[r] * share * dt * (r == WL_RECLAIM ? 1.0 : scale) +

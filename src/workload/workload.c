@@ -50,7 +50,11 @@ static bool is_v1(const struct mcg_workload *wl)
  * subtree_control write gives its tasks another css, what the ledgers
  * hold moves to a holder, a wl_cgroup with no tasks that keeps the old
  * css (wl_split()), unless the old css's pages are reparented to the new
- * one, as 7.3's offline does.  Everything that acts on a memcg's pages
+ * one, as 7.3's offline does (but for swap: wl_reparent()).  The holder
+ * stays the tasks' (w->holders): their footprint counts it, their
+ * turnover frees its pages first, their exit frees its task memory.  It
+ * belongs to its css's cgroup, so it keeps no removed cgroup dying.
+ * Everything that acts on a memcg's pages
  * goes by the css: charges, statistics, reclaim (the holders and task
  * groups whose css is in the subtree), the OOM killer's victims; what
  * belongs to a cgroup (cpu, io, PSI, populated, the tasks' exit) goes by
@@ -59,9 +63,13 @@ static bool is_v1(const struct mcg_workload *wl)
  * A wl_css is counted by the wl_cgroups that hold pages of it (refs,
  * under list_lock): its cgroup's task group while it is the live css,
  * those of descendants without a css of their own, holders.  The last one
- * going frees it (wl_css_put()): the memcg's objects go back and its css
- * pin goes, which releases a killed css.  A killed css therefore stays
- * dying exactly while pages are charged to it.
+ * going frees it (wl_css_unref(), wl_css_free()): the memcg's objects go
+ * back and its css pin goes, which releases a killed css.  A killed css
+ * therefore stays dying while pages that pin it are charged to it
+ * (wl_ledger_pins_css()); a holder left with kernel memory alone moves to
+ * the css its obj_cgroup charges now, and one left empty goes, at the
+ * next sweep (wl_sweep_holders(): after every rmdir, css change, reclaim
+ * write and exit, and at a worker's round's end once a holder emptied).
  */
 
 /* A new wl_css for css (a new pin), objs_parent its objects' (held). */
@@ -131,6 +139,8 @@ static struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgrou
 /* Frees w, whose css reference the caller has dropped (wl_css_unref()). */
 static void wl_cgroup_free(struct wl_cgroup *w)
 {
+	if (w->holders)
+		g_ptr_array_free(w->holders, TRUE);
 	wl_psi_free(w->psi);
 	mcg_profile_free(atomic_load(&w->profile));
 	g_free(w->ledgers);
@@ -350,6 +360,7 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
 			total += wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
 						   kind->scan, kind->steal, rc);
+			wl_holder_check_empty(x, w);
 			rc->lruvecs += x->wl->nr_nodes;
 			rc->may_swap = rc->may_swap || (p->swap && kind->may_swap);
 		}
@@ -466,14 +477,13 @@ static struct wl_cgroup *oom_victim(struct wl_ctx *x, struct mcg_cgroup *top)
  * Returns pages freed.  Caller holds list_lock. */
 static long tasks_exit_with_holders(struct wl_ctx *x, struct wl_cgroup *w)
 {
-	GPtrArray *list = x->wl->cgroups;
 	long freed = wl_tasks_exit_ledger(x, w);
 
-	for (unsigned i = 0; i < list->len; i++) {
-		struct wl_cgroup *h = list->pdata[i];
+	for (unsigned i = 0; w->holders && i < w->holders->len; i++) {
+		struct wl_cgroup *h = w->holders->pdata[i];
 
-		if (h->holder && h->owner == w)
-			freed += wl_tasks_exit_ledger(x, h);
+		freed += wl_tasks_exit_ledger(x, h);
+		wl_holder_check_empty(x, h);
 	}
 	return freed;
 }
@@ -953,6 +963,8 @@ static void active_prune(struct mcg_workload *wl)
 	pthread_mutex_unlock(&wl->hier_mutex);
 }
 
+static void sweep_if_due(struct mcg_workload *wl);
+
 /* One round of a worker: a step of dt seconds of every cgroup whose profile
  * is busy (or whose writeback is not done), each inside the CPU's window.
  * With account_cputime, the time a step took goes to the cgroup's cpu.stat
@@ -1008,6 +1020,7 @@ static bool worker_round(struct wl_worker *wk, struct wl_ctx *x, double dt, bool
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	active_prune(wl);
+	sweep_if_due(wl);
 	return behind;
 }
 
@@ -1514,57 +1527,147 @@ static bool wl_cgroup_holds_pages_locked(const struct mcg_workload *wl, const st
 	return false;
 }
 
-/* Gives task group w the css `to` (a reference taken): its tasks charge it
- * from now on.  What its ledgers hold stays charged where it was
- * (folio->memcg_data), in a new holder of the old css, which the tasks'
- * exit still frees.  Returns the old css if that was its last reference,
- * for wl_css_free() once the lock is dropped.  Caller holds hier_mutex
- * and list_lock for writing, which no ledger writer passes: nothing is
- * charged between the move and the switch. */
-static struct wl_css *wl_split(struct mcg_workload *wl, struct wl_cgroup *w, struct wl_css *to)
+/* What a change under list_lock lets go, for after the lock: wl_css
+ * references that were the last (wl_css_free()), cgroup references. */
+struct wl_release {
+	GPtrArray *csses, *cgroups;
+};
+
+static void release_init(struct wl_release *rel)
+{
+	rel->csses = g_ptr_array_new();
+	rel->cgroups = g_ptr_array_new();
+}
+
+/* Outside list_lock and every CPU window. */
+static void release_done(struct mcg_workload *wl, struct wl_release *rel)
+{
+	for (unsigned i = 0; i < rel->csses->len; i++)
+		wl_css_free(wl, rel->csses->pdata[i]);
+	for (unsigned i = 0; i < rel->cgroups->len; i++)
+		mcg_cgroup_put(rel->cgroups->pdata[i]);
+	g_ptr_array_free(rel->csses, TRUE);
+	g_ptr_array_free(rel->cgroups, TRUE);
+}
+
+/* w's css becomes `to`: a reference taken, the old one let go. */
+static void css_switch(struct mcg_workload *wl, struct wl_cgroup *w, struct wl_css *to,
+		       struct wl_release *rel)
 {
 	struct wl_css *old = w->css;
+
+	w->css = wl_css_ref(wl, to);
+	g_ptr_array_add(rel->csses, wl_css_unref(wl, old));
+	/* a holder's cpu, io and random stream are its css's cgroup's */
+	if (w->holder) {
+		g_ptr_array_add(rel->cgroups, w->cg);
+		w->cg = mcg_cgroup_get(mcg_memcg_cgroup(to->css));
+	}
+}
+
+/* A new, empty holder of css c for the tasks of owner (NULL: gone), in
+ * the pool and in owner's holders.  It belongs to the css's cgroup: its
+ * existence pins no other.  Caller holds list_lock for writing. */
+static struct wl_cgroup *holder_new(struct mcg_workload *wl, struct wl_css *c,
+				    struct wl_cgroup *owner)
+{
 	struct mcg_profile *idle = NULL;
 	struct wl_cgroup *h;
 
-	if (old == to)
-		return NULL;
-	w->css = wl_css_ref(wl, to);
-	if (!wl_cgroup_holds_pages_locked(wl, w))
-		return wl_css_unref(wl, old);
 	mcg_profile_parse("preset=idle", wl->nr_nodes, &idle);
-	h = wl_cgroup_new(wl, w->cg, idle);
+	h = wl_cgroup_new(wl, mcg_memcg_cgroup(c->css), idle);
 	h->holder = true;
-	h->owner = w;
-	h->css = old;		/* w's reference, moved */
+	h->owner = owner;
+	h->css = wl_css_ref(wl, c);
 	h->order = wl->next_order++;
-	for (unsigned c = 0; c < wl->nr_cpus; c++)
-		wl_ledger_move(wl, wl_ledger(h, c), wl_ledger(w, c));
 	g_ptr_array_add(wl->cgroups, h);
-	if (wl_in_flight_anywhere(wl, h))
-		active_add(wl, h);
-	return NULL;
+	if (owner) {
+		if (!owner->holders)
+			owner->holders = g_ptr_array_new();
+		g_ptr_array_add(owner->holders, h);
+	}
+	return h;
 }
 
-/* 7.3 reparents an offlined css's folios to its parent css at once
- * (memcg_reparent_objcgs()): every wl_cgroup holding pages of `from` holds
- * them of `to` from then on, the counters needing no change (the parent's
- * hierarchical counts hold them already; the engine moves the local ones).
- * Returns `from` if that dropped its last reference.  Caller holds
+/* Any swap entry, or any resident page, in w's ledgers?  Caller holds
  * list_lock for writing. */
-static struct wl_css *wl_reparent(struct mcg_workload *wl, struct wl_css *from, struct wl_css *to)
+static bool wl_swapped_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
 {
-	struct wl_css *gone = NULL;
+	for (unsigned c = 0; c < wl->nr_cpus; c++)
+		for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+			if (wl_ledger(w, c)->node[nid].swapped > 0)
+				return true;
+	return false;
+}
 
-	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+static bool wl_resident_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
+{
+	for (unsigned c = 0; c < wl->nr_cpus; c++)
+		if (wl_ledger_resident(wl, wl_ledger(w, c)) > 0)
+			return true;
+	return false;
+}
+
+static bool wl_pins_css_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
+{
+	for (unsigned c = 0; c < wl->nr_cpus; c++)
+		if (wl_ledger_pins_css(wl, wl_ledger(w, c)))
+			return true;
+	return false;
+}
+
+/* Gives task group w the css `to`: its tasks charge it from now on.  What
+ * its ledgers hold stays charged where it was (folio->memcg_data), in a
+ * new holder of the old css, which stays the tasks' (their footprint,
+ * their turnover's frees, their exit).  Caller holds hier_mutex and
+ * list_lock for writing, which no ledger writer passes: nothing is
+ * charged between the move and the switch. */
+static void wl_split(struct mcg_workload *wl, struct wl_cgroup *w, struct wl_css *to,
+		     struct wl_release *rel)
+{
+	if (w->css == to)
+		return;
+	if (wl_cgroup_holds_pages_locked(wl, w)) {
+		struct wl_cgroup *h = holder_new(wl, w->css, w);
+
+		for (unsigned c = 0; c < wl->nr_cpus; c++)
+			wl_ledger_move(wl, wl_ledger(h, c), wl_ledger(w, c));
+		if (wl_in_flight_anywhere(wl, h))
+			active_add(wl, h);
+	}
+	css_switch(wl, w, to, rel);
+}
+
+/* 7.3 reparents an offlined css's folios and obj_cgroups to its parent
+ * css at once (memcg_reparent_objcgs()): every wl_cgroup holding pages of
+ * `from` holds them of `to` from then on, the counters needing no change
+ * (the parent's hierarchical counts hold them already; the engine moves
+ * the local ones).  Not the swap entries: each holds a reference on the
+ * memcg's private id (__mem_cgroup_try_charge_swap():
+ * mem_cgroup_private_id_get_online()), which keeps the css until the
+ * entry is freed (7.3 mm/memcontrol.c), so they move to a holder that
+ * stays with `from`.  Caller holds list_lock for writing. */
+static void wl_reparent(struct mcg_workload *wl, struct wl_css *from, struct wl_css *to,
+			struct wl_release *rel)
+{
+	unsigned n = wl->cgroups->len;	/* not the holders made here */
+
+	for (unsigned i = 0; i < n; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
 
-		if (w->css == from) {
-			w->css = wl_css_ref(wl, to);
-			gone = wl_css_unref(wl, from);
+		if (w->css != from)
+			continue;
+		if (wl_swapped_locked(wl, w)) {
+			struct wl_cgroup *h;
+
+			if (w->holder && !wl_resident_locked(wl, w))
+				continue;	/* swap alone: it stays */
+			h = holder_new(wl, from, w->holder ? w->owner : w);
+			for (unsigned c = 0; c < wl->nr_cpus; c++)
+				wl_ledger_move_swap(wl, wl_ledger(h, c), wl_ledger(w, c));
 		}
+		css_switch(wl, w, to, rel);
 	}
-	return gone;
 }
 
 int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *parent,
@@ -1616,17 +1719,20 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 	return err;
 }
 
+static void wl_sweep_holders(struct mcg_workload *wl);
+
 int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool on)
 {
 	bool reparent = mcg_engine_config(wl->e)->kernel.reparent_local;
 	struct mcg_cgroup *parent = mcg_cgroup_parent(cg), *css, *objcg = NULL;
-	GPtrArray *gone = g_ptr_array_new();
 	struct wl_cgroup *w, *pw;
-	struct wl_css *c = NULL, *was = NULL;
+	struct wl_css *c = NULL;
+	struct wl_release rel;
 	int err = 0;
 
 	if (!parent)
 		return -EPERM;
+	release_init(&rel);
 	pthread_mutex_lock(&wl->hier_mutex);
 	pthread_rwlock_rdlock(&wl->list_lock);
 	w = mcg_cgroup_workload(cg);
@@ -1652,39 +1758,31 @@ int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 			c = wl_css_new(wl, css, objcg);
 	}
 	if (!err) {
-		/* The tasks of cg's subtree: none below cg has a css of its
-		 * own (cg's children cannot have memory while cg has none,
-		 * nor be given it while cg is losing it: EBUSY first). */
+		/* The tasks of cg's subtree move: none below cg has a css of
+		 * its own (cg's children cannot have memory while cg has
+		 * none, nor be given it while cg is losing it: EBUSY first),
+		 * so all of them charged the old css. */
 		pthread_rwlock_wrlock(&wl->list_lock);
-		if (!on) {
-			was = w->css;
-			c = pw->css;
-		}
-		for (unsigned i = 0; i < wl->cgroups->len; i++) {
-			struct wl_cgroup *t = wl->cgroups->pdata[i];
+		if (!on && reparent) {
+			wl_reparent(wl, w->css, pw->css, &rel);
+		} else {
+			unsigned n = wl->cgroups->len;	/* not the holders made here */
 
-			if (t->holder || !mcg_cgroup_is_descendant(t->cg, cg))
-				continue;
-			if (!on && reparent) {	/* the folios follow */
-				struct wl_css *o = t->css;
+			for (unsigned i = 0; i < n; i++) {
+				struct wl_cgroup *t = wl->cgroups->pdata[i];
 
-				t->css = wl_css_ref(wl, c);
-				g_ptr_array_add(gone, wl_css_unref(wl, o));
-			} else {
-				g_ptr_array_add(gone, wl_split(wl, t, c));
+				if (!t->holder && mcg_cgroup_is_descendant(t->cg, cg))
+					wl_split(wl, t, on ? c : pw->css, &rel);
 			}
 		}
-		/* 7.3: the holders of the killed css's pages too */
-		if (!on && reparent)
-			g_ptr_array_add(gone, wl_reparent(wl, was, c));
 		pthread_rwlock_unlock(&wl->list_lock);
 		if (!on)
 			mcg_memcg_css_kill(wl->e, cg);
+		/* a killed css that nothing pins goes at once */
+		wl_sweep_holders(wl);
 	}
 	pthread_mutex_unlock(&wl->hier_mutex);
-	for (unsigned i = 0; i < gone->len; i++)
-		wl_css_free(wl, gone->pdata[i]);
-	g_ptr_array_free(gone, TRUE);
+	release_done(wl, &rel);
 	mcg_cgroup_put(objcg);
 	mcg_cgroup_put(css);
 	return err > 0 ? 0 : err;
@@ -1721,16 +1819,21 @@ struct ledgers_call {
 	struct wl_cgroup **w;		/* [n] */
 	unsigned n;
 	struct wl_cgroup *into;		/* ledger_merge_on_cpu(): w[0] into it */
-	_Atomic bool *holds;		/* ledgers_hold_on_cpu(): [n] */
+	_Atomic bool *holds, *pins;	/* ledgers_hold_on_cpu(): [n] each */
 };
 
 static void ledgers_hold_on_cpu(struct mcg_cpu *cpu, void *arg)
 {
 	struct ledgers_call *t = arg;
 
-	for (unsigned i = 0; i < t->n; i++)
-		if (wl_ledger_holds_pages(t->wl, wl_ledger(t->w[i], mcg_cpu_id(cpu))))
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct wl_ledger *l = wl_ledger(t->w[i], mcg_cpu_id(cpu));
+
+		if (wl_ledger_holds_pages(t->wl, l))
 			atomic_store_explicit(&t->holds[i], true, memory_order_relaxed);
+		if (wl_ledger_pins_css(t->wl, l))
+			atomic_store_explicit(&t->pins[i], true, memory_order_relaxed);
+	}
 }
 
 static void ledger_merge_on_cpu(struct mcg_cpu *cpu, void *arg)
@@ -1741,26 +1844,47 @@ static void ledger_merge_on_cpu(struct mcg_cpu *cpu, void *arg)
 	wl_ledger_merge(t->wl, wl_ledger(t->into, c), wl_ledger(t->w[0], c));
 }
 
-/* Which of w[n] still hold memory on some CPU: holds[i], set or left. */
+/* Which of w[n] still hold memory on some CPU (holds[i]), and pages that
+ * pin a killed css (pins[i]): set or left. */
 static void wl_cgroups_hold_pages(struct mcg_workload *wl, struct wl_cgroup **w, unsigned n,
-				  _Atomic bool *holds)
+				  _Atomic bool *holds, _Atomic bool *pins)
 {
-	struct ledgers_call t = { wl, w, n, NULL, holds };
+	struct ledgers_call t = { wl, w, n, NULL, holds, pins };
 
 	if (n)
 		mcg_engine_on_each_cpu(wl->e, ledgers_hold_on_cpu, &t);
 }
 
-/* Frees the holders whose last pages are gone: a killed css is released
- * once nothing is charged to it.  Caller holds hier_mutex. */
+/* The wl_css of a live css, if the pool holds one.  Caller holds
+ * list_lock. */
+static struct wl_css *wl_css_find(struct mcg_workload *wl, const struct mcg_cgroup *css)
+{
+	for (unsigned i = 0; i < wl->csses->len; i++) {
+		struct wl_css *c = wl->csses->pdata[i];
+
+		if (c->css == css)
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * The holders' sweep.  A holder that holds nothing goes, and its css
+ * reference with it: a killed css nothing else holds is released.  A
+ * holder of a killed css that holds only pages that do not pin it (kernel
+ * memory charged through an obj_cgroup, which mem_cgroup_css_offline()
+ * handed to the parent: memcg_reparent_objcgs()) moves to the css its
+ * obj_cgroup charges now, the nearest live one (mcg_memcg_objcg_owner()),
+ * and lets the killed css go.  Holders only lose pages, so what the look
+ * finds stays true.  Caller holds hier_mutex.
+ */
 static void wl_sweep_holders(struct mcg_workload *wl)
 {
 	GPtrArray *holders = g_ptr_array_new(), *gone = g_ptr_array_new();
-	GPtrArray *csses = g_ptr_array_new();
-	_Atomic bool *holds;
+	_Atomic bool *holds, *pins;
+	struct wl_release rel;
 
-	/* Only the sweep, under hier_mutex, frees a holder, and a holder
-	 * only loses pages. */
+	atomic_store_explicit(&wl->sweep_due, false, memory_order_relaxed);
 	pthread_rwlock_rdlock(&wl->list_lock);
 	for (unsigned i = 0; i < wl->cgroups->len; i++) {
 		struct wl_cgroup *w = wl->cgroups->pdata[i];
@@ -1769,32 +1893,55 @@ static void wl_sweep_holders(struct mcg_workload *wl)
 			g_ptr_array_add(holders, w);
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
-	holds = g_new0(_Atomic bool, holders->len + 1);
-	wl_cgroups_hold_pages(wl, (struct wl_cgroup **)holders->pdata, holders->len, holds);
-	for (unsigned i = 0; i < holders->len; i++)
-		if (!atomic_load_explicit(&holds[i], memory_order_relaxed))
-			g_ptr_array_add(gone, holders->pdata[i]);
-	g_free(holds);
-	g_ptr_array_free(holders, TRUE);
-	if (gone->len) {
-		pthread_rwlock_wrlock(&wl->list_lock);
-		for (unsigned i = 0; i < gone->len; i++) {
-			struct wl_cgroup *w = gone->pdata[i];
-
-			g_ptr_array_remove(wl->cgroups, w);
-			active_remove(wl, w);
-			g_ptr_array_add(csses, wl_css_unref(wl, w->css));
-		}
-		pthread_rwlock_unlock(&wl->list_lock);
-		/* No worker reaches them any more: the last put folds each
-		 * memcg (outside every CPU window), and their objects go. */
-		for (unsigned i = 0; i < gone->len; i++)
-			wl_cgroup_free(gone->pdata[i]);
-		for (unsigned i = 0; i < csses->len; i++)
-			wl_css_free(wl, csses->pdata[i]);
+	if (!holders->len) {
+		g_ptr_array_free(holders, TRUE);
+		g_ptr_array_free(gone, TRUE);
+		return;
 	}
-	g_ptr_array_free(csses, TRUE);
+	holds = g_new0(_Atomic bool, holders->len);
+	pins = g_new0(_Atomic bool, holders->len);
+	wl_cgroups_hold_pages(wl, (struct wl_cgroup **)holders->pdata, holders->len, holds, pins);
+	release_init(&rel);
+	pthread_rwlock_wrlock(&wl->list_lock);
+	for (unsigned i = 0; i < holders->len; i++) {
+		struct wl_cgroup *h = holders->pdata[i];
+		struct wl_css *to;
+
+		if (!atomic_load_explicit(&holds[i], memory_order_relaxed)) {
+			g_ptr_array_remove(wl->cgroups, h);
+			active_remove(wl, h);
+			if (h->owner)
+				g_ptr_array_remove(h->owner->holders, h);
+			g_ptr_array_add(rel.csses, wl_css_unref(wl, h->css));
+			g_ptr_array_add(gone, h);
+		} else if (!atomic_load_explicit(&pins[i], memory_order_relaxed) &&
+			   !mcg_memcg_online(wl_memcg(h)) &&
+			   (to = wl_css_find(wl, mcg_memcg_objcg_owner(wl_memcg(h))))) {
+			css_switch(wl, h, to, &rel);
+		}
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	g_free(holds);
+	g_free(pins);
+	g_ptr_array_free(holders, TRUE);
+	/* No worker reaches them any more: the last put folds each memcg
+	 * (outside every CPU window), and their objects go. */
+	for (unsigned i = 0; i < gone->len; i++)
+		wl_cgroup_free(gone->pdata[i]);
 	g_ptr_array_free(gone, TRUE);
+	release_done(wl, &rel);
+}
+
+/* A worker's round left a holder empty: sweep, unless hier_mutex is busy
+ * (an rmdir or a profile write, which may wait for this worker's step;
+ * the next round tries again). */
+static void sweep_if_due(struct mcg_workload *wl)
+{
+	if (!atomic_load_explicit(&wl->sweep_due, memory_order_relaxed) ||
+	    pthread_mutex_trylock(&wl->hier_mutex))
+		return;
+	wl_sweep_holders(wl);
+	pthread_mutex_unlock(&wl->hier_mutex);
 }
 
 /* After a reclaim that may have emptied holders. */
@@ -1833,15 +1980,14 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	bool reparent = mcg_engine_config(wl->e)->kernel.reparent_local;
 	struct mcg_profile *idle = NULL;
 	struct mcg_cgroup *own = mcg_cgroup_memcg(wl->e, cg);
-	GPtrArray *csses = g_ptr_array_new();
 	struct wl_cgroup *w, *pw;
-	bool keep;
+	struct wl_release rel;
+	bool own_css, keep;
 	int err;
 
 	err = mcg_cgroup_destroy(wl->e, cg);
 	if (err) {
 		mcg_cgroup_put(own);
-		g_ptr_array_free(csses, TRUE);
 		return err;
 	}
 	w = mcg_cgroup_workload(cg);
@@ -1854,14 +2000,20 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	 * the parent's ledger and be uncharged one day from a memcg it was
 	 * never charged to. */
 	mcg_profile_parse("preset=idle", wl->nr_nodes, &idle);
+	release_init(&rel);
 	pthread_rwlock_wrlock(&wl->list_lock);
-	for (unsigned i = 0; i < wl->cgroups->len; i++) {
-		struct wl_cgroup *h = wl->cgroups->pdata[i];
-
-		if (h->owner == w)
-			h->owner = NULL;
+	own_css = own && wl_memcg(w) == own;
+	keep = !reparent && own_css && wl_pins_css_locked(wl, w);
+	/* 7.3: the pages of w's css go to the parent css, all but swap */
+	if (reparent && own_css)
+		wl_reparent(wl, w->css, pw->css, &rel);
+	/* The tasks are gone; their holders stay, ownerless. */
+	for (unsigned i = 0; w->holders && i < w->holders->len; i++)
+		((struct wl_cgroup *)w->holders->pdata[i])->owner = NULL;
+	if (w->holders) {
+		g_ptr_array_free(w->holders, TRUE);
+		w->holders = NULL;
 	}
-	keep = !reparent && own && wl_memcg(w) == own && wl_cgroup_holds_pages_locked(wl, w);
 	mcg_cgroup_set_workload(cg, NULL);
 	if (keep) {
 		struct mcg_profile *old;
@@ -1877,17 +2029,17 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		pthread_rwlock_unlock(&wl->list_lock);
 		profile_retire(wl, old);
 	} else {
-		struct ledgers_call t = { wl, &w, 1, pw, NULL };
-		struct wl_css *was = w->css;
+		struct ledgers_call t = { wl, &w, 1, pw, NULL, NULL };
 
+		/* What w holds is charged to pw's css now: the one w shared
+		 * (no css of its own), the reparenting's, or, before 7.3, the
+		 * obj_cgroup's parent for the kernel memory of a css nothing
+		 * pins (memcg_reparent_objcgs()). */
+		g_assert(!own_css || reparent || !wl_pins_css_locked(wl, w));
 		mcg_profile_free(idle);
 		g_ptr_array_remove(wl->cgroups, w);
 		active_remove(wl, w);
-		/* The parent's tasks' css is the one w's pages now belong to:
-		 * w's own css's parent (reparented), or the one w shared. */
-		g_ptr_array_add(csses, wl_css_unref(wl, was));
-		if (reparent && own && was->css == own)
-			g_ptr_array_add(csses, wl_reparent(wl, was, pw->css));
+		g_ptr_array_add(rel.csses, wl_css_unref(wl, w->css));
 		pthread_rwlock_unlock(&wl->list_lock);
 		/* No worker reaches w any more; each CPU's ledger moves as that
 		 * CPU (a no-op for an empty one). */
@@ -1896,9 +2048,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		active_add_if_in_flight(wl, pw->cg);
 		wl_cgroup_free(w);
 	}
-	for (unsigned i = 0; i < csses->len; i++)
-		wl_css_free(wl, csses->pdata[i]);
-	g_ptr_array_free(csses, TRUE);
+	release_done(wl, &rel);
 	mcg_cgroup_put(own);
 	wl_sweep_holders(wl);
 	return 0;
@@ -2000,6 +2150,9 @@ int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, con
 	if (w)
 		profile_swap(wl, w, p);
 	pthread_rwlock_unlock(&wl->list_lock);
+	/* tasks that exited may have emptied their holders */
+	if (atomic_load_explicit(&wl->sweep_due, memory_order_relaxed))
+		wl_sweep_holders(wl);
 	pthread_mutex_unlock(&wl->hier_mutex);
 	if (!w) {
 		mcg_profile_free(p);
@@ -2082,6 +2235,8 @@ int mcg_workload_kill(struct mcg_workload *wl, struct mcg_cgroup *cg)
 			profile_swap(wl, w, idle);
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
+	if (atomic_load_explicit(&wl->sweep_due, memory_order_relaxed))
+		wl_sweep_holders(wl);
 	pthread_mutex_unlock(&wl->hier_mutex);
 	return 0;
 }
