@@ -144,8 +144,8 @@ struct wl_cgroup {
 	 * another css.  Both list_lock. */
 	bool holder;
 	struct wl_cgroup *owner;
-	/* A task group's holders (owner == this), oldest first; NULL while
-	 * it has none.  list_lock. */
+	/* A task group's holders (owner == this), oldest first; NULL until
+	 * it has had one.  list_lock. */
 	GPtrArray *holders;
 	/* cgroup.events populated, kept as cgroup_update_populated() keeps
 	 * nr_populated_*: the cgroups of this subtree, itself included,
@@ -202,6 +202,7 @@ struct mcg_workload {
 	/* A holder's ledger became empty on some CPU: a sweep may release
 	 * its css (wl_sweep_holders(), at a worker round's end). */
 	_Atomic bool sweep_due;
+	_Atomic uint64_t last_sweep_ns;		/* a worker's last sweep */
 	uint64_t next_order;			/* list_lock, for writing */
 	/* A round skipped a stopped cgroup with nothing in flight on its CPU:
 	 * the active list may have one to drop. */
@@ -328,9 +329,10 @@ bool wl_ledger_pins_css(const struct mcg_workload *wl, const struct wl_ledger *l
 /* Moves src's swap entries into dst (no stat changes: same css). */
 void wl_ledger_move_swap(const struct mcg_workload *wl, struct wl_ledger *dst,
 			 struct wl_ledger *src);
-/* After h lost pages on x's CPU: if h is a holder now empty there, asks
- * for a sweep (wl->sweep_due). */
-void wl_holder_check_empty(struct wl_ctx *x, struct wl_cgroup *h);
+/* After h freed `freed` pages on x's CPU: if h is a holder now empty
+ * there, or with nothing there that pins its killed css, asks for a
+ * sweep (wl->sweep_due).  Caller holds list_lock. */
+void wl_holder_freed(struct wl_ctx *x, struct wl_cgroup *h, long freed);
 /* Does the ledger still hold charged memory (resident or swapped)?  As
  * its CPU. */
 bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger *l);

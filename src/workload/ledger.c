@@ -1088,9 +1088,14 @@ static long tasks_held(const struct wl_ctx *x, const struct wl_cgroup *w)
 	return held;
 }
 
-void wl_holder_check_empty(struct wl_ctx *x, struct wl_cgroup *h)
+void wl_holder_freed(struct wl_ctx *x, struct wl_cgroup *h, long freed)
 {
-	if (h->holder && !wl_ledger_holds_pages(x->wl, wl_ledger(h, x->cpu_id)))
+	const struct wl_ledger *l = wl_ledger(h, x->cpu_id);
+
+	if (!h->holder || freed <= 0)
+		return;
+	if (!wl_ledger_holds_pages(x->wl, l) ||
+	    (!mcg_memcg_online(wl_memcg(h)) && !wl_ledger_pins_css(x->wl, l)))
 		atomic_store_explicit(&x->wl->sweep_due, true, memory_order_relaxed);
 }
 
@@ -1098,7 +1103,7 @@ void wl_holder_check_empty(struct wl_ctx *x, struct wl_cgroup *h)
 static void trim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long excess)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	long held = wl_ledger_held(x->wl, l);
+	long held = wl_ledger_held(x->wl, l), freed = 0;
 	double frac;
 
 	if (excess <= 0 || held <= 0)
@@ -1124,10 +1129,11 @@ static void trim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long excess)
 				if (got <= 0)
 					break;
 				part -= got;
+				freed += got;
 			}
 		}
 	}
-	wl_holder_check_empty(x, w);
+	wl_holder_freed(x, w, freed);
 }
 
 /* The turnover's frees down to the footprint: the pages the tasks charged

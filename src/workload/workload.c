@@ -350,6 +350,7 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 		for (unsigned i = 0; i < list->len && total < want; i++) {
 			struct wl_cgroup *w = list->pdata[i];
 			const struct mcg_profile *p;
+			long got;
 
 			/* Pass 0 is top's own lruvecs, pass 1 the rest of its
 			 * subtree's: the pages charged to each css, whoever's
@@ -358,9 +359,10 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 				      : wl_memcg(w) == top || !mcg_cgroup_is_descendant(wl_memcg(w), top))
 				continue;
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
-			total += wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
-						   kind->scan, kind->steal, rc);
-			wl_holder_check_empty(x, w);
+			got = wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
+						kind->scan, kind->steal, rc);
+			wl_holder_freed(x, w, got);
+			total += got;
 			rc->lruvecs += x->wl->nr_nodes;
 			rc->may_swap = rc->may_swap || (p->swap && kind->may_swap);
 		}
@@ -482,8 +484,10 @@ static long tasks_exit_with_holders(struct wl_ctx *x, struct wl_cgroup *w)
 	for (unsigned i = 0; w->holders && i < w->holders->len; i++) {
 		struct wl_cgroup *h = w->holders->pdata[i];
 
-		freed += wl_tasks_exit_ledger(x, h);
-		wl_holder_check_empty(x, h);
+		long got = wl_tasks_exit_ledger(x, h);
+
+		wl_holder_freed(x, h, got);
+		freed += got;
 	}
 	return freed;
 }
@@ -1589,8 +1593,7 @@ static struct wl_cgroup *holder_new(struct mcg_workload *wl, struct wl_css *c,
 	return h;
 }
 
-/* Any swap entry, or any resident page, in w's ledgers?  Caller holds
- * list_lock for writing. */
+/* Any swap entry in w's ledgers?  Caller holds list_lock for writing. */
 static bool wl_swapped_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
 {
 	for (unsigned c = 0; c < wl->nr_cpus; c++)
@@ -1600,6 +1603,7 @@ static bool wl_swapped_locked(const struct mcg_workload *wl, const struct wl_cgr
 	return false;
 }
 
+/* Any resident page?  The same. */
 static bool wl_resident_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
 {
 	for (unsigned c = 0; c < wl->nr_cpus; c++)
@@ -1776,10 +1780,11 @@ int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 			}
 		}
 		pthread_rwlock_unlock(&wl->list_lock);
-		if (!on)
-			mcg_memcg_css_kill(wl->e, cg);
 		/* a killed css that nothing pins goes at once */
-		wl_sweep_holders(wl);
+		if (!on) {
+			mcg_memcg_css_kill(wl->e, cg);
+			wl_sweep_holders(wl);
+		}
 	}
 	pthread_mutex_unlock(&wl->hier_mutex);
 	release_done(wl, &rel);
@@ -1932,14 +1937,22 @@ static void wl_sweep_holders(struct mcg_workload *wl)
 	release_done(wl, &rel);
 }
 
-/* A worker's round left a holder empty: sweep, unless hier_mutex is busy
+#define SWEEP_PERIOD_NS 100000000ull	/* 100 ms */
+
+/* A worker's round left a holder empty, or holding nothing that pins its
+ * killed css: sweep, unless hier_mutex is busy
  * (an rmdir or a profile write, which may wait for this worker's step;
  * the next round tries again). */
 static void sweep_if_due(struct mcg_workload *wl)
 {
+	uint64_t now = now_ns(), last = atomic_load_explicit(&wl->last_sweep_ns,
+							       memory_order_relaxed);
+
+	/* Once per SWEEP_PERIOD_NS at most: a sweep waits for every CPU. */
 	if (!atomic_load_explicit(&wl->sweep_due, memory_order_relaxed) ||
-	    pthread_mutex_trylock(&wl->hier_mutex))
+	    now - last < SWEEP_PERIOD_NS || pthread_mutex_trylock(&wl->hier_mutex))
 		return;
+	atomic_store_explicit(&wl->last_sweep_ns, now, memory_order_relaxed);
 	wl_sweep_holders(wl);
 	pthread_mutex_unlock(&wl->hier_mutex);
 }
