@@ -820,6 +820,62 @@ START_TEST(test_memory_css_under_load)
 }
 END_TEST
 
+/* What keeps a killed css dying (wl_ledger_pins_css()).  6.12: its tasks'
+ * kernel memory does not (it is charged through an obj_cgroup, which
+ * mem_cgroup_css_offline() hands to the parent): a css with slab alone is
+ * released at the kill, the slab still charged, now to the parent.  7.3:
+ * its swap entries do (mem_cgroup_private_id_get_online()), until the
+ * tasks' exit frees them. */
+START_TEST(test_killed_css_pins)
+{
+	const char *era = _i ? "7.3" : "6.12";
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl = era_pool(era, 2, 1, "preset=idle", &cfg, &e);
+	struct mcg_cgroup *root = mcg_engine_root(e), *p, *c;
+	unsigned long before;
+
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", true, &p), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, "c", true, &c), 0);
+	if (_i) {	/* anonymous memory over c's limit, swapped out */
+		ck_assert_int_eq(mcg_workload_set_limit(wl, c, MCG_COUNTER_MEMORY, MCG_FIELD_MAX,
+							 256, false), 0);
+		ck_assert_int_eq(mcg_workload_set_profile(wl, c, "anon=4000 footprint=4M swap=on"),
+				 0);
+	} else {	/* kernel memory alone: slab and the tasks' stacks */
+		ck_assert_int_eq(mcg_workload_set_profile(wl, c, "slab=2000 footprint=2M"), 0);
+	}
+	ck_assert_int_eq(mcg_workload_start(wl), 0);
+	for (int i = 0; i < 100; i++) {
+		g_usleep(20 * 1000);
+		if (_i ? mcg_counter_read(c, MCG_COUNTER_SWAP, MCG_FIELD_USAGE) > 64
+		       : mcg_counter_read(c, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) > 256)
+			break;
+	}
+	if (_i)
+		ck_assert_uint_gt(mcg_counter_read(c, MCG_COUNTER_SWAP, MCG_FIELD_USAGE), 64);
+	before = mcg_counter_read(p, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	ck_assert_uint_gt(before, 256);
+	ck_assert_int_eq(mcg_workload_memory_css(wl, c, false), 0);
+	if (_i) {
+		ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 1);
+		ck_assert_int_eq(mcg_workload_set_profile(wl, c, "preset=idle"), 0);
+		/* the exit freed the swap: the sweep let the css go */
+		ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 0);
+	} else {
+		ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 0);
+		/* the slab is still charged, to p */
+		ck_assert_uint_gt(mcg_counter_read(p, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 256);
+		ck_assert_int_eq(mcg_workload_set_profile(wl, c, "preset=idle"), 0);
+	}
+	ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, c), 0);
+	mcg_workload_free(wl);
+	mcg_cgroup_put(c);
+	mcg_cgroup_put(p);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* ---- limits ---- */
 
 START_TEST(test_limit_holds_under_load)
@@ -1195,6 +1251,7 @@ static Suite *make_workload_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_conservation_under_load, 0, 2);
 	tcase_add_loop_test(tc, test_memory_css_under_load, 0, 2);
+	tcase_add_loop_test(tc, test_killed_css_pins, 0, 2);
 	tcase_add_test(tc, test_limit_holds_under_load);
 	tcase_add_test(tc, test_high_and_reclaim);
 	tcase_add_test(tc, test_per_page_events);

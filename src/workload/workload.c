@@ -484,10 +484,9 @@ static long tasks_exit_with_holders(struct wl_ctx *x, struct wl_cgroup *w)
 	for (unsigned i = 0; w->holders && i < w->holders->len; i++) {
 		struct wl_cgroup *h = w->holders->pdata[i];
 
-		long got = wl_tasks_exit_ledger(x, h);
-
-		wl_holder_freed(x, h, got);
-		freed += got;
+		freed += wl_tasks_exit_ledger(x, h);
+		/* swap entries too, which the count leaves out */
+		wl_holder_freed(x, h, 1);
 	}
 	return freed;
 }
