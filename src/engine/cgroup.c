@@ -569,9 +569,8 @@ static void css_offline_locked(struct mcg_engine *e, struct mcg_cgroup *css)
 
 /* What an offline does after the lock: protection gone, the stocks
  * drained of css (its grace period also waits out updaters that read it
- * online), and in 7.3
- * its local counts reparented and its trees flushed; then the pin it held
- * as its cgroup's css goes. */
+ * online), and in 7.3 its local counts reparented and its trees flushed;
+ * then the pin it held as its cgroup's css goes. */
 static void css_offline_finish(struct mcg_engine *e, struct mcg_cgroup *css)
 {
 	/* mem_cgroup_css_offline() (6.12 mm/memcontrol.c): no protection */

@@ -1213,9 +1213,9 @@ static struct fs_open *open_of(struct fuse_file_info *fi)
 
 int fs_call_memcg(struct mcgfs *fs, struct fs_call *c, const struct fs_file *f)
 {
-	c->memcg = mcg_cgroup_memcg(fs->e, c->cg);
 	if (!(f->ctrl & FS_CTRL_MEMORY))
-		return 0;
+		return 0;	/* only the memory files act on it */
+	c->memcg = mcg_cgroup_memcg(fs->e, c->cg);
 	/* A memory file of a css that went (-memory, and maybe +memory
 	 * since): kernfs removed that node, whose fds read ENODEV. */
 	if (!c->memcg || mcg_cgroup_id(c->memcg) != c->of->memcg_id)

@@ -357,8 +357,9 @@ struct fs_call {
 	struct mcgfs *fs;
 	struct fs_node *node;
 	struct mcg_cgroup *cg;		/* node->cg */
-	/* The cgroup's memory css at the call (fs_call_memcg(), a
-	 * reference; NULL without one): what the memory files act on. */
+	/* The cgroup's memory css at the call of a memory file
+	 * (fs_call_memcg(), a reference): what those files act on.  NULL
+	 * for the other files. */
 	struct mcg_cgroup *memcg;
 	struct fs_open *of;
 	/* The caller (fuse_req_ctx()): files a write makes appear are owned

@@ -102,13 +102,14 @@ bool wl_ledger_pins_css(const struct mcg_workload *wl, const struct wl_ledger *l
 	for (unsigned nid = 0; nid < wl->nr_nodes; nid++) {
 		const struct wl_node *n = &l->node[nid];
 
-		/* swap entries: a memcg id reference (mem_cgroup_id_get_many()
-		 * before 7.3, mem_cgroup_private_id_get_online() in 7.3) */
+		/* swap entries: a memcg id reference, which holds the css
+		 * (__mem_cgroup_try_charge_swap(): mem_cgroup_id_get_online()
+		 * in 6.12, mem_cgroup_private_id_get_online() in 7.3) */
 		if (n->swapped > 0)
 			return true;
 		if (k->reparent_local)
 			continue;	/* 7.3: the folios were reparented */
-		/* folios on the LRU (commit_charge()'s css reference) */
+		/* charged folios (mem_cgroup_commit_charge(): css_get()) */
 		if (n->anon_inactive + n->anon_active + n->mlocked + n->shmem + n->file_inactive +
 			    n->file_active > 0)
 			return true;
