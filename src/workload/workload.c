@@ -54,11 +54,10 @@ static bool is_v1(const struct mcg_workload *wl)
  * stays the tasks' (w->holders): their footprint counts it, their
  * turnover frees its pages first, their exit frees its task memory.  It
  * belongs to its css's cgroup, so it keeps no removed cgroup dying.
- * Everything that acts on a memcg's pages
- * goes by the css: charges, statistics, reclaim (the holders and task
- * groups whose css is in the subtree), the OOM killer's victims; what
- * belongs to a cgroup (cpu, io, PSI, populated, the tasks' exit) goes by
- * the cgroup.
+ * Everything that acts on a memcg's pages goes by the css: charges,
+ * statistics, reclaim (the holders and task groups whose css is in the
+ * subtree), the OOM killer's victims; what belongs to a cgroup (cpu, io,
+ * PSI, populated, the tasks' exit) goes by the cgroup.
  *
  * A wl_css is counted by the wl_cgroups that hold pages of it (refs,
  * under list_lock): its cgroup's task group while it is the live css,
@@ -73,12 +72,10 @@ static bool is_v1(const struct mcg_workload *wl)
  */
 
 /* A new wl_css for css (a new pin), objs_parent its objects' (held). */
-static struct wl_css *wl_css_new(struct mcg_workload *wl, struct mcg_cgroup *css,
-				 struct mcg_cgroup *objs_parent)
+static struct wl_css *wl_css_new(struct mcg_cgroup *css, struct mcg_cgroup *objs_parent)
 {
 	struct wl_css *c = g_new0(struct wl_css, 1);
 
-	(void)wl;
 	mcg_memcg_css_get(css);
 	c->css = css;
 	c->objs_parent = objs_parent ? mcg_cgroup_get(objs_parent) : NULL;
@@ -1131,7 +1128,7 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	{
 		struct wl_cgroup *root = wl_cgroup_new(wl, mcg_engine_root(e), idle);
 
-		root->css = wl_css_ref(wl, wl_css_new(wl, mcg_engine_root(e), NULL));
+		root->css = wl_css_ref(wl, wl_css_new(mcg_engine_root(e), NULL));
 		root->order = wl->next_order++;
 		g_ptr_array_add(wl->cgroups, root);
 		mcg_cgroup_set_workload(mcg_engine_root(e), root);
@@ -1699,7 +1696,7 @@ int mcg_workload_cgroup_create(struct mcg_workload *wl, struct mcg_cgroup *paren
 	}
 	if (!err && memory_css) {
 		css = mcg_cgroup_memcg(wl->e, cg);
-		c = wl_css_new(wl, css, objcg);
+		c = wl_css_new(css, objcg);
 		mcg_cgroup_put(css);
 	}
 	if (!err) {
@@ -1758,7 +1755,7 @@ int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 		if (err && objcg)
 			memcg_objects_uncharge(wl, objcg);
 		if (!err)
-			c = wl_css_new(wl, css, objcg);
+			c = wl_css_new(css, objcg);
 	}
 	if (!err) {
 		/* The tasks of cg's subtree move: none below cg has a css of
