@@ -655,6 +655,23 @@ START_TEST(test_fault_maps_with_page_tables)
 }
 END_TEST
 
+/* No charge lost: the root's usage is what the pool charged less what it
+ * uncharged, plus the memcgs' own objects (apart from the tasks' pages).
+ * Stocks first: counting them enters each CPU, which carries out a
+ * pending drain.  With the pool paused and the stats flushed. */
+static void check_conserved(struct mcg_engine *e, struct mcg_workload *wl)
+{
+	struct mcg_cgroup *root = mcg_engine_root(e);
+	unsigned long stocked = mcg_memcg_stocked(e, root, false);
+	struct mcg_workload_objects objs;
+	struct mcg_workload_counters wc;
+
+	mcg_workload_counters(wl, &wc);
+	mcg_workload_memcg_objects(wl, root, &objs);
+	ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) - stocked,
+			  wc.pages_charged - wc.pages_uncharged + objs.pages);
+}
+
 START_TEST(test_conservation_under_load)
 {
 	bool v1 = _i == 1;
@@ -671,19 +688,7 @@ START_TEST(test_conservation_under_load)
 		g_usleep(300 * 1000);
 		mcg_workload_pause(r.wl);
 		__mcg_memcg_flush_stats(r.e, root, true);
-		mcg_workload_counters(r.wl, &wc);
-		{
-			/* Stocks first: counting them enters each CPU, which
-			 * carries out a pending drain.  The memcgs' own objects
-			 * are charged too, apart from the tasks' pages. */
-			unsigned long stocked = mcg_memcg_stocked(r.e, root, false);
-			struct mcg_workload_objects objs;
-
-			mcg_workload_memcg_objects(r.wl, root, &objs);
-			ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY,
-							   MCG_FIELD_USAGE) - stocked,
-					  wc.pages_charged - wc.pages_uncharged + objs.pages);
-		}
+		check_conserved(r.e, r.wl);
 		check_relations(&r, root, 2, v1);
 		for (unsigned i = 0; i < r.n; i++)
 			if (mcg_cgroup_online(r.cg[i]))
@@ -739,7 +744,6 @@ START_TEST(test_memory_css_under_load)
 	struct mcg_engine *e;
 	struct mcg_workload *wl = era_pool(era, 4, 2, "preset=idle", &cfg, &e);
 	struct mcg_cgroup *root = mcg_engine_root(e), *p, *kids[4];
-	struct mcg_workload_counters wc;
 	struct rig r = { .e = e, .wl = wl };
 	unsigned max_dying = 0;
 
@@ -771,16 +775,7 @@ START_TEST(test_memory_css_under_load)
 		max_dying = MAX(max_dying, mcg_cgroup_nr_dying_memcg(e, root));
 		mcg_workload_pause(wl);
 		__mcg_memcg_flush_stats(e, root, true);
-		mcg_workload_counters(wl, &wc);
-		{
-			unsigned long stocked = mcg_memcg_stocked(e, root, false);
-			struct mcg_workload_objects objs;
-
-			mcg_workload_memcg_objects(wl, root, &objs);
-			ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY,
-							   MCG_FIELD_USAGE) - stocked,
-					  wc.pages_charged - wc.pages_uncharged + objs.pages);
-		}
+		check_conserved(e, wl);
 		check_relations(&r, root, 2, false);
 		check_relations(&r, p, 2, false);
 		mcg_workload_resume(wl);
@@ -803,16 +798,7 @@ START_TEST(test_memory_css_under_load)
 	}
 	mcg_workload_pause(wl);
 	__mcg_memcg_flush_stats(e, root, true);
-	mcg_workload_counters(wl, &wc);
-	{
-		unsigned long stocked = mcg_memcg_stocked(e, root, false);
-		struct mcg_workload_objects objs;
-
-		mcg_workload_memcg_objects(wl, root, &objs);
-		ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) -
-					  stocked,
-				  wc.pages_charged - wc.pages_uncharged + objs.pages);
-	}
+	check_conserved(e, wl);
 	mcg_workload_resume(wl);
 	mcg_workload_free(wl);
 	mcg_cgroup_put(p);
