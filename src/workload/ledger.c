@@ -1418,5 +1418,10 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	}
 	if (p->footprint)
 		trim_to(x, w, (long)footprint);
+	/* The turnover trims stacks and page tables with the rest, as
+	 * threads go; the threads that replace them come with their own
+	 * before the step ends, so no sample finds running tasks without. */
+	if (!mcg_profile_is_idle(p))
+		tasks_kernel_floor(x, w, p);
 	return behind;
 }
