@@ -188,6 +188,23 @@ for k in 6.12 6.1 5.10; do
 	listing "$TMP/v2-$(echo $k | tr -d .)/x" > "$TMP/got"
 	diff -u "$TMP/want" "$TMP/got" || fail "$k v2 child file set"
 done
+# A release between two layouts has its own release's files, not its
+# layout's: 6.18 (6.12's memory.stat) has cgroup.stat.local (the kernel the
+# differential test ran), 6.17 not; 5.19 (5.15's memory.stat) has
+# memory.reclaim, memory.peak and the zswap files of 5.19, 5.18 not.
+for k in 6.17 6.18 5.18 5.19; do
+	mount_fs "$TMP/v2-$k" --kernel=$k
+	mkdir "$TMP/v2-$k/x" || fail mkdir
+	listing "$TMP/v2-$k/x" | grep -E ' cgroup\.stat\.local$| memory\.peak$| memory\.reclaim$| memory\.zswap\.(current|max)$' |
+		awk '{print $2}' | tr '\n' ' ' > "$TMP/got"
+	case $k in
+	6.17) want="memory.peak memory.reclaim memory.zswap.current memory.zswap.max " ;;
+	6.18) want="cgroup.stat.local memory.peak memory.reclaim memory.zswap.current memory.zswap.max " ;;
+	5.18) want="" ;;
+	5.19) want="memory.peak memory.reclaim memory.zswap.current memory.zswap.max " ;;
+	esac
+	expect "$k files of its release" "$(cat "$TMP/got")" "$want"
+done
 expect "7.3 zswap.writeback" "$(cat "$M/x/memory.zswap.writeback")" 1
 expect "7.3 zswap.writeback 2" "$(err write "$M/x/memory.zswap.writeback" 2)" EINVAL
 expect "7.3 zswap.writeback 0x0" "$(err write "$M/x/memory.zswap.writeback" 0x0)" OK

@@ -342,8 +342,6 @@ static int write_v1_tcp_limit(struct fs_call *c, char *buf)
 	return err;
 }
 
-/* soft_limit_in_bytes is deprecated: reads unlimited, writes are parsed and
- * have no effect (even on the root). */
 /* memory.soft_limit_in_bytes.  Through 6.1 mem_cgroup_write() stores it
  * (RES_SOFT_LIMIT) and mem_cgroup_read_u64() reads it back; from 6.12's
  * source on (mm/memcontrol-v1.c) the write is parsed and has no effect and
@@ -2030,7 +2028,9 @@ static int write_pressure(struct fs_call *c, char *buf)
 
 /*
  * Which kernels have which file.  Every row carries the versions that have
- * it (since/until, MCG_KVER()); fs_files_of() drops the rows the kernel lacks.
+ * it (since/until, MCG_KVER()); fs_files_of() drops the rows the selected
+ * release lacks: the release itself, not its layout's, so --kernel=5.19 has
+ * memory.reclaim though it prints 5.15's memory.stat.
  * Read from the cftype arrays of each modelled source (mem_cgroup_legacy_files[],
  * memsw_files[], memory_files[], swap_files[], zswap_files[] in
  * mm/memcontrol.c, or mm/memcontrol-v1.c for v1 in 6.12 and 7.3;
@@ -2068,7 +2068,7 @@ static const struct fs_file v1_files[] = {
 	{ "cgroup.clone_children", RW, 0, show_clone_children, write_clone_children, 0, ALL_KERNELS },
 	/* CFTYPE_WORLD_WRITABLE up to the 6.12 source (0222, cgroup_file_mode());
 	 * 0200 in 7.3's and on a 6.18 host: the release that dropped the flag
-	 * is not known here, so the layouts before 7.3's keep it. */
+	 * is not known here, so the releases before 6.18 keep it. */
 	{ "cgroup.event_control", 0222, 0, NULL, write_event_control, 0, BEFORE(6, 18) },
 	{ "cgroup.event_control", WO, 0, NULL, write_event_control, 0, SINCE(6, 18) },
 	{ "cgroup.procs", RW, FS_MIGRATE, show_procs, write_pid, 1, ALL_KERNELS },
@@ -2227,42 +2227,21 @@ static bool file_in_version(const struct fs_file *f, unsigned version)
 	return (f->since == 0 || version >= f->since) && (f->until == 0 || version < f->until);
 }
 
-/* Filtered copies of the tables, one per hierarchy and layout: built once
- * under pthread_once, then read-only. */
-static struct fs_file files_of[2][MCG_NR_LAYOUTS][FS_IDX_LIMIT];
-static unsigned nr_files_of[2][MCG_NR_LAYOUTS];
-
-static void files_of_build(void)
+struct fs_file *fs_files_of(enum mcg_hierarchy h, unsigned release, unsigned *nr)
 {
-	for (unsigned id = 0; id < MCG_NR_LAYOUTS; id++) {
-		unsigned version = mcg_layout_get(id)->version;
+	const struct fs_file *all = h == MCG_HIERARCHY_V1 ? v1_files : v2_files;
+	unsigned nr_all = h == MCG_HIERARCHY_V1 ? G_N_ELEMENTS(v1_files) : G_N_ELEMENTS(v2_files);
+	struct fs_file *files = g_new(struct fs_file, nr_all);
 
-		for (unsigned h = 0; h < 2; h++) {
-			const struct fs_file *all = h ? v1_files : v2_files;
-			unsigned nr_all = h ? G_N_ELEMENTS(v1_files) : G_N_ELEMENTS(v2_files);
-
-			for (unsigned i = 0; i < nr_all; i++) {
-				struct fs_file *f;
-
-				if (!file_in_version(&all[i], version))
-					continue;
-				f = &files_of[h][id][nr_files_of[h][id]++];
-				*f = all[i];
-				f->ctrl = file_controller(f);
-			}
-		}
+	*nr = 0;
+	for (unsigned i = 0; i < nr_all; i++) {
+		if (!file_in_version(&all[i], release))
+			continue;
+		files[*nr] = all[i];
+		files[*nr].ctrl = file_controller(&files[*nr]);
+		(*nr)++;
 	}
-}
-
-const struct fs_file *fs_files_of(enum mcg_hierarchy h, enum mcg_layout_id layout, unsigned *nr)
-{
-	static pthread_once_t built = PTHREAD_ONCE_INIT;
-	unsigned hi = h == MCG_HIERARCHY_V1;
-
-	g_return_val_if_fail((unsigned)layout < MCG_NR_LAYOUTS, NULL);
-	pthread_once(&built, files_of_build);
-	*nr = nr_files_of[hi][layout];
-	return files_of[hi][layout];
+	return files;
 }
 
 void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent)

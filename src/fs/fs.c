@@ -1586,7 +1586,7 @@ struct mcgfs *mcgfs_new(const struct mcgfs_options *o)
 
 	fs->opt = o;
 	fs->hier = o->engine.hierarchy;
-	fs->files = fs_files_of(fs->hier, o->engine.kernel.layout, &fs->nr_files);
+	fs->files = fs_files_of(fs->hier, mcg_kernel_release(&o->engine.kernel), &fs->nr_files);
 	fs->file_index = g_hash_table_new(g_str_hash, g_str_equal);
 	for (unsigned i = 0; i < fs->nr_files; i++)
 		g_hash_table_insert(fs->file_index, (gpointer)fs->files[i].name,
@@ -1793,5 +1793,6 @@ void mcgfs_free(struct mcgfs *fs)
 	pthread_mutex_destroy(&fs->ctl_lock);
 	pthread_mutex_destroy(&fs->lock);
 	g_free(fs->release_agent);
+	g_free(fs->files);
 	g_free(fs);
 }

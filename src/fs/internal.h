@@ -80,9 +80,9 @@ struct fs_file {
 #define FS_IDX_BITS 7
 #define FS_IDX_LIMIT (1u << FS_IDX_BITS)
 
-/* The files of hierarchy h as the kernel of `layout` has them, in table
- * order; built once per layout, immutable, never NULL. */
-const struct fs_file *fs_files_of(enum mcg_hierarchy h, enum mcg_layout_id layout, unsigned *nr);
+/* The files of hierarchy h as kernel release `release` (MCG_KVER()) has
+ * them, in table order, and their number in *nr; allocated (g_free()). */
+struct fs_file *fs_files_of(enum mcg_hierarchy h, unsigned release, unsigned *nr);
 /* Does this row exist in a cgroup directory (root or not), before the
  * controllers and cgroup.pressure are considered (fs_file_visible())? */
 static inline bool fs_file_present(const struct fs_file *f, bool is_root)
@@ -306,7 +306,7 @@ struct mcgfs {
 	struct mcg_engine *e;		/* set by mcgfs_run() before serving */
 	struct mcg_workload *wl;	/* likewise: mkdir, rmdir, limits, profiles */
 	enum mcg_hierarchy hier;
-	const struct fs_file *files;
+	struct fs_file *files;	/* fs_files_of(), immutable once mounted */
 	unsigned nr_files;
 	GHashTable *file_index;		/* name -> row index + 1; immutable */
 	uid_t uid;			/* owner of new entries: the daemon's */

@@ -162,6 +162,15 @@ bool mcg_kernel_release_known(const char *version)
 	return release_parse(version, &kver, &index);
 }
 
+unsigned mcg_kernel_release(const struct mcg_kernel *k)
+{
+	unsigned kver = 0, index;
+
+	if (!release_parse(k->version, &kver, &index))
+		g_assert_not_reached();
+	return kver;
+}
+
 /* The kernel of a release: its era's mechanisms with its layout. */
 static void release_kernel(const char *version, struct mcg_kernel *out)
 {

@@ -207,6 +207,9 @@ const struct mcg_kernel *mcg_kernel_get(const char *version);
 	"a Linux release from 5.4 to 7.3 (5.4 ... 5.19, 6.0 ... 6.19, 7.0 ... 7.3)"
 /* Is `version` a release memcgfs models ("5.4" ... "7.3", major.minor)? */
 bool mcg_kernel_release_known(const char *version);
+/* MCG_KVER() of the release k models (k->version): what decides which
+ * files it has, where its layout's version would be too coarse. */
+unsigned mcg_kernel_release(const struct mcg_kernel *k);
 /* The default era (the newest). */
 const struct mcg_kernel *mcg_kernel_default(void);
 /* Every era, oldest first; *nr receives the count. */
