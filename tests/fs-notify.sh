@@ -177,11 +177,18 @@ echo preset=idle > "$M/k/memcgfs.workload"
 
 mount_fs "$TMP/v1" --hierarchy=v1 --cpus=2
 M=$TMP/v1
-mkdir "$M/t" "$M/o" "$M/p" "$M/r" "$M/other" || fail mkdir
+mkdir "$M/t" "$M/o" "$M/p" "$M/r" "$M/s" "$M/other" || fail mkdir
 ev() { "$SEQREAD" -E "$@" | tr '\n' ' '; }
 expect "threshold" "$(ev "$M/t/memory.usage_in_bytes" "$M/t/cgroup.event_control" 1M 10000 \
 	"echo 'anon=20000 footprint=8M' > $M/t/memcgfs.workload")" "OK signalled "
 echo preset=idle > "$M/t/memcgfs.workload"
+# memsw thresholds (__mem_cgroup_threshold(memcg, true), memory+swap):
+# crossed on the way up to 8M, not one at 64M
+expect "memsw threshold" "$(ev "$M/s/memory.memsw.usage_in_bytes" "$M/s/cgroup.event_control" \
+	1M 10000 "echo 'anon=20000 footprint=8M' > $M/s/memcgfs.workload")" "OK signalled "
+expect "memsw threshold not reached" "$(ev "$M/s/memory.memsw.usage_in_bytes" \
+	"$M/s/cgroup.event_control" 64M 1500)" "OK timeout "
+echo preset=idle > "$M/s/memcgfs.workload"
 echo 4M > "$M/o/memory.limit_in_bytes"
 expect "oom" "$(ev "$M/o/memory.oom_control" "$M/o/cgroup.event_control" - 10000 \
 	"echo 'anon=50000 footprint=64M swap=off' > $M/o/memcgfs.workload")" "OK signalled "
@@ -232,6 +239,11 @@ expect "removal" "$(ev "$M/r/memory.oom_control" "$M/r/cgroup.event_control" - 5
 	"rmdir $M/r")" "OK signalled "
 # the kernel's errors, in its order
 expect "closed control fd" "$(ev - "$M/t/cgroup.event_control" - 100)" "EBADF "
+# eventfd_ctx_fileget() of a file that is no eventfd, before cfd is looked at
+expect "efd not an eventfd" "$("$SEQREAD" -F "$M/t/memory.usage_in_bytes" \
+	"$M/t/cgroup.event_control" 1M 100 | tr '\n' ' ')" "EINVAL "
+expect "efd not an eventfd, cfd closed" "$("$SEQREAD" -F - "$M/t/cgroup.event_control" - 100 |
+	tr '\n' ' ')" "EINVAL "
 expect "not an event file" "$(ev "$M/t/memory.stat" "$M/t/cgroup.event_control" - 100)" "EINVAL "
 expect "other cgroup" \
 	"$(ev "$M/other/memory.usage_in_bytes" "$M/t/cgroup.event_control" 1M 100)" "EINVAL "

@@ -18,7 +18,10 @@
  *                           up to MS for the eventfd: "signalled" or
  *                           "timeout" ("+MS": stays registered all of MS,
  *                           then tells).  CONTROL "-" passes fd 999 (closed),
- *                           ARGS "-" none; EFD "file" passes a non-eventfd.
+ *                           ARGS "-" none.
+ *   seqread -F CONTROL EVENT_CONTROL ARGS MS
+ *                           the same with /dev/null, not an eventfd, as
+ *                           <efd>.
  *   seqread -e OP ARGS...   one system call, prints "OK" or its errno name:
  *     mkdir DIR | rmdir DIR | rename OLD NEW | unlink PATH | creat PATH |
  *     openr PATH | openw PATH | read PATH | write PATH TEXT | mknod PATH |
@@ -30,6 +33,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,10 +151,11 @@ static int one_call(int argc, char *argv[])
 	return 0;
 }
 
-static int event_control(int argc, char *argv[])
+static int event_control(int argc, char *argv[], bool not_eventfd)
 {
 	const char *control = argv[0], *args = argv[2];
-	int efd = eventfd(0, EFD_CLOEXEC), cfd = 999, ecfd;
+	int efd = not_eventfd ? open("/dev/null", O_RDONLY | O_CLOEXEC) : eventfd(0, EFD_CLOEXEC);
+	int cfd = 999, ecfd;
 	char line[256];
 	struct pollfd p;
 
@@ -200,8 +205,8 @@ int main(int argc, char *argv[])
 
 	if (argc > 2 && !strcmp(argv[1], "-e"))
 		return one_call(argc - 2, argv + 2);
-	if (argc > 2 && !strcmp(argv[1], "-E"))
-		return event_control(argc - 2, argv + 2);
+	if (argc > 2 && (!strcmp(argv[1], "-E") || !strcmp(argv[1], "-F")))
+		return event_control(argc - 2, argv + 2, argv[1][1] == 'F');
 	if (argc < 2) {
 		fprintf(stderr, "usage: seqread FILE OP... | seqread -e OP ARGS...\n");
 		return 2;
