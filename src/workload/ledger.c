@@ -743,7 +743,12 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 
 /* ---- frees ---- */
 
-/* Frees up to n evictable anon pages of a node (THPs whole); returns pages. */
+/* Frees n evictable anon pages of a node, small pages first, or what it
+ * has; returns pages.  A THP goes whole (zap_huge_pmd()): what is left of n
+ * under a folio takes one with the odds of its share of the folio, so the
+ * turnover's small batches free THPs in proportion on average, neither
+ * each a folio (which would drain the evictable pages first and leave the
+ * mlocked ones) nor none. */
 static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
@@ -751,8 +756,15 @@ static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	long k_small = lmin(small, n);
 	long thp_folios = 0, k, from_inactive;
 
-	if (k_small < n && node->thp)
-		thp_folios = lmin(node->thp / THP_PAGES, (n - k_small + THP_PAGES - 1) / THP_PAGES);
+	if (k_small < n && node->thp) {
+		long rest = n - k_small;
+
+		thp_folios = lmin(node->thp / THP_PAGES, rest / THP_PAGES);
+		if (rest % THP_PAGES && thp_folios < node->thp / THP_PAGES &&
+		    (double)ledger_random(x, w) / 2147483648.0 * THP_PAGES <
+			    (double)(rest % THP_PAGES))
+			thp_folios++;
+	}
 	k = k_small + thp_folios * THP_PAGES;
 	if (k <= 0)
 		return 0;
