@@ -240,6 +240,17 @@ sleep 0.2
 expect "v1 rss" "$(stat_of "$M/m/memory.stat" rss)" "$(stat_of "$M/m/memory.stat" unevictable)"
 stocked "v1 pgpg" "$usage" \
 	$(( ($(stat_of "$M/m/memory.stat" pgpgin) - $(stat_of "$M/m/memory.stat" pgpgout)) * 4096 ))
+# v1 lists the sleeping tasks as well: cgroup.procs the process, tasks its
+# threads (cgroup1_base_files[]), the leader among them; rmdir is EBUSY
+# while they live (cgroup_destroy_locked()), and they exit on idle
+expect "v1 one process" "$(wc -l < "$M/m/cgroup.procs")" 1
+expect "v1 a thread per CPU" "$(wc -l < "$M/m/tasks")" 2
+[ "$(cat "$M/m/cgroup.procs")" -gt 4194304 ] || fail "v1 task id within host pids"
+grep -qx "$(cat "$M/m/cgroup.procs")" "$M/m/tasks" || fail "v1 tasks without the leader"
+expect "v1 rmdir busy" "$(err rmdir "$M/m")" EBUSY
+echo preset=idle > "$M/m/memcgfs.workload" || fail "v1 idle"
+expect "v1 exited: no task" "$(wc -c < "$M/m/tasks")" 0
+expect "v1 rmdir after the exit" "$(err rmdir "$M/m")" OK
 # A dying memcg before 7.x (6.1, v1): rmdir leaves the pages charged to
 # it, so the parent's usage keeps them while its local counts do not; the
 # dead cgroup counts as dying until a reclaim empties it.
