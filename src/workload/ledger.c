@@ -743,28 +743,16 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 
 /* ---- frees ---- */
 
-/* Frees n evictable anon pages of a node, small pages first, or what it
- * has; returns pages.  A THP goes whole (zap_huge_pmd()): what is left of n
- * under a folio takes one with the odds of its share of the folio, so the
- * turnover's small batches free THPs in proportion on average, neither
- * each a folio (which would drain the evictable pages first and leave the
- * mlocked ones) nor none. */
-static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+/* Frees `small` small evictable anon pages and `thp_folios` THPs of a node
+ * (as many as it has); returns pages. */
+static long free_anon_folios(struct wl_ctx *x, struct wl_cgroup *w, int nid, long small,
+			     long thp_folios)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
-	long small = node->anon_inactive + node->anon_active - node->thp;
-	long k_small = lmin(small, n);
-	long thp_folios = 0, k, from_inactive;
+	long k_small = lmin(small, node->anon_inactive + node->anon_active - node->thp);
+	long k, from_inactive;
 
-	if (k_small < n && node->thp) {
-		long rest = n - k_small;
-
-		thp_folios = lmin(node->thp / THP_PAGES, rest / THP_PAGES);
-		if (rest % THP_PAGES && thp_folios < node->thp / THP_PAGES &&
-		    (double)ledger_random(x, w) / 2147483648.0 * THP_PAGES <
-			    (double)(rest % THP_PAGES))
-			thp_folios++;
-	}
+	thp_folios = lmin(thp_folios, node->thp / THP_PAGES);
 	k = k_small + thp_folios * THP_PAGES;
 	if (k <= 0)
 		return 0;
@@ -779,6 +767,29 @@ static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	wl_stat(x, w, nid, MCG_PGPGOUT, k_small + thp_folios);
 	wl_uncharge(x, w, k, WL_MEMSW);
 	return k;
+}
+
+/* Frees up to n evictable anon pages of a node, small pages first, then
+ * THPs whole (rounding up); returns pages. */
+static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+{
+	const struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	long k_small = lmin(node->anon_inactive + node->anon_active - node->thp, n);
+
+	return free_anon_folios(x, w, nid, k_small, (n - k_small + THP_PAGES - 1) / THP_PAGES);
+}
+
+/* The turnover's share of a node's THPs, n pages: a THP goes whole
+ * (zap_huge_pmd()), so the part of a folio left over takes one with the
+ * odds of its share of the folio, which frees them in proportion on
+ * average, neither one per batch nor none. */
+static long free_thps(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+{
+	long folios = n / THP_PAGES;
+
+	if ((double)ledger_random(x, w) / 2147483648.0 * THP_PAGES < (double)(n % THP_PAGES))
+		folios++;
+	return free_anon_folios(x, w, nid, 0, folios);
 }
 
 /* k of the node's file pages leave the page cache: the mapped among them
@@ -1042,7 +1053,7 @@ long wl_page_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_
  * memory under a mapped heap), states no kernel shows.
  */
 enum trim_kind {
-	TRIM_FILE, TRIM_ANON, TRIM_MLOCKED, TRIM_SHMEM, TRIM_SLAB_RECLAIMABLE,
+	TRIM_FILE, TRIM_ANON, TRIM_THP, TRIM_MLOCKED, TRIM_SHMEM, TRIM_SLAB_RECLAIMABLE,
 	TRIM_SLAB_UNRECLAIMABLE, TRIM_STACK, TRIM_PAGETABLES, TRIM_SWAPPED, TRIM_NR
 };
 
@@ -1065,7 +1076,8 @@ static long trim_held(const struct wl_node *n, enum trim_kind k)
 {
 	switch (k) {
 	case TRIM_FILE: return n->file_inactive + n->file_active - n->dirty - n->writeback;
-	case TRIM_ANON: return n->anon_inactive + n->anon_active;
+	case TRIM_ANON: return n->anon_inactive + n->anon_active - n->thp;
+	case TRIM_THP: return n->thp;
 	case TRIM_MLOCKED: return n->mlocked;
 	case TRIM_SHMEM: return n->shmem;
 	case TRIM_SLAB_RECLAIMABLE: return n->slab_reclaimable;
@@ -1080,7 +1092,8 @@ static long trim_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum trim_
 {
 	switch (k) {
 	case TRIM_FILE: return drop_file(x, w, nid, n, false);
-	case TRIM_ANON: return free_anon(x, w, nid, n);
+	case TRIM_ANON: return free_anon_folios(x, w, nid, n, 0);
+	case TRIM_THP: return free_thps(x, w, nid, n);
 	case TRIM_MLOCKED: return free_mlocked(x, w, nid, n);
 	case TRIM_SHMEM: return free_shmem(x, w, nid, n);
 	case TRIM_SLAB_RECLAIMABLE: return free_kernel(x, w, nid, n, KMEM_SLAB_RECLAIMABLE);
@@ -1134,10 +1147,12 @@ static void trim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long excess)
 			if ((double)ledger_random(x, w) / 2147483648.0 < want - (double)part)
 				part++;
 
-			/* A batch at a time, as the LRU lists move. */
+			/* A batch at a time, as the LRU lists move; THPs in
+			 * one call, so that the part of a folio left over is
+			 * drawn once (free_thps()). */
 			while (part > 0) {
 				long got = trim_free(x, w, (int)nid, (enum trim_kind)k,
-						     lmin(part, LRU_BATCH));
+						     k == TRIM_THP ? part : lmin(part, LRU_BATCH));
 
 				if (got <= 0)
 					break;
