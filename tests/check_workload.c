@@ -538,12 +538,12 @@ END_TEST
 
 /*
  * Every preset and a written profile, with a limit and without, over 3
- * emulated minutes: the
- * workers are parked and the test steps each cgroup on each CPU itself
- * (wl_step(), 100 ms at a time, no sleeping), sampling memory.stat's
- * counters every emulated 10 s.  On every sample the kernel's invariants
- * hold (check_relations(): LRU lists = anon + file, usage = anon + file +
- * kernel, ...), and the mix stays the profile's: mlocked pages are freed
+ * emulated minutes: the workers are parked and the test steps each cgroup
+ * on each CPU itself (wl_step(), 100 ms at a time, no sleeping), sampling
+ * memory.stat's counters every emulated 10 s.  On every sample the
+ * kernel's invariants hold (check_relations(): LRU lists = anon + file,
+ * usage = anon + file + kernel, ...), and the mix stays the profile's:
+ * mlocked pages are freed
  * as they are made, so unevictable stays near the mlocked share of anon;
  * unreclaimable slab is freed as it is made, so it stays within its share;
  * the tasks' kernel memory (stacks, page tables, unreclaimable slab) exists
@@ -559,9 +559,8 @@ START_TEST(test_long_run_invariants)
 		"anon=3000 thp=30 mlock=40 shmem=500 slab=3000 file_write=1000 kernel=200 "
 		"footprint=24M turnover=30 swap=on"
 	};
-	const char *preset = profiles[_i / 2];
+	const char *profile = profiles[_i / 2];
 	bool limited = _i % 2, v1 = _i / 2 == 4;
-	const char *profile = preset;
 	struct mcg_profile *p = NULL;
 	struct rig r;
 	struct mcg_cgroup *cg;
@@ -577,7 +576,7 @@ START_TEST(test_long_run_invariants)
 	/* Unreclaimable slab is freed by its owners: the turnover frees
 	 * every kind in proportion, so it keeps at most its share of the
 	 * faults reclaim cannot drop (anonymous, shmem, itself) of the
-	 * footprint, with half again and a few batches to spare. */
+	 * footprint, with half again and 128 pages to spare. */
 	if (p->slab && p->footprint)
 		slab_bound = (long)(p->footprint / MCG_PAGE_SIZE) * (long)(p->slab / 2) * 3 /
 				     (2 * (long)(p->anon + p->shmem + p->slab / 2)) +
@@ -606,7 +605,7 @@ START_TEST(test_long_run_invariants)
 		 * near the share faulted mlocked. */
 		if (p->mlock < 100 && anon > 1000)
 			ck_assert_msg(unevictable * 100 <= (anon + swapped) * (long)(p->mlock + 10),
-				      "%s%s, %u s: unevictable %ld of anon %ld + swapped %ld", preset,
+				      "%s%s, %u s: unevictable %ld of anon %ld + swapped %ld", profile,
 				      limited ? " limited" : "", step / 10, unevictable, anon, swapped);
 		/* Kernel memory exists while tasks do, whatever the profile's
 		 * kernel rate: a stack per thread, a PTE page per 512 pages
@@ -616,17 +615,17 @@ START_TEST(test_long_run_invariants)
 				      hs(&r, cg, MCG_PAGETABLE) + 8 >= (anon + swapped) / 512 &&
 				      hs(&r, cg, MCG_PAGETABLE) > 0,
 			      "%s%s, %u s: %ld kB of stacks, %ld pages of page tables under %ld "
-			      "anon pages", preset, limited ? " limited" : "", step / 10,
+			      "anon pages", profile, limited ? " limited" : "", step / 10,
 			      hs(&r, cg, MCG_KERNEL_STACK_KB), hs(&r, cg, MCG_PAGETABLE), anon);
 		if (p->slab && anon > 1000)
 			ck_assert_msg(hs(&r, cg, MCG_SLAB_UNRECLAIMABLE_B) > 0,
-				      "%s%s, %u s: no unreclaimable slab", preset,
+				      "%s%s, %u s: no unreclaimable slab", profile,
 				      limited ? " limited" : "", step / 10);
 		if (slab_bound)
 			ck_assert_msg(hs(&r, cg, MCG_SLAB_UNRECLAIMABLE_B) / MCG_PAGE_SIZE <=
 					      slab_bound,
 				      "%s%s, %u s: %ld pages of unreclaimable slab, over %ld",
-				      preset, limited ? " limited" : "", step / 10,
+				      profile, limited ? " limited" : "", step / 10,
 				      hs(&r, cg, MCG_SLAB_UNRECLAIMABLE_B) / MCG_PAGE_SIZE,
 				      slab_bound);
 		if (limited)
