@@ -745,8 +745,8 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 
 /* Frees `small` small evictable anon pages and `thp_folios` THPs of a node
  * (as many as it has); returns pages. */
-static long free_anon_folios(struct wl_ctx *x, struct wl_cgroup *w, int nid, long small,
-			     long thp_folios)
+static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long small,
+		      long thp_folios)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
 	long k_small = lmin(small, node->anon_inactive + node->anon_active - node->thp);
@@ -769,16 +769,6 @@ static long free_anon_folios(struct wl_ctx *x, struct wl_cgroup *w, int nid, lon
 	return k;
 }
 
-/* Frees up to n evictable anon pages of a node, small pages first, then
- * THPs whole (rounding up); returns pages. */
-static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
-{
-	const struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
-	long k_small = lmin(node->anon_inactive + node->anon_active - node->thp, n);
-
-	return free_anon_folios(x, w, nid, k_small, (n - k_small + THP_PAGES - 1) / THP_PAGES);
-}
-
 /* The turnover's share of a node's THPs, n pages: a THP goes whole
  * (zap_huge_pmd()), so the part of a folio left over takes one with the
  * odds of its share of the folio, which frees them in proportion on
@@ -789,7 +779,7 @@ static long free_thps(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 
 	if ((double)ledger_random(x, w) / 2147483648.0 * THP_PAGES < (double)(n % THP_PAGES))
 		folios++;
-	return free_anon_folios(x, w, nid, 0, folios);
+	return free_anon(x, w, nid, 0, folios);
 }
 
 /* k of the node's file pages leave the page cache: the mapped among them
@@ -1028,7 +1018,7 @@ long wl_page_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_
 {
 	switch (kind) {
 	case MCG_PAGES_ANON:
-		return free_anon(x, w, nid, n);
+		return free_anon(x, w, nid, n, 0);
 	case MCG_PAGES_FILE:
 		return drop_file(x, w, nid, n, false);
 	case MCG_PAGES_FILE_DIRTY:
@@ -1092,7 +1082,7 @@ static long trim_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum trim_
 {
 	switch (k) {
 	case TRIM_FILE: return drop_file(x, w, nid, n, false);
-	case TRIM_ANON: return free_anon_folios(x, w, nid, n, 0);
+	case TRIM_ANON: return free_anon(x, w, nid, n, 0);
 	case TRIM_THP: return free_thps(x, w, nid, n);
 	case TRIM_MLOCKED: return free_mlocked(x, w, nid, n);
 	case TRIM_SHMEM: return free_shmem(x, w, nid, n);
@@ -1328,7 +1318,8 @@ long wl_tasks_exit_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 		int nid = (int)i;
 		struct wl_node *node = &l->node[nid];
 
-		freed += free_anon(x, w, nid, node->anon_inactive + node->anon_active);
+		freed += free_anon(x, w, nid, node->anon_inactive + node->anon_active - node->thp,
+				   node->thp / THP_PAGES);
 		freed += free_mlocked(x, w, nid, node->mlocked);
 		/* Shared anonymous memory goes with its last mapper. */
 		freed += free_shmem(x, w, nid, node->shmem);

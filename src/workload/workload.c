@@ -1516,15 +1516,35 @@ static void populated_update(struct mcg_cgroup *cg, int delta)
 	}
 }
 
-/* Does w still hold memory on some CPU?  Caller holds list_lock for
- * writing: every ledger writer holds it for reading, so the ledgers stand
- * still and their last writes are visible. */
-static bool wl_cgroup_holds_pages_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
+typedef bool wl_ledger_test(const struct mcg_workload *wl, const struct wl_ledger *l);
+
+/* Does `test` hold of w's ledger on some CPU (wl_ledger_holds_pages(): w
+ * still holds memory; wl_ledger_pins_css(), ledger_swapped(),
+ * ledger_resident())?  Caller holds list_lock for writing: every ledger
+ * writer holds it for reading, so the ledgers stand still and their last
+ * writes are visible. */
+static bool any_ledger_locked(const struct mcg_workload *wl, const struct wl_cgroup *w,
+			      wl_ledger_test *test)
 {
 	for (unsigned c = 0; c < wl->nr_cpus; c++)
-		if (wl_ledger_holds_pages(wl, wl_ledger(w, c)))
+		if (test(wl, wl_ledger(w, c)))
 			return true;
 	return false;
+}
+
+/* Any swap entry in the ledger? */
+static bool ledger_swapped(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+		if (l->node[nid].swapped > 0)
+			return true;
+	return false;
+}
+
+/* Any resident page? */
+static bool ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	return wl_ledger_resident(wl, l) > 0;
 }
 
 /* What a change under list_lock lets go, for after the lock: wl_css
@@ -1589,33 +1609,6 @@ static struct wl_cgroup *holder_new(struct mcg_workload *wl, struct wl_css *c,
 	return h;
 }
 
-/* Any swap entry in w's ledgers?  Caller holds list_lock for writing. */
-static bool wl_swapped_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
-{
-	for (unsigned c = 0; c < wl->nr_cpus; c++)
-		for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
-			if (wl_ledger(w, c)->node[nid].swapped > 0)
-				return true;
-	return false;
-}
-
-/* Any resident page?  The same. */
-static bool wl_resident_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
-{
-	for (unsigned c = 0; c < wl->nr_cpus; c++)
-		if (wl_ledger_resident(wl, wl_ledger(w, c)) > 0)
-			return true;
-	return false;
-}
-
-static bool wl_pins_css_locked(const struct mcg_workload *wl, const struct wl_cgroup *w)
-{
-	for (unsigned c = 0; c < wl->nr_cpus; c++)
-		if (wl_ledger_pins_css(wl, wl_ledger(w, c)))
-			return true;
-	return false;
-}
-
 /* Gives task group w the css `to`: its tasks charge it from now on.  What
  * its ledgers hold stays charged where it was (folio->memcg_data), in a
  * new holder of the old css, which stays the tasks' (their footprint,
@@ -1627,7 +1620,7 @@ static void wl_split(struct mcg_workload *wl, struct wl_cgroup *w, struct wl_css
 {
 	if (w->css == to)
 		return;
-	if (wl_cgroup_holds_pages_locked(wl, w)) {
+	if (any_ledger_locked(wl, w, wl_ledger_holds_pages)) {
 		struct wl_cgroup *h = holder_new(wl, w->css, w);
 
 		for (unsigned c = 0; c < wl->nr_cpus; c++)
@@ -1657,10 +1650,10 @@ static void wl_reparent(struct mcg_workload *wl, struct wl_css *from, struct wl_
 
 		if (w->css != from)
 			continue;
-		if (wl_swapped_locked(wl, w)) {
+		if (any_ledger_locked(wl, w, ledger_swapped)) {
 			struct wl_cgroup *h;
 
-			if (w->holder && !wl_resident_locked(wl, w))
+			if (w->holder && !any_ledger_locked(wl, w, ledger_resident))
 				continue;	/* swap alone: it stays */
 			h = holder_new(wl, from, w->holder ? w->owner : w);
 			for (unsigned c = 0; c < wl->nr_cpus; c++)
@@ -2012,7 +2005,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 	release_init(&rel);
 	pthread_rwlock_wrlock(&wl->list_lock);
 	own_css = own && wl_memcg(w) == own;
-	keep = !reparent && own_css && wl_pins_css_locked(wl, w);
+	keep = !reparent && own_css && any_ledger_locked(wl, w, wl_ledger_pins_css);
 	/* 7.3: the pages of w's css go to the parent css, all but swap */
 	if (reparent && own_css)
 		wl_reparent(wl, w->css, pw->css, &rel);
@@ -2044,7 +2037,7 @@ static int cgroup_destroy_locked(struct mcg_workload *wl, struct mcg_cgroup *cg)
 		 * (no css of its own), the reparenting's, or, before 7.3, the
 		 * obj_cgroup's parent for the kernel memory of a css nothing
 		 * pins (memcg_reparent_objcgs()). */
-		g_assert(!own_css || reparent || !wl_pins_css_locked(wl, w));
+		g_assert(!own_css || reparent || !any_ledger_locked(wl, w, wl_ledger_pins_css));
 		mcg_profile_free(idle);
 		g_ptr_array_remove(wl->cgroups, w);
 		active_remove(wl, w);
