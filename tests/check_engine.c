@@ -1132,8 +1132,9 @@ START_TEST(test_seed002_shared_tree_side_flush)
 }
 END_TEST
 
-/* Seed 004: the shared css reference count follows page charges only
- * before, stock or no stock. */
+/* Seed 004: before, the shared css reference count takes one per page
+ * charged (stock or no stock) and gives one per page uncharged, and a
+ * charge that fails gives its reference back; after, no reference. */
 START_TEST(test_seed004_css_ref)
 {
 	for (int on = 0; on < 2; on++) {
@@ -1147,6 +1148,11 @@ START_TEST(test_seed004_css_ref)
 		mcg_cpu_enter(c);
 		ck_assert(mcg_memcg_try_charge(c, a, 5, false, &over, &limited));
 		ck_assert(mcg_memcg_try_charge(c, a, 2, false, &over, &limited));
+		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 7 : 0);
+		/* Over max: refused, and the reference goes back. */
+		ck_assert_int_eq(mcg_counter_set_max(a, MCG_COUNTER_MEMORY, 100), 0);
+		ck_assert_int_eq(mcg_memcg_try_charge(c, a, 1000, false, &over, &limited),
+				 MCG_CHARGE_FAILED);
 		mcg_cpu_exit(c);
 		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 7 : 0);
 		mcg_memcg_uncharge(a, 3, false);
@@ -1655,7 +1661,9 @@ START_TEST(test_kernel_resolve)
 	ck_assert_str_eq(k.version, "5.10");
 	ck_assert_int_eq(k.numa_stat, MCG_NUMA_STAT_SUBTREE_WALK);
 	ck_assert_int_eq(mcg_kernel_resolve("6.12", "004:before", &k, &why), 0);
-	ck_assert_int_eq(k.css_ref, MCG_CSS_REF_SHARED_ATOMIC);
+	ck_assert_int_eq(k.css_ref, MCG_CSS_REF_PER_PAGE_ATOMIC);
+	ck_assert_int_eq(mcg_kernel_resolve("6.12", "004:after", &k, &why), 0);
+	ck_assert_int_eq(k.css_ref, MCG_CSS_REF_OWNER_TASK_LOCK);
 
 	/* Combinations that never existed, and malformed specs. */
 	ck_assert_int_eq(mcg_kernel_resolve("7.3", "000:before", &k, &why), -1);

@@ -23,7 +23,7 @@ START_TEST(test_profile_parse)
 		"anon", "anon=", "=5", "anon=-1", "anon=1x", "thp=101", "mlock=200",
 		"footprint=12Q", "footprint=M", "nodes=4", "nodes=1-0", "nodes=", "swap=maybe",
 		"bogus=1", "anon=1 preset=idle", "preset=nope", "preset=idle preset=idle",
-		"anon=100000001", "anon=5\x01",
+		"anon=100000001", "anon=5\x01", "fault_ns=-1", "fault_ns=1.5",
 	};
 
 	ck_assert_int_eq(mcg_profile_parse("", 2, &p), 0);
@@ -46,6 +46,13 @@ START_TEST(test_profile_parse)
 	g_free(again);
 	mcg_profile_free(p);
 	mcg_profile_free(q);
+
+	ck_assert_int_eq(mcg_profile_parse("preset=multi-fault fault_ns=1200", 1, &p), 0);
+	text = mcg_profile_format(p);
+	ck_assert_ptr_nonnull(strstr(text, "fault_ns=1200\n"));
+	ck_assert_ptr_nonnull(strstr(text, "anon=200000\n"));
+	g_free(text);
+	mcg_profile_free(p);
 
 	ck_assert_int_eq(mcg_profile_parse("nodes=0,2-3 thp=50", 4, &p), 0);
 	text = mcg_profile_format(p);
@@ -71,6 +78,53 @@ START_TEST(test_profile_parse)
 END_TEST
 
 /* ---- helpers ---- */
+
+/*
+ * Seed 004's two charge paths under a real multi-fault load on two CPUs.
+ * Before, every page charged holds one css reference until its uncharge:
+ * once the tasks are gone and the stocks drained, the count is what is
+ * still charged, page for page.  After, no page holds one, and every
+ * charge took and released the process's task_lock(mm->owner).
+ */
+START_TEST(test_seed004_charge_paths)
+{
+	for (int after = 0; after < 2; after++) {
+		struct mcg_engine_config cfg;
+		struct mcg_workload *wl;
+		struct mcg_cgroup *cg;
+		struct mcg_workload_cgroup_stat st;
+		const char *why = NULL;
+		long usage;
+		int err = 0;
+
+		mcg_engine_config_init(&cfg);
+		cfg.nr_cpus = 2;
+		cfg.hierarchy = MCG_HIERARCHY_V1;
+		ck_assert_msg(mcg_kernel_resolve(NULL, after ? "004:after" : "004:before",
+						 &cfg.kernel, &why) == 0, "%s", why);
+		struct mcg_engine *e = mcg_engine_new(&cfg);
+
+		wl = mcg_workload_new(e, NULL, &err);
+		ck_assert_ptr_nonnull(wl);
+		ck_assert_int_eq(mcg_workload_start(wl), 0);
+		ck_assert_int_eq(mcg_workload_cgroup_create(wl, mcg_engine_root(e), "m", true, &cg), 0);
+		ck_assert_int_eq(mcg_workload_set_profile(wl, cg, "anon=200000 footprint=2M "
+								  "turnover=500 fault_ns=100"), 0);
+		g_usleep(300 * 1000);
+		ck_assert_int_eq(mcg_workload_set_profile(wl, cg, "preset=sleep"), 0);
+		ck_assert_int_eq(mcg_workload_cgroup_stat(wl, cg, &st), 0);
+		ck_assert_uint_gt(st.pages_charged, 1000);
+		ck_assert_uint_gt(st.pages_uncharged, 0);
+		mcg_memcg_drain_all_stock(e, NULL, cg);
+		usage = (long)mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+		ck_assert_int_gt(usage, 0);
+		ck_assert_int_eq(mcg_cgroup_css_refs(cg), (after ? 0 : usage));
+		mcg_workload_free(wl);
+		mcg_cgroup_put(cg);
+		mcg_engine_free(e);
+	}
+}
+END_TEST
 
 struct rig {
 	struct mcg_engine *e;
@@ -1355,6 +1409,7 @@ static Suite *make_workload_suite(void)
 
 	tc = tcase_create("profiles");
 	tcase_add_test(tc, test_profile_parse);
+	tcase_add_test(tc, test_seed004_charge_paths);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("load");

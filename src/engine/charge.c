@@ -258,12 +258,46 @@ static bool counters_try(struct mcg_cgroup *cg, unsigned long n, bool memsw,
 	return true;
 }
 
-static void css_refs_add(struct mcg_cgroup *cg, long nr_pages)
+/*
+ * The css reference of a charged page, as 2.6.35 took it (seed 004
+ * before, MCG_CSS_REF_PER_PAGE_ATOMIC): try_get_mem_cgroup_from_mm() does a
+ * css_tryget() per charge, atomic_inc_not_zero() on the css's atomic_t, a
+ * cmpxchg loop; the page keeps the reference until
+ * __mem_cgroup_uncharge_common() drops it with css_put(), an
+ * atomic_sub_return().  Every CPU charging into the memcg writes that one
+ * line, twice per page.  In every other mode a charge takes no reference of
+ * its own here: the percpu_ref of 3.11+ is per CPU, and the RFC's after
+ * (MCG_CSS_REF_OWNER_TASK_LOCK) takes a lock of the faulting process
+ * instead, which the workload models (wl_charge()).
+ *
+ * The engine's count starts at 0 where the kernel's holds the base
+ * reference, so the not-zero test of atomic_inc_not_zero() is left out.
+ */
+static bool css_ref_per_page(const struct mcg_cgroup *cg)
 {
-	/* 2.6.35 (seed 004 before): css_get()/css_put() per page on one
-	 * atomic_t shared by every CPU charging into the memcg. */
-	if (cg->engine->cfg.kernel.css_ref == MCG_CSS_REF_SHARED_ATOMIC)
-		atomic_fetch_add_explicit(&cg->css_refs, nr_pages, memory_order_relaxed);
+	return cg->engine->cfg.kernel.css_ref == MCG_CSS_REF_PER_PAGE_ATOMIC;
+}
+
+static void css_tryget_pages(struct mcg_cgroup *cg, unsigned long nr_pages)
+{
+	if (!css_ref_per_page(cg))
+		return;
+	for (unsigned long i = 0; i < nr_pages; i++) {
+		long old = atomic_load_explicit(&cg->css_refs, memory_order_relaxed);
+
+		while (!atomic_compare_exchange_weak_explicit(&cg->css_refs, &old, old + 1,
+							      memory_order_relaxed,
+							      memory_order_relaxed))
+			;
+	}
+}
+
+static void css_put_pages(struct mcg_cgroup *cg, unsigned long nr_pages)
+{
+	if (!css_ref_per_page(cg))
+		return;
+	for (unsigned long i = 0; i < nr_pages; i++)
+		atomic_fetch_sub_explicit(&cg->css_refs, 1, memory_order_relaxed);
 }
 
 enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg,
@@ -273,18 +307,20 @@ enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup
 	unsigned long batch = c->engine->charge_batch > nr_pages ? c->engine->charge_batch
 								   : nr_pages;
 
-	if (stock_consume(c, cg, nr_pages, memsw)) {
-		css_refs_add(cg, (long)nr_pages);
+	/* 2.6.35 takes the reference before the stock is looked at, and a
+	 * charge that fails drops it (__mem_cgroup_try_charge(): nomem). */
+	css_tryget_pages(cg, nr_pages);
+	if (stock_consume(c, cg, nr_pages, memsw))
 		return MCG_CHARGE_FROM_STOCK;
-	}
 	while (!counters_try(cg, batch, memsw, over, limited)) {
-		if (batch == nr_pages)
+		if (batch == nr_pages) {
+			css_put_pages(cg, nr_pages);
 			return MCG_CHARGE_FAILED;
+		}
 		batch = nr_pages;	/* the batch did not fit: exactly */
 	}
 	if (batch > nr_pages)
 		stock_refill(c, cg, batch - nr_pages, memsw);
-	css_refs_add(cg, (long)nr_pages);
 	return MCG_CHARGE_FROM_COUNTERS;
 }
 
@@ -293,7 +329,7 @@ void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool mems
 	mcg_counter_uncharge(cg, MCG_COUNTER_MEMORY, nr_pages);
 	if (memsw)
 		mcg_counter_uncharge(cg, MCG_COUNTER_MEMSW, nr_pages);
-	css_refs_add(cg, -(long)nr_pages);
+	css_put_pages(cg, nr_pages);
 }
 
 void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
@@ -313,7 +349,7 @@ void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned 
 		return;
 	}
 	stock_refill(c, cg, nr_pages, memsw);
-	css_refs_add(cg, -(long)nr_pages);
+	css_put_pages(cg, nr_pages);
 }
 
 struct mcg_cgroup *mcg_memcg_objcg_owner(struct mcg_cgroup *cg)

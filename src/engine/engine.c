@@ -566,4 +566,5 @@ void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_coun
 	out->aggregate_ns = atomic_load(&e->aggregate_ns);
 	out->changed_items = atomic_load(&e->changed_items);
 	out->callbacks_untimed = atomic_load(&e->callbacks_untimed);
+	out->percpu_loads = atomic_load(&e->percpu_sums) * e->cfg.nr_cpus;
 }

@@ -462,6 +462,9 @@ struct mcg_flush_counters {
 	 * counted here and not in callback_ns or aggregate_ns, so those sums
 	 * cover visited - callbacks_untimed callbacks. */
 	uint64_t callbacks_untimed;
+	/* Per-CPU counter loads made by readers summing a counter over every
+	 * CPU (a local before 6.6, seed 000; 5.10's reads). */
+	uint64_t percpu_loads;
 };
 #define MCG_CALLBACK_PREEMPTED_NS 100000
 void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_counters *out);

@@ -191,7 +191,8 @@ struct mcg_cgroup {
 	_Atomic unsigned long objcg_charged_bytes;
 	/* References on the struct as an obj_cgroup (cgroup.c). */
 	_Atomic int objcg_refs;
-	/* seed 004: the shared css reference count touched per charge. */
+	/* seed 004 before: the css's atomic_t refcnt, one css_tryget() per page
+	 * charged and one css_put() per page uncharged (charge.c). */
 	_Alignas(64) _Atomic long css_refs;
 	_Atomic unsigned long memory_events[MCG_NR_MEMORY_EVENTS];
 	_Atomic unsigned long memory_events_local[MCG_NR_MEMORY_EVENTS];
@@ -346,6 +347,10 @@ struct mcg_engine {
 	_Atomic uint64_t changed_items;
 	/* Callbacks left out of the two sums above (memcg_flush_cpu()). */
 	_Atomic uint64_t callbacks_untimed;
+	/* Per-CPU sums of one counter made by readers (percpu_sum() in
+	 * memcg.c): what a read costs where locals are summed at read time
+	 * (seed 000 before, 5.10).  Any reader adds. */
+	_Atomic uint64_t percpu_sums;
 
 	/* The clock (engine.c): with cfg.manual_clock, the emulated time and
 	 * the next periodic flush's deadline, both moved under clock_lock

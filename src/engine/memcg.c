@@ -323,6 +323,8 @@ static long percpu_sum(const struct mcg_engine *e, const struct mcg_cgroup *cg, 
 {
 	long sum = 0;
 
+	/* The engine is the reader's to count in, not to change. */
+	atomic_fetch_add_explicit((_Atomic uint64_t *)&e->percpu_sums, 1, memory_order_relaxed);
 	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++)
 		sum += acount_read((const acount_t *)(cg_per_cpu(cg, cpu) + off) + index);
 	return sum;

@@ -1139,6 +1139,7 @@ static const struct u64_key flush_stats_keys[] = {
 	FC("aggregate_nsec", aggregate_ns, 1),
 	FC("changed_items", changed_items, 1),
 	FC("callbacks_untimed", callbacks_untimed, 1),
+	FC("percpu_loads", percpu_loads, 1),
 };
 #undef FC
 

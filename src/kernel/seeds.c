@@ -13,12 +13,15 @@
  *   002   6.12   one rstat tree for all subsystems       one tree per subsystem (6.16)
  *   003   5.10   numa_stat walks the subtree, per-CPU    hierarchical counters (5.8)
  *                local sums at every memcg (5.7)
- *   004   any    one shared atomic css reference per     css reference per CPU (percpu_ref),
- *                page charge and uncharge (2.6.35)       as every modelled era has it
+ *   004   any    a css_tryget per page charge and a      no reference per page; the charge
+ *                css_put per page uncharge on one        reads mm->owner's memcg under
+ *                shared atomic (2.6.35)                  task_lock(mm->owner) (the RFC)
  *
- * Seed 004's own kernel, 2.6.35, is not modelled: its before grafts the one
- * shared atomic the patch removed onto the chosen era's charge path; the
- * default era for it is the oldest, 5.10.
+ * Seed 004's own kernel, 2.6.35, is not modelled: its before and after graft
+ * the RFC's two charge paths onto the chosen era's; the default era for it is
+ * the oldest, 5.10.  What a 2.6.35 fault costs besides memcg (clearing the
+ * page, the allocator, mmap_sem) the experiment adds as a measured fixed
+ * cost per fault (the profile's fault_cost_ns, src/experiment/seeds.c).
  */
 #include <string.h>
 
@@ -78,12 +81,12 @@ static void seed003_after(struct mcg_kernel *k)
 
 static void seed004_before(struct mcg_kernel *k)
 {
-	k->css_ref = MCG_CSS_REF_SHARED_ATOMIC;
+	k->css_ref = MCG_CSS_REF_PER_PAGE_ATOMIC;
 }
 
 static void seed004_after(struct mcg_kernel *k)
 {
-	k->css_ref = MCG_CSS_REF_PERCPU;
+	k->css_ref = MCG_CSS_REF_OWNER_TASK_LOCK;
 }
 
 static const struct mcg_seed seeds[] = {
@@ -104,8 +107,8 @@ static const struct mcg_seed seeds[] = {
 	  "5.10: v1 numa_stat reads the hierarchical counters",
 	  seed003_before, seed003_after },
 	{ "004", NULL, "memcg remove css_get/put per pages",
-	  "a shared atomic css reference per page charge and uncharge (2.6.35)",
-	  "the era's per-CPU css reference",
+	  "2.6.35: css_tryget per page charge, css_put per page uncharge, one shared atomic",
+	  "the RFC: no reference per page; task_lock(mm->owner) per charge",
 	  seed004_before, seed004_after },
 };
 

@@ -15,6 +15,7 @@ struct mcg_profile {
 	unsigned long anon, file_read, file_write, shmem, slab, kernel, reclaim; /* pages/s */
 	unsigned thp, mlock, mapped, turnover;					  /* percent */
 	uint64_t footprint;							  /* bytes */
+	unsigned long fault_ns;	/* CPU per anonymous fault outside memcg (fault_work(), ledger.c) */
 	bool swap;
 	bool tasks;		/* tasks even when every rate is 0 (sleeping) */
 	bool all_nodes;
@@ -154,6 +155,10 @@ struct wl_cgroup {
 	 * hier_mutex, read by anyone. */
 	_Atomic unsigned nr_populated;
 	_Atomic uint64_t populated_flips;
+	/* task_lock(mm->owner) of the task group's process, which seed 004's
+	 * after takes on every charge (wl_charge()): a spinlock on a line of
+	 * its own that every CPU's tasks of the group share. */
+	_Alignas(64) _Atomic int mm_owner_lock;
 	/* Its PSI group (psi.c): protected by the pool's psi_lock. */
 	struct wl_psi *psi;
 	/* vmpressure's tree counters (struct vmpressure tree_scanned,

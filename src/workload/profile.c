@@ -55,6 +55,7 @@ static const struct key keys[] = {
 	{ "slab", K_RATE, FIELD(slab) },
 	{ "kernel", K_RATE, FIELD(kernel) },
 	{ "footprint", K_SIZE, FIELD(footprint) },
+	{ "fault_ns", K_RATE, FIELD(fault_ns) },
 	{ "turnover", K_PERCENT, FIELD(turnover) },
 	{ "reclaim", K_RATE, FIELD(reclaim) },
 	{ "swap", K_BOOL, FIELD(swap) },

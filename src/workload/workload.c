@@ -5,6 +5,7 @@
 #include "workload/internal.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -590,6 +591,45 @@ static bool charge_done(struct wl_ctx *x, struct wl_cgroup *w, uint64_t stall_st
 	return ok;
 }
 
+/*
+ * task_lock(mm->owner) around the charge's memcg lookup: seed 004's after
+ * (MCG_CSS_REF_OWNER_TASK_LOCK).  The RFC stopped taking a css reference
+ * per page but still read the memcg of mm->owner under the owning task's
+ * alloc_lock, so each fault of each thread takes one spinlock of the
+ * process.  The kernel holds it with preemption off; a worker thread
+ * holding it can be preempted, and spinning on it then would wait out a
+ * time slice that no kernel lock holder takes, so a waiter yields after a
+ * few thousand tries (contended only; uncontended it is the kernel's
+ * cmpxchg and release store).
+ */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static struct mcg_cgroup *mm_owner_memcg(struct wl_cgroup *w)
+{
+	struct mcg_cgroup *memcg;
+	unsigned tries = 0;
+	int unlocked = 0;
+
+	while (!atomic_compare_exchange_weak_explicit(&w->mm_owner_lock, &unlocked, 1,
+						      memory_order_acquire, memory_order_relaxed)) {
+		unlocked = 0;
+		while (atomic_load_explicit(&w->mm_owner_lock, memory_order_relaxed)) {
+			if (++tries % 4096 == 0)
+				sched_yield();
+			else
+				cpu_relax();
+		}
+	}
+	memcg = wl_memcg(w);
+	atomic_store_explicit(&w->mm_owner_lock, 0, memory_order_release);
+	return memcg;
+}
+
 bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
 {
 	struct mcg_workload *wl = x->wl;
@@ -601,6 +641,9 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 	bool killed = false, drained = false;
 	uint64_t stall_start = 0;
 
+	if (mcg_engine_config(x->e)->kernel.css_ref == MCG_CSS_REF_OWNER_TASK_LOCK &&
+	    !(flags & WL_NOT_TASKS))
+		(void)mm_owner_memcg(w);
 	/* try_charge_memcg(): the stock, then the counters, then reclaim,
 	 * then the other CPUs' stocks, then the OOM killer. */
 	for (int retry = 0; retry < MAX_RECLAIM_RETRIES; retry++) {

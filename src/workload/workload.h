@@ -48,6 +48,10 @@ struct mcg_profile;
  *   kernel=N      kernel stack and page-table pages per second
  *   footprint=S   memory the tasks keep, resident or swapped out (0: grow
  *                 without bound)
+ *   fault_ns=N    CPU nanoseconds each anonymous fault spends outside memcg
+ *                 (clearing the page, the allocator, page tables, mmap_lock),
+ *                 touching no shared line: what a real fault costs besides
+ *                 the memcg work the engine models (0: nothing)
  *   turnover=P    once at footprint, percent of it freed and faulted anew
  *                 per second (0: keep the fault rates)
  *   reclaim=N     background (kswapd) reclaim, pages per second
