@@ -17,24 +17,30 @@ for n in 000 001 002 003 004; do
 	tsv=$out/seed$n.tsv
 	[ -s "$tsv" ] || fail "no $tsv"
 	expect "seed$n header" "$(head -n 1 "$tsv")" \
-		"$(printf 'seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\tn\tpublished\tverdict')"
+		"$(printf 'seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\teffect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict')"
+	# Every row is well formed; a row with a published effect has one of
+	# the three verdicts, a row without says so.
 	awk -F '\t' -v seed="$n" '
 		function num(v) { return v ~ /^-?(inf|nan|[0-9.]+(e[-+]?[0-9]+)?)$/ }
 		NR == 1 { next }
-		NF != 11 { print "line " NR ": " NF " fields"; bad = 1 }
+		NF != 16 { print "line " NR ": " NF " fields"; bad = 1 }
 		$1 != seed { print "line " NR ": seed " $1; bad = 1 }
-		!num($4) || !num($5) || !num($6) || !num($7) || !num($8) {
-			print "line " NR ": not a number"; bad = 1 }
-		$9 !~ /^[1-9][0-9]*$/ { print "line " NR ": n " $9; bad = 1 }
-		$11 == "" { print "line " NR ": no verdict"; bad = 1 }
-		$2 == "headline" { heads++ }
+		!num($4) || !num($5) || !num($6) || !num($7) || !num($8) || !num($10) ||
+		!num($11) || !num($12) { print "line " NR ": not a number"; bad = 1 }
+		$9 !~ /^(ratio-1|before-after|level)$/ { print "line " NR ": effect " $9; bad = 1 }
+		$13 !~ /^[1-9][0-9]*$/ { print "line " NR ": n " $13; bad = 1 }
+		$15 != "-" && !num($15) { print "line " NR ": published effect " $15; bad = 1 }
+		$15 != "-" && $16 !~ /(^|; )(reproduced|same direction|differs): effect / {
+			print "line " NR ": verdict " $16; bad = 1 }
+		$15 == "-" && $16 !~ /no published figure/ { print "line " NR ": verdict " $16; bad = 1 }
+		$2 ~ /^headline: / { heads++; if ($15 == "-") { print "headline unpublished"; bad = 1 } }
 		END {
 			if (heads != 1) { print heads + 0 " headline rows"; bad = 1 }
 			if (NR < 3) { print "only " NR - 1 " rows"; bad = 1 }
 			exit bad
 		}' "$tsv" || fail "seed$n.tsv is malformed"
-	# The headline has real figures on both sides.
-	awk -F '\t' '$2 == "headline" && ($4 !~ /^[0-9.e+-]+$/ || $5 !~ /^[0-9.e+-]+$/) { exit 1 }' \
+	# The headline has real figures.
+	awk -F '\t' '$2 ~ /^headline: / && ($10 !~ /^-?[0-9.e+-]+$/) { exit 1 }' \
 		"$tsv" || fail "seed$n headline is not a number"
 	grep -q "^\* " "$TMP/log" || fail "no headline in the table"
 	if command -v gnuplot >/dev/null 2>&1; then

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <glib.h>
+
 struct exp_options {
 	bool quick;		/* under a minute per experiment, direction only */
 	const char *out_dir;	/* where seedNNN.tsv and seedNNN.png go */
@@ -81,16 +83,76 @@ double exp_loadavg(void);
 
 /* ---- results (report.c) ---- */
 
+/*
+ * Effect sizes and the verdict.
+ *
+ * A row compares a before with an after through its effect size, the
+ * quantity a reviewer sets beside the published one:
+ *   EXP_EFFECT_RATIO   before / after - 1, for a cost that the patch
+ *                      divides (0.055 for "5m20.2s -> 5m03.5s");
+ *   EXP_EFFECT_SAVING  before - after in the row's unit, for work that
+ *                      the patch removes (93 us per file for "0.120 s ->
+ *                      0.027 s over 1000 files"), when the two sides
+ *                      carry fixed costs that differ from the source's;
+ *   EXP_EFFECT_LEVEL   the measured quantity itself, where the source
+ *                      gives a regime rather than a change (seed 001's
+ *                      1.5 items changed per flushed pair).
+ * Both come from the paired samples: the median of the paired ratios or
+ * differences and its exact 95% interval [lo, hi].
+ *
+ * A published figure is a point p, or a range [p_lo, p_hi] where the
+ * source's own resolution leaves one (time(1) prints milliseconds, so
+ * "0m0.001s" is 0.5 to 1.5 ms; "0m0.000s" leaves only a lower bound on
+ * the ratio).  The verdict (exp_judge()):
+ *   reproduced      the published figure lies inside the measured
+ *                   interval widened by EXP_TOLERANCE of the published
+ *                   effect on either side;
+ *   same direction  not reproduced, but the whole measured interval lies
+ *                   on the published figure's side of zero (not for a
+ *                   level, which has no direction);
+ *   differs         otherwise: the opposite sign, or an interval that
+ *                   does not exclude zero.
+ * Nothing else passes: 1.74x against a published 1.10x is "same
+ * direction", effect sizes 0.74 and 0.10.
+ */
+enum exp_effect {
+	EXP_EFFECT_RATIO,
+	EXP_EFFECT_SAVING,
+	EXP_EFFECT_LEVEL,
+};
+
+enum exp_verdict {
+	EXP_NO_FIGURE,		/* nothing published to compare with */
+	EXP_REPRODUCED,
+	EXP_SAME_DIRECTION,
+	EXP_DIFFERS,
+};
+
+/* A quarter of the published effect: the measured interval is of this
+ * machine, the published figure of another, under another load. */
+#define EXP_TOLERANCE 0.25
+
+/* The verdict of a measured effect interval [lo, hi] against a published
+ * effect p known to lie in [p_lo, p_hi] (p_lo = p_hi = p for a point;
+ * p_hi = INFINITY for a lower bound), with tolerance tol (a fraction of
+ * |p|).  Pure: tests/check_experiment.c gives it constructed inputs. */
+enum exp_verdict exp_judge(double lo, double hi, double p, double p_lo, double p_hi, double tol);
+const char *exp_verdict_name(enum exp_verdict v);
+
 struct exp_result {
 	char measure[96];
 	char unit[16];
 	double before, after;	/* medians */
 	double ratio, lo, hi;	/* median paired before/after, its 95% interval */
+	double diff, diff_lo, diff_hi;	/* median paired before - after, its interval */
 	unsigned n;
-	char published[160];	/* the seed's figure and where it is, or "-" */
-	double published_ratio;	/* before/after published, 0 if none */
+	enum exp_effect effect;	/* which of the two is the row's effect size */
+	char published[320];	/* the source's figure and where it is, or "-" */
+	bool has_published;
+	double pub, pub_lo, pub_hi;	/* the published effect, and its range */
 	bool headline;
-	char verdict[192];
+	enum exp_verdict v;
+	char verdict[256];
 };
 
 struct exp_report {
@@ -109,9 +171,23 @@ struct exp_report {
 
 /* Adds a row from paired samples b[i], a[i] (i < n), leaving out pairs with
  * a side that is not a finite number (a window where nothing happened): n
- * is the pairs kept.  Returns the row. */
+ * is the pairs kept.  Its effect is a ratio until exp_publish() or the
+ * caller says otherwise.  Returns the row. */
 struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
 				 const double *b, const double *a, unsigned n);
+/* Adds a row of one derived saving per pair, v[i] (i < n), non-finite
+ * values left out: its effect is their median (a saving, in unit), before
+ * and after are NAN. */
+struct exp_result *exp_add_values(struct exp_report *r, const char *measure, const char *unit,
+				  const double *v, unsigned n);
+/* The published figure of a row: its effect of kind `effect` (see above),
+ * p in [p_lo, p_hi], and the text that says what it is and where from. */
+void exp_publish(struct exp_result *row, enum exp_effect effect, double p, double p_lo,
+		 double p_hi, const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+/* The effect of a published before -> after pair, each known to +-res
+ * (half the source's last digit; 0 for exact figures): p and its range. */
+void exp_published_ratio(double before, double after, double res, double *p, double *p_lo,
+			 double *p_hi);
 /* Writes DIR/seedNNN.tsv and DIR/seedNNN.png (if gnuplot is there) and
  * prints the table.  0, or -1 after a message. */
 int exp_report_finish(struct exp_report *r, const struct exp_options *o);

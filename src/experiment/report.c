@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Results: the table on the terminal, DIR/seedNNN.tsv and DIR/seedNNN.png.
- *
- * A verdict compares the measured ratio with the published one: the same
- * direction when both are on the same side of 1, the same order of
- * magnitude when they are within 10x of each other. */
+/* Results: the table on the terminal, DIR/seedNNN.tsv and DIR/seedNNN.png,
+ * and each row's verdict against the published figure (experiment.h says
+ * the rule). */
 #include "experiment/experiment.h"
 
 #include <errno.h>
 #include <glib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,7 @@ struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, cons
 				 const double *b, const double *a, unsigned n)
 {
 	struct exp_result *row = &r->rows[r->nr++];
-	double ratio[256], kb[256], ka[256];
+	double ratio[256], diff[256], kb[256], ka[256];
 	unsigned kept = 0;
 
 	g_assert(r->nr <= G_N_ELEMENTS(r->rows) && n <= G_N_ELEMENTS(ratio));
@@ -31,13 +30,17 @@ struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, cons
 			continue;
 		kb[kept] = b[i];
 		ka[kept] = a[i];
+		diff[kept] = b[i] - a[i];
 		ratio[kept++] = b[i] / a[i];
 	}
 	row->before = exp_median(kb, kept);
 	row->after = exp_median(ka, kept);
 	row->ratio = exp_median(ratio, kept);
 	exp_median_interval(ratio, kept, &row->lo, &row->hi);
+	row->diff = exp_median(diff, kept);
+	exp_median_interval(diff, kept, &row->diff_lo, &row->diff_hi);
 	row->n = kept;
+	row->effect = EXP_EFFECT_RATIO;
 	if (kept < n)
 		g_snprintf(row->verdict, sizeof(row->verdict), "%u of %u pairs without a figure",
 			   n - kept, n);
@@ -45,26 +48,141 @@ struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, cons
 	return row;
 }
 
-/* The verdict: what the experiment set already (missing pairs, seed 001's
- * delta), then the comparison with the published ratio, then a warning
- * where too few pairs leave the interval at the whole range. */
+struct exp_result *exp_add_values(struct exp_report *r, const char *measure, const char *unit,
+				  const double *v, unsigned n)
+{
+	struct exp_result *row = &r->rows[r->nr++];
+	double kept_v[256];
+	unsigned kept = 0;
+
+	g_assert(r->nr <= G_N_ELEMENTS(r->rows) && n <= G_N_ELEMENTS(kept_v));
+	memset(row, 0, sizeof(*row));
+	g_strlcpy(row->measure, measure, sizeof(row->measure));
+	g_strlcpy(row->unit, unit, sizeof(row->unit));
+	for (unsigned i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			kept_v[kept++] = v[i];
+	row->before = row->after = row->ratio = row->lo = row->hi = NAN;
+	row->diff = exp_median(kept_v, kept);
+	exp_median_interval(kept_v, kept, &row->diff_lo, &row->diff_hi);
+	row->n = kept;
+	row->effect = EXP_EFFECT_SAVING;
+	if (kept < n)
+		g_snprintf(row->verdict, sizeof(row->verdict), "%u of %u pairs without a figure",
+			   n - kept, n);
+	g_strlcpy(row->published, "-", sizeof(row->published));
+	return row;
+}
+
+void exp_publish(struct exp_result *row, enum exp_effect effect, double p, double p_lo,
+		 double p_hi, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_vsnprintf(row->published, sizeof(row->published), fmt, ap);
+	va_end(ap);
+	row->effect = effect;
+	row->has_published = true;
+	row->pub = p;
+	row->pub_lo = p_lo;
+	row->pub_hi = p_hi;
+}
+
+void exp_published_ratio(double before, double after, double res, double *p, double *p_lo,
+			 double *p_hi)
+{
+	*p = before / after - 1;
+	*p_lo = (before - res) / (after + res) - 1;
+	*p_hi = after - res > 0 ? (before + res) / (after - res) - 1 : INFINITY;
+}
+
+enum exp_verdict exp_judge(double lo, double hi, double p, double p_lo, double p_hi, double tol)
+{
+	double slack = tol * fabs(p);
+
+	if (isnan(lo) || isnan(hi) || isnan(p))
+		return EXP_NO_FIGURE;
+	/* The published range meets the widened measured interval. */
+	if (p_lo <= hi + slack && p_hi >= lo - slack)
+		return EXP_REPRODUCED;
+	if ((p > 0 && lo > 0) || (p < 0 && hi < 0))
+		return EXP_SAME_DIRECTION;
+	return EXP_DIFFERS;
+}
+
+const char *exp_verdict_name(enum exp_verdict v)
+{
+	switch (v) {
+	case EXP_REPRODUCED:
+		return "reproduced";
+	case EXP_SAME_DIRECTION:
+		return "same direction";
+	case EXP_DIFFERS:
+		return "differs";
+	case EXP_NO_FIGURE:
+		break;
+	}
+	return "no published figure";
+}
+
+/* A row's effect interval, in its kind. */
+static void effect_of(const struct exp_result *row, double *e, double *lo, double *hi)
+{
+	if (row->effect != EXP_EFFECT_RATIO) {
+		*e = row->diff;
+		*lo = row->diff_lo;
+		*hi = row->diff_hi;
+	} else {
+		*e = row->ratio - 1;
+		*lo = row->lo - 1;
+		*hi = row->hi - 1;
+	}
+}
+
+/* An effect as text: a ratio's in percent, a saving in its unit. */
+static void fmt_effect(char *buf, size_t size, const struct exp_result *row, double e)
+{
+	if (isinf(e))
+		g_strlcpy(buf, e > 0 ? "inf" : "-inf", size);
+	else if (row->effect == EXP_EFFECT_SAVING)
+		g_snprintf(buf, size, "%+.3g %s", e, row->unit);
+	else if (row->effect == EXP_EFFECT_LEVEL)
+		g_snprintf(buf, size, "%.3g %s", e, row->unit);
+	else
+		g_snprintf(buf, size, "%+.3g%%", 100 * e);
+}
+
+/* The verdict: what the experiment set already (missing pairs), then the
+ * comparison with the published effect, then a warning where too few
+ * pairs leave the interval at the whole range. */
 static void judge(struct exp_result *row)
 {
 	GString *v = g_string_new(row->verdict);
+	double e, lo, hi;
 
-	if (row->published_ratio > 0) {
-		if (v->len)
-			g_string_append(v, "; ");
-		if ((row->ratio > 1) != (row->published_ratio > 1))
-			g_string_append(v, "opposite direction");
-		else
-			g_string_append_printf(
-				v, "same direction%s, %s order of magnitude",
-				row->lo > 1 || row->hi < 1 ? "" : " (interval spans 1)",
-				fabs(log10(row->ratio / row->published_ratio)) <= 1 ? "same"
-										: "not the same");
-	} else if (!v->len) {
-		g_string_append(v, "no published ratio");
+	effect_of(row, &e, &lo, &hi);
+	row->v = row->has_published
+			 ? exp_judge(lo, hi, row->pub, row->pub_lo, row->pub_hi, EXP_TOLERANCE)
+			 : EXP_NO_FIGURE;
+	if (row->effect == EXP_EFFECT_LEVEL && row->v == EXP_SAME_DIRECTION)
+		row->v = EXP_DIFFERS;
+	if (v->len)
+		g_string_append(v, "; ");
+	g_string_append(v, exp_verdict_name(row->v));
+	if (row->has_published && row->v != EXP_NO_FIGURE) {
+		char m[40], l[40], h[40], p[40];
+
+		fmt_effect(m, sizeof(m), row, e);
+		fmt_effect(l, sizeof(l), row, lo);
+		fmt_effect(h, sizeof(h), row, hi);
+		fmt_effect(p, sizeof(p), row, row->pub);
+		g_string_append_printf(v, ": effect %s [%s, %s], published %s", m, l, h, p);
+		if (row->pub_lo != row->pub_hi) {
+			fmt_effect(l, sizeof(l), row, row->pub_lo);
+			fmt_effect(h, sizeof(h), row, row->pub_hi);
+			g_string_append_printf(v, " [%s, %s]", l, h);
+		}
 	}
 	/* Below 6 pairs no order statistics bound the median at 95%. */
 	if (row->n > 1 && row->n < 6)
@@ -77,7 +195,7 @@ static void judge(struct exp_result *row)
 static void fmt_num(char *buf, size_t size, double v)
 {
 	if (isnan(v))
-		g_strlcpy(buf, "nan", size);
+		g_strlcpy(buf, "-", size);
 	else if (fabs(v) >= 100 || v == floor(v))
 		g_snprintf(buf, size, "%.0f", v);
 	else
@@ -92,14 +210,26 @@ static int write_tsv(const struct exp_report *r, const char *path)
 		fprintf(stderr, "experiment: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\tn\tpublished\tverdict\n");
+	fprintf(f, "seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\t"
+		   "effect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict\n");
 	for (unsigned i = 0; i < r->nr; i++) {
 		const struct exp_result *row = &r->rows[i];
+		double e, lo, hi;
 
-		fprintf(f, "%s\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%u\t%s\t%s\n", r->seed + 4,
-			row->headline ? "headline" : row->measure, row->unit, row->before,
-			row->after, row->ratio, row->lo, row->hi, row->n, row->published,
-			row->verdict);
+		effect_of(row, &e, &lo, &hi);
+		fprintf(f, "%s\t%s%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%s\t%.6g\t%.6g\t%.6g\t%u\t%s\t",
+			r->seed + 4, row->headline ? "headline: " : "", row->measure, row->unit,
+			row->before, row->after, row->ratio, row->lo, row->hi,
+			row->effect == EXP_EFFECT_SAVING  ? "before-after"
+			: row->effect == EXP_EFFECT_LEVEL ? "level"
+							  : "ratio-1",
+			e, lo, hi,
+			row->n, row->published);
+		if (row->has_published)
+			fprintf(f, "%.6g", row->pub);
+		else
+			fputc('-', f);
+		fprintf(f, "\t%s\n", row->verdict);
 	}
 	return fclose(f) ? -1 : 0;
 }
@@ -179,18 +309,31 @@ int exp_report_finish(struct exp_report *r, const struct exp_options *o)
 
 	printf("\n%s: %s\n", r->seed, r->title);
 	printf("  %-52s %-6s %11s %11s %8s %19s %4s\n", "measure", "unit", "before", "after",
-	       "ratio", "95% interval", "n");
+	       "effect", "95% interval", "n");
 	for (unsigned i = 0; i < r->nr; i++) {
 		struct exp_result *row = &r->rows[i];
 		char b[32], a[32], lo[32], hi[32];
 
+		double e, elo, ehi;
+
 		judge(row);
+		effect_of(row, &e, &elo, &ehi);
 		fmt_num(b, sizeof(b), row->before);
 		fmt_num(a, sizeof(a), row->after);
-		fmt_num(lo, sizeof(lo), row->lo);
-		fmt_num(hi, sizeof(hi), row->hi);
-		printf("%s %-52s %-6s %11s %11s %7.3gx [%8s, %8s] %4u\n", row->headline ? "*" : " ",
-		       row->measure, row->unit, b, a, row->ratio, lo, hi, row->n);
+		/* A ratio as a factor; a saving or a level in the row's unit. */
+		if (row->effect == EXP_EFFECT_RATIO) {
+			fmt_num(lo, sizeof(lo), row->lo);
+			fmt_num(hi, sizeof(hi), row->hi);
+			printf("%s %-52s %-6s %11s %11s %7.3gx [%8s, %8s] %4u\n",
+			       row->headline ? "*" : " ", row->measure, row->unit, b, a, row->ratio,
+			       lo, hi, row->n);
+		} else {
+			fmt_num(lo, sizeof(lo), elo);
+			fmt_num(hi, sizeof(hi), ehi);
+			printf("%s %-52s %-6s %11s %11s %8.3g [%8s, %8s] %4u\n",
+			       row->headline ? "*" : " ", row->measure, row->unit, b, a, e, lo, hi,
+			       row->n);
+		}
 		if (row->published[0] && strcmp(row->published, "-"))
 			printf("    published: %s\n", row->published);
 		printf("    verdict: %s\n", row->verdict);

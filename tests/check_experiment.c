@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The experiments' statistics and verdict rule (src/experiment/stats.c,
+ * report.c), on constructed inputs: a verdict that cannot fail is a defect
+ * like a test that cannot fail. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "experiment/experiment.h"
+
+/* The published effect inside the measured interval. */
+START_TEST(test_judge_inside)
+{
+	ck_assert_int_eq(exp_judge(0.011, 0.061, 0.055, 0.055, 0.055, EXP_TOLERANCE),
+			 EXP_REPRODUCED);
+	/* A saving: 93 us inside [80, 100]. */
+	ck_assert_int_eq(exp_judge(80, 100, 93, 92, 94, EXP_TOLERANCE), EXP_REPRODUCED);
+}
+END_TEST
+
+/* Near: outside the interval by less than the tolerance of the published
+ * effect, and just beyond it. */
+START_TEST(test_judge_near)
+{
+	/* 0.10 published, interval [0.11, 0.14]: 0.01 away, slack 0.025. */
+	ck_assert_int_eq(exp_judge(0.11, 0.14, 0.10, 0.10, 0.10, EXP_TOLERANCE), EXP_REPRODUCED);
+	/* 0.10 published, interval [0.13, 0.14]: 0.03 away, slack 0.025. */
+	ck_assert_int_eq(exp_judge(0.13, 0.14, 0.10, 0.10, 0.10, EXP_TOLERANCE),
+			 EXP_SAME_DIRECTION);
+	/* The same on the low side, and for a negative effect. */
+	ck_assert_int_eq(exp_judge(-0.06, -0.05, -0.04, -0.04, -0.04, EXP_TOLERANCE),
+			 EXP_REPRODUCED);
+	ck_assert_int_eq(exp_judge(-0.07, -0.06, -0.04, -0.04, -0.04, EXP_TOLERANCE),
+			 EXP_SAME_DIRECTION);
+	/* Without tolerance, near is not inside. */
+	ck_assert_int_eq(exp_judge(0.11, 0.14, 0.10, 0.10, 0.10, 0), EXP_SAME_DIRECTION);
+}
+END_TEST
+
+/* Same sign, effect sizes far apart: 1.74x against 1.10x, the case the
+ * old order-of-magnitude rule let through. */
+START_TEST(test_judge_same_sign)
+{
+	ck_assert_int_eq(exp_judge(0.72, 0.76, 0.10, 0.10, 0.10, EXP_TOLERANCE),
+			 EXP_SAME_DIRECTION);
+	/* 47.6 us saved against 93 us. */
+	ck_assert_int_eq(exp_judge(45, 50, 93, 92, 94, EXP_TOLERANCE), EXP_SAME_DIRECTION);
+}
+END_TEST
+
+/* Opposite sign, or an interval that does not exclude zero. */
+START_TEST(test_judge_opposite)
+{
+	ck_assert_int_eq(exp_judge(-0.05, -0.01, 0.055, 0.055, 0.055, EXP_TOLERANCE),
+			 EXP_DIFFERS);
+	ck_assert_int_eq(exp_judge(0.01, 0.05, -0.04, -0.04, -0.04, EXP_TOLERANCE), EXP_DIFFERS);
+	/* Seed 001's callback: [-0.1%, +0.9%] against +2.3%. */
+	ck_assert_int_eq(exp_judge(-0.001, 0.009, 0.0229, 0.0229, 0.0229, EXP_TOLERANCE),
+			 EXP_DIFFERS);
+	ck_assert_int_eq(exp_judge(NAN, NAN, 0.1, 0.1, 0.1, EXP_TOLERANCE), EXP_NO_FIGURE);
+}
+END_TEST
+
+/* A published range (time(1)'s resolution) and a lower bound. */
+START_TEST(test_judge_ranges)
+{
+	double p, lo, hi;
+
+	/* 0.700 s -> 0.001 s: the after is 0.5 to 1.5 ms. */
+	exp_published_ratio(0.700, 0.001, 0.0005, &p, &lo, &hi);
+	ck_assert_double_eq_tol(p, 699, 1e-9);
+	ck_assert_double_eq_tol(lo, 0.6995 / 0.0015 - 1, 1e-9);
+	ck_assert_double_eq_tol(hi, 0.7005 / 0.0005 - 1, 1e-9);
+	/* Measured 1942x [1357, 2602]: meets [465, 1400]. */
+	ck_assert_int_eq(exp_judge(1356, 2601, p, lo, hi, EXP_TOLERANCE), EXP_REPRODUCED);
+	/* Measured 5x: same direction only. */
+	ck_assert_int_eq(exp_judge(3, 5, p, lo, hi, EXP_TOLERANCE), EXP_SAME_DIRECTION);
+	/* A lower bound is met by anything above it. */
+	ck_assert_int_eq(exp_judge(9000, 28000, 1392, 1392, INFINITY, EXP_TOLERANCE),
+			 EXP_REPRODUCED);
+	ck_assert_int_eq(exp_judge(100, 200, 1392, 1392, INFINITY, EXP_TOLERANCE),
+			 EXP_SAME_DIRECTION);
+	/* An after of 0 leaves no upper end. */
+	exp_published_ratio(0.697, 0.0005, 0.0005, &p, &lo, &hi);
+	ck_assert(isinf(hi));
+}
+END_TEST
+
+/* Rows: the ratio and the saving come from the same pairs; a level has
+ * no direction, so beside a figure it is reproduced or it differs. */
+START_TEST(test_rows)
+{
+	static struct exp_report r;
+	double b[9] = { 10, 11, 12, 13, 14, 15, 16, 17, 18 };
+	double a[9] = { 5, 5.5, 6, 6.5, 7, 7.5, 8, 8.5, 9 };
+	double v[9] = { 16, 16, 16, 17, 17, 17, 18, 18, NAN };
+	struct exp_result *row;
+
+	row = exp_add_pairs(&r, "x", "us", b, a, 9);
+	ck_assert_double_eq_tol(row->ratio, 2, 1e-12);
+	ck_assert_double_eq_tol(row->lo, 2, 1e-12);
+	ck_assert_double_eq_tol(row->diff, 7, 1e-12);
+	ck_assert_uint_eq(row->n, 9);
+	ck_assert_int_eq(row->effect, EXP_EFFECT_RATIO);
+	row = exp_add_values(&r, "y", "items", v, 9);
+	ck_assert_uint_eq(row->n, 8);
+	ck_assert_double_eq_tol(row->diff, 17, 1e-12);
+	ck_assert(isnan(row->before));
+}
+END_TEST
+
+/* The exact order-statistic interval: for n = 30 the 10th and 21st. */
+START_TEST(test_median_interval)
+{
+	double v[30], lo, hi;
+
+	for (int i = 0; i < 30; i++)
+		v[i] = 29 - i;
+	exp_median_interval(v, 30, &lo, &hi);
+	ck_assert_double_eq(lo, 9);
+	ck_assert_double_eq(hi, 20);
+	ck_assert_double_eq(exp_median(v, 30), 14.5);
+}
+END_TEST
+
+static Suite *make_experiment_suite(void)
+{
+	Suite *s = suite_create("experiment");
+	TCase *tc = tcase_create("verdict");
+
+	tcase_add_test(tc, test_judge_inside);
+	tcase_add_test(tc, test_judge_near);
+	tcase_add_test(tc, test_judge_same_sign);
+	tcase_add_test(tc, test_judge_opposite);
+	tcase_add_test(tc, test_judge_ranges);
+	tcase_add_test(tc, test_rows);
+	tcase_add_test(tc, test_median_interval);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(make_experiment_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
