@@ -11,10 +11,10 @@
 /* The published effect inside the measured interval. */
 START_TEST(test_judge_inside)
 {
-	ck_assert_int_eq(exp_judge(0.011, 0.061, 0.055, 0.055, 0.055, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(0.011, 0.061, 0.055, 0.055, 0.055, EXP_TOLERANCE, false),
 			 EXP_REPRODUCED);
 	/* A saving: 93 us inside [80, 100]. */
-	ck_assert_int_eq(exp_judge(80, 100, 93, 92, 94, EXP_TOLERANCE), EXP_REPRODUCED);
+	ck_assert_int_eq(exp_judge(80, 100, 93, 92, 94, EXP_TOLERANCE, false), EXP_REPRODUCED);
 }
 END_TEST
 
@@ -23,17 +23,17 @@ END_TEST
 START_TEST(test_judge_near)
 {
 	/* 0.10 published, interval [0.11, 0.14]: 0.01 away, slack 0.025. */
-	ck_assert_int_eq(exp_judge(0.11, 0.14, 0.10, 0.10, 0.10, EXP_TOLERANCE), EXP_REPRODUCED);
+	ck_assert_int_eq(exp_judge(0.11, 0.14, 0.10, 0.10, 0.10, EXP_TOLERANCE, false), EXP_REPRODUCED);
 	/* 0.10 published, interval [0.13, 0.14]: 0.03 away, slack 0.025. */
-	ck_assert_int_eq(exp_judge(0.13, 0.14, 0.10, 0.10, 0.10, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(0.13, 0.14, 0.10, 0.10, 0.10, EXP_TOLERANCE, false),
 			 EXP_SAME_DIRECTION);
 	/* The same on the low side, and for a negative effect. */
-	ck_assert_int_eq(exp_judge(-0.06, -0.05, -0.04, -0.04, -0.04, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(-0.06, -0.05, -0.04, -0.04, -0.04, EXP_TOLERANCE, false),
 			 EXP_REPRODUCED);
-	ck_assert_int_eq(exp_judge(-0.07, -0.06, -0.04, -0.04, -0.04, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(-0.07, -0.06, -0.04, -0.04, -0.04, EXP_TOLERANCE, false),
 			 EXP_SAME_DIRECTION);
 	/* Without tolerance, near is not inside. */
-	ck_assert_int_eq(exp_judge(0.11, 0.14, 0.10, 0.10, 0.10, 0), EXP_SAME_DIRECTION);
+	ck_assert_int_eq(exp_judge(0.11, 0.14, 0.10, 0.10, 0.10, 0, false), EXP_SAME_DIRECTION);
 }
 END_TEST
 
@@ -41,23 +41,46 @@ END_TEST
  * old order-of-magnitude rule let through. */
 START_TEST(test_judge_same_sign)
 {
-	ck_assert_int_eq(exp_judge(0.72, 0.76, 0.10, 0.10, 0.10, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(0.72, 0.76, 0.10, 0.10, 0.10, EXP_TOLERANCE, false),
 			 EXP_SAME_DIRECTION);
 	/* 47.6 us saved against 93 us. */
-	ck_assert_int_eq(exp_judge(45, 50, 93, 92, 94, EXP_TOLERANCE), EXP_SAME_DIRECTION);
+	ck_assert_int_eq(exp_judge(45, 50, 93, 92, 94, EXP_TOLERANCE, false), EXP_SAME_DIRECTION);
 }
 END_TEST
 
 /* Opposite sign, or an interval that does not exclude zero. */
 START_TEST(test_judge_opposite)
 {
-	ck_assert_int_eq(exp_judge(-0.05, -0.01, 0.055, 0.055, 0.055, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(-0.05, -0.01, 0.055, 0.055, 0.055, EXP_TOLERANCE, false),
 			 EXP_DIFFERS);
-	ck_assert_int_eq(exp_judge(0.01, 0.05, -0.04, -0.04, -0.04, EXP_TOLERANCE), EXP_DIFFERS);
+	ck_assert_int_eq(exp_judge(0.01, 0.05, -0.04, -0.04, -0.04, EXP_TOLERANCE, false), EXP_DIFFERS);
 	/* Seed 001's callback: [-0.1%, +0.9%] against +2.3%. */
-	ck_assert_int_eq(exp_judge(-0.001, 0.009, 0.0229, 0.0229, 0.0229, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(-0.001, 0.009, 0.0229, 0.0229, 0.0229, EXP_TOLERANCE, false),
 			 EXP_DIFFERS);
-	ck_assert_int_eq(exp_judge(NAN, NAN, 0.1, 0.1, 0.1, EXP_TOLERANCE), EXP_NO_FIGURE);
+	ck_assert_int_eq(exp_judge(NAN, NAN, 0.1, 0.1, 0.1, EXP_TOLERANCE, false), EXP_NO_FIGURE);
+}
+END_TEST
+
+/* An interval that spans zero shows no effect: never reproduced, however
+ * close the published figure; unless the figure claims no effect. */
+START_TEST(test_judge_spans_zero)
+{
+	/* Seed 001 quick: [-13.7%, +2.8%] holds +2.3%, and 0. */
+	ck_assert_int_eq(exp_judge(-0.137, 0.028, 0.0229, 0.0229, 0.0229, EXP_TOLERANCE, false),
+			 EXP_DIFFERS);
+	/* A claim of no effect, [-1%, +1%], met by [-0.5%, +2%]. */
+	ck_assert_int_eq(exp_judge(-0.005, 0.02, 0, -0.01, 0.01, EXP_TOLERANCE, false),
+			 EXP_REPRODUCED);
+}
+END_TEST
+
+/* A level (a regime, not a change) is reproduced or differs. */
+START_TEST(test_judge_level)
+{
+	/* 1.5 items against [1.2, 1.4]: 0.1 away, slack 0.375. */
+	ck_assert_int_eq(exp_judge(1.2, 1.4, 1.5, 1.5, 1.5, EXP_TOLERANCE, true), EXP_REPRODUCED);
+	/* 1.5 against [3, 3]: positive both, but a level has no direction. */
+	ck_assert_int_eq(exp_judge(3, 3, 1.5, 1.5, 1.5, EXP_TOLERANCE, true), EXP_DIFFERS);
 }
 END_TEST
 
@@ -72,13 +95,13 @@ START_TEST(test_judge_ranges)
 	ck_assert_double_eq_tol(lo, 0.6995 / 0.0015 - 1, 1e-9);
 	ck_assert_double_eq_tol(hi, 0.7005 / 0.0005 - 1, 1e-9);
 	/* Measured 1942x [1357, 2602]: meets [465, 1400]. */
-	ck_assert_int_eq(exp_judge(1356, 2601, p, lo, hi, EXP_TOLERANCE), EXP_REPRODUCED);
+	ck_assert_int_eq(exp_judge(1356, 2601, p, lo, hi, EXP_TOLERANCE, false), EXP_REPRODUCED);
 	/* Measured 5x: same direction only. */
-	ck_assert_int_eq(exp_judge(3, 5, p, lo, hi, EXP_TOLERANCE), EXP_SAME_DIRECTION);
+	ck_assert_int_eq(exp_judge(3, 5, p, lo, hi, EXP_TOLERANCE, false), EXP_SAME_DIRECTION);
 	/* A lower bound is met by anything above it. */
-	ck_assert_int_eq(exp_judge(9000, 28000, 1392, 1392, INFINITY, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(9000, 28000, 1392, 1392, INFINITY, EXP_TOLERANCE, false),
 			 EXP_REPRODUCED);
-	ck_assert_int_eq(exp_judge(100, 200, 1392, 1392, INFINITY, EXP_TOLERANCE),
+	ck_assert_int_eq(exp_judge(100, 200, 1392, 1392, INFINITY, EXP_TOLERANCE, false),
 			 EXP_SAME_DIRECTION);
 	/* An after of 0 leaves no upper end. */
 	exp_published_ratio(0.697, 0.0005, 0.0005, &p, &lo, &hi);
@@ -132,6 +155,8 @@ static Suite *make_experiment_suite(void)
 	tcase_add_test(tc, test_judge_near);
 	tcase_add_test(tc, test_judge_same_sign);
 	tcase_add_test(tc, test_judge_opposite);
+	tcase_add_test(tc, test_judge_spans_zero);
+	tcase_add_test(tc, test_judge_level);
 	tcase_add_test(tc, test_judge_ranges);
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_median_interval);

@@ -567,4 +567,6 @@ void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_coun
 	out->changed_items = atomic_load(&e->changed_items);
 	out->callbacks_untimed = atomic_load(&e->callbacks_untimed);
 	out->percpu_loads = atomic_load(&e->percpu_sums) * e->cfg.nr_cpus;
+	for (unsigned k = 0; k < MCG_CHANGED_HIST; k++)
+		out->changed_hist[k] = atomic_load(&e->changed_hist[k]);
 }

@@ -429,6 +429,7 @@ bool mcg_memcg_needs_flush(const struct mcg_engine *e, const struct mcg_cgroup *
 void mcg_cputime_flush(struct mcg_engine *e, struct mcg_cgroup *cg);
 void mcg_io_flush(struct mcg_engine *e, struct mcg_cgroup *cg);
 
+#define MCG_CHANGED_HIST 17
 struct mcg_flush_counters {
 	uint64_t flushes;	/* memcg flushes performed (forced or over threshold) */
 	uint64_t forced;	/* of which forced */
@@ -465,6 +466,10 @@ struct mcg_flush_counters {
 	/* Per-CPU counter loads made by readers summing a counter over every
 	 * CPU (a local before 6.6, seed 000; 5.10's reads). */
 	uint64_t percpu_loads;
+	/* Visited pairs by the memcg-wide items they had changed:
+	 * changed_hist[k] for k items, the last bucket for
+	 * MCG_CHANGED_HIST - 1 or more.  Its median is seed 001's. */
+	uint64_t changed_hist[MCG_CHANGED_HIST];
 };
 #define MCG_CALLBACK_PREEMPTED_NS 100000
 void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_counters *out);

@@ -345,6 +345,7 @@ struct mcg_engine {
 	/* Memcg-wide items whose CPU delta was not zero, summed over the
 	 * callbacks (same writer and lock as callback_ns). */
 	_Atomic uint64_t changed_items;
+	_Atomic uint64_t changed_hist[MCG_CHANGED_HIST];
 	/* Callbacks left out of the two sums above (memcg_flush_cpu()). */
 	_Atomic uint64_t callbacks_untimed;
 	/* Per-CPU sums of one counter made by readers (percpu_sum() in

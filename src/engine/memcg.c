@@ -302,6 +302,8 @@ void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
 		u64_add_single_writer(&e->callbacks_untimed, 1);
 	}
 	u64_add_single_writer(&e->changed_items, changed);
+	u64_add_single_writer(
+		&e->changed_hist[changed < MCG_CHANGED_HIST ? changed : MCG_CHANGED_HIST - 1], 1);
 	atomic_fetch_add_explicit(&e->nr_visited, 1, memory_order_relaxed);
 }
 

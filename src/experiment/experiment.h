@@ -106,12 +106,15 @@ double exp_loadavg(void);
  * the ratio).  The verdict (exp_judge()):
  *   reproduced      the published figure lies inside the measured
  *                   interval widened by EXP_TOLERANCE of the published
- *                   effect on either side;
+ *                   effect on either side, and the interval shows an
+ *                   effect: it excludes zero (unless the published range
+ *                   holds zero: a claim of no effect; a level has no
+ *                   zero to exclude);
  *   same direction  not reproduced, but the whole measured interval lies
  *                   on the published figure's side of zero (not for a
  *                   level, which has no direction);
  *   differs         otherwise: the opposite sign, or an interval that
- *                   does not exclude zero.
+ *                   does not exclude zero (the effect is not shown).
  * Nothing else passes: 1.74x against a published 1.10x is "same
  * direction", effect sizes 0.74 and 0.10.
  */
@@ -135,8 +138,10 @@ enum exp_verdict {
 /* The verdict of a measured effect interval [lo, hi] against a published
  * effect p known to lie in [p_lo, p_hi] (p_lo = p_hi = p for a point;
  * p_hi = INFINITY for a lower bound), with tolerance tol (a fraction of
- * |p|).  Pure: tests/check_experiment.c gives it constructed inputs. */
-enum exp_verdict exp_judge(double lo, double hi, double p, double p_lo, double p_hi, double tol);
+ * |p|); level: the row is an EXP_EFFECT_LEVEL.  Pure:
+ * tests/check_experiment.c gives it constructed inputs. */
+enum exp_verdict exp_judge(double lo, double hi, double p, double p_lo, double p_hi, double tol,
+			   bool level);
 const char *exp_verdict_name(enum exp_verdict v);
 
 struct exp_result {
@@ -163,7 +168,7 @@ struct exp_report {
 	/* The plot: curves of before and after against x, or paired values. */
 	char xlabel[48], ylabel[48];
 	bool logx, logy;
-	double x[16], yb[16], ya[16];
+	double x[32], yb[32], ya[32];
 	unsigned npoints;
 	double deltas[128];	/* when npoints == 0: paired deltas, in percent */
 	unsigned ndeltas;

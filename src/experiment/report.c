@@ -97,16 +97,20 @@ void exp_published_ratio(double before, double after, double res, double *p, dou
 	*p_hi = after - res > 0 ? (before + res) / (after - res) - 1 : INFINITY;
 }
 
-enum exp_verdict exp_judge(double lo, double hi, double p, double p_lo, double p_hi, double tol)
+enum exp_verdict exp_judge(double lo, double hi, double p, double p_lo, double p_hi, double tol,
+			   bool level)
 {
 	double slack = tol * fabs(p);
+	/* The interval shows an effect: it excludes zero, or the published
+	 * figure claims none (its range holds zero). */
+	bool shown = lo > 0 || hi < 0 || (p_lo <= 0 && p_hi >= 0);
 
 	if (isnan(lo) || isnan(hi) || isnan(p))
 		return EXP_NO_FIGURE;
 	/* The published range meets the widened measured interval. */
-	if (p_lo <= hi + slack && p_hi >= lo - slack)
+	if (p_lo <= hi + slack && p_hi >= lo - slack && (level || shown))
 		return EXP_REPRODUCED;
-	if ((p > 0 && lo > 0) || (p < 0 && hi < 0))
+	if (!level && ((p > 0 && lo > 0) || (p < 0 && hi < 0)))
 		return EXP_SAME_DIRECTION;
 	return EXP_DIFFERS;
 }
@@ -163,10 +167,9 @@ static void judge(struct exp_result *row)
 
 	effect_of(row, &e, &lo, &hi);
 	row->v = row->has_published
-			 ? exp_judge(lo, hi, row->pub, row->pub_lo, row->pub_hi, EXP_TOLERANCE)
+			 ? exp_judge(lo, hi, row->pub, row->pub_lo, row->pub_hi, EXP_TOLERANCE,
+				     row->effect == EXP_EFFECT_LEVEL)
 			 : EXP_NO_FIGURE;
-	if (row->effect == EXP_EFFECT_LEVEL && row->v == EXP_SAME_DIRECTION)
-		row->v = EXP_DIFFERS;
 	if (v->len)
 		g_string_append(v, "; ");
 	g_string_append(v, exp_verdict_name(row->v));

@@ -1140,6 +1140,23 @@ static const struct u64_key flush_stats_keys[] = {
 	FC("changed_items", changed_items, 1),
 	FC("callbacks_untimed", callbacks_untimed, 1),
 	FC("percpu_loads", percpu_loads, 1),
+	FC("changed_hist_0", changed_hist[0], 1),
+	FC("changed_hist_1", changed_hist[1], 1),
+	FC("changed_hist_2", changed_hist[2], 1),
+	FC("changed_hist_3", changed_hist[3], 1),
+	FC("changed_hist_4", changed_hist[4], 1),
+	FC("changed_hist_5", changed_hist[5], 1),
+	FC("changed_hist_6", changed_hist[6], 1),
+	FC("changed_hist_7", changed_hist[7], 1),
+	FC("changed_hist_8", changed_hist[8], 1),
+	FC("changed_hist_9", changed_hist[9], 1),
+	FC("changed_hist_10", changed_hist[10], 1),
+	FC("changed_hist_11", changed_hist[11], 1),
+	FC("changed_hist_12", changed_hist[12], 1),
+	FC("changed_hist_13", changed_hist[13], 1),
+	FC("changed_hist_14", changed_hist[14], 1),
+	FC("changed_hist_15", changed_hist[15], 1),
+	FC("changed_hist_16_up", changed_hist[16], 1),
 };
 #undef FC
 
