@@ -169,7 +169,7 @@ START_TEST(test_rstat_kernel_example_order)
 	rstat_updated(&t, &n[4].node, 1);
 	rstat_updated(&t, &n[5].node, 1);
 	rstat_updated(&t, &n[6].node, 1);
-	ck_assert_uint_eq(rstat_flush(&t, &n[0].node), 7);
+	ck_assert_uint_eq(rstat_flush(&t, &n[0].node, false), 7);
 	ck_assert_uint_eq(rec.visited->len, 7);
 	for (int i = 0; i < 7; i++)
 		ck_assert_str_eq(((struct test_node *)rec.visited->pdata[i])->name, expect[i]);
@@ -230,7 +230,7 @@ START_TEST(test_rstat_children_first_random)
 			for (int a = i; a != parent[target]; a = parent[a])
 				expected[a] = true;
 		}
-		rstat_flush(&t, &nodes[target]);
+		rstat_flush(&t, &nodes[target], false);
 		{
 			int pos[N];
 			unsigned nexpected = 0;
@@ -269,7 +269,7 @@ START_TEST(test_rstat_children_first_random)
 				for (int a = parent[target]; a >= 0; a = parent[a])
 					expected2[a] = true;
 			g_ptr_array_set_size(rec.visited, 0);
-			rstat_flush(&t, &nodes[0]);
+			rstat_flush(&t, &nodes[0], false);
 			for (int i = 0; i < N; i++)
 				nexpected2 += expected2[i];
 			ck_assert_uint_eq(rec.visited->len, nexpected2);
@@ -1586,7 +1586,7 @@ START_TEST(test_rstat_updater_cpu_lock)
 		rstat_updated(&t, &nodes[1], 1);
 		pthread_mutex_unlock(&t.lhead[1].cpu_lock);
 	}
-	ck_assert_uint_eq(rstat_flush(&t, &nodes[0]), 2);
+	ck_assert_uint_eq(rstat_flush(&t, &nodes[0], false), 2);
 	rstat_tree_destroy(&t);
 }
 END_TEST
@@ -1621,7 +1621,7 @@ START_TEST(test_rstat_walk_cpu_lock)
 	rstat_node_init(&nodes[1], &nodes[0], &held[1], cpus[1], sizeof(struct rstat_node_cpu),
 			1);
 	rstat_updated(&t, &nodes[1], 0);
-	ck_assert_uint_eq(rstat_flush(&t, &nodes[0]), 2);
+	ck_assert_uint_eq(rstat_flush(&t, &nodes[0], false), 2);
 	ck_assert_int_eq(held[0], w == MCG_WALK_POP_LOCKED);
 	ck_assert_int_eq(held[1], w == MCG_WALK_POP_LOCKED);
 	rstat_tree_destroy(&t);

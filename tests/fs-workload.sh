@@ -62,7 +62,10 @@ periodic=$(awk '$1 == "periodic" { print $2 }' "$M/memcgfs.flush_stats")
 expect "flush_stats keys" "$(cut -d' ' -f1 "$M/memcgfs.flush_stats" | tr '\n' ' ')" \
 	"flushes forced periodic skipped side_flushes reclaim refault visited flush_usec \
 base_flushes base_visited base_flush_usec io_flushes io_visited io_flush_usec \
-callback_nsec aggregate_nsec changed_items callbacks_untimed "
+callback_nsec aggregate_nsec changed_items callbacks_untimed percpu_loads \
+changed_hist_0 changed_hist_1 changed_hist_2 changed_hist_3 changed_hist_4 changed_hist_5 \
+changed_hist_6 changed_hist_7 changed_hist_8 changed_hist_9 changed_hist_10 changed_hist_11 \
+changed_hist_12 changed_hist_13 changed_hist_14 changed_hist_15 changed_hist_16_up "
 # memcg's callbacks are timed, the memcg-wide aggregation within them; a
 # read of memory.stat under a busy workload makes them run
 visited=$(flush_key visited)
@@ -73,6 +76,22 @@ cb=$(flush_key callback_nsec)
 agg=$(flush_key aggregate_nsec)
 [ "$agg" -gt 0 ] && [ "$cb" -ge "$agg" ] || fail "callback_nsec $cb, aggregate_nsec $agg"
 [ "$(flush_key changed_items)" -gt 0 ] || fail "no changed items counted"
+# The histogram counts every visit once, each bucket its items; the open
+# last bucket at least 16 each.  A flush may run between two keys: the
+# check reads a snapshot that two reads in a row agree on.
+i=0
+until cat "$M/memcgfs.flush_stats" > "$TMP/fs1" && cat "$M/memcgfs.flush_stats" > "$TMP/fs2" &&
+	cmp -s "$TMP/fs1" "$TMP/fs2"; do
+	i=$((i + 1))
+	[ $i -gt 50 ] && fail "memcgfs.flush_stats never still"
+	sleep 0.05
+done
+awk '$1 == "visited" { v = $2 } $1 == "changed_items" { c = $2 }
+	$1 ~ /^changed_hist_/ { k = substr($1, 14); n += $2
+		if (k == "16_up") { up = $2 } else { low += k * $2 } }
+	END { if (n != v || low + 16 * up > c || (up == 0 && low != c)) {
+		print "visited " v ", histogram " n ", changed " c ", low " low ", 16+ " up; exit 1 } }' \
+	"$TMP/fs1" || fail "changed_hist does not add up"
 # memcgfs.read_stats: each cat of memory.stat is one render (the second
 # read continues the snapshot), timed; reading read_stats counts itself
 read0=$(render_of memory.stat)
@@ -83,7 +102,7 @@ expect "memory.stat renders" "${read1% *}" $((${read0% *} + 1))
 [ "$(render_of memcgfs.read_stats)" != "0 0" ] || fail "read_stats does not count itself"
 # cpu.stat and io.stat flush their own trees (split in 7.3)
 base=$(flush_key base_flushes)
-cat "$M/cpu.stat" > /dev/null
+cat "$M/a/cpu.stat" > /dev/null
 expect "cpu.stat flushes the base tree" "$(flush_key base_flushes)" $((base + 1))
 [ "$(flush_key base_visited)" -gt 0 ] || fail "no base callback"
 io=$(flush_key io_flushes)

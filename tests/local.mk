@@ -11,6 +11,12 @@ tests_check_engine_CFLAGS = $(TEST_CFLAGS)
 tests_check_engine_LDADD = $(TEST_LDADD)
 TESTS += tests/check_engine
 
+check_PROGRAMS += tests/check_rstat
+tests_check_rstat_SOURCES = tests/check_rstat.c
+tests_check_rstat_CFLAGS = $(TEST_CFLAGS)
+tests_check_rstat_LDADD = $(TEST_LDADD)
+TESTS += tests/check_rstat
+
 check_PROGRAMS += tests/check_workload
 tests_check_workload_SOURCES = tests/check_workload.c
 tests_check_workload_CFLAGS = $(TEST_CFLAGS)

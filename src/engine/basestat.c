@@ -21,26 +21,53 @@ static void base_times_copy(struct base_times *dst, const struct base_times *src
 	acount_set(&dst->sum, acount_read(&src->sum));
 }
 
+/* Nice time is user time too, as in the kernel's cputime accounting. */
+static void base_times_account(struct base_times *t, enum mcg_cputime_kind kind, uint64_t ns)
+{
+	if (kind == MCG_CPUTIME_SYSTEM)
+		acount_add_single_writer(&t->system, (long)ns);
+	else
+		acount_add_single_writer(&t->user, (long)ns);
+	if (kind == MCG_CPUTIME_NICE)
+		acount_add_single_writer(&t->nice, (long)ns);
+	acount_add_single_writer(&t->sum, (long)ns);
+}
+
 void mcg_cputime_account(struct mcg_cpu *c, struct mcg_cgroup *cg, enum mcg_cputime_kind kind,
 			 uint64_t ns)
 {
 	struct mcg_engine *e = c->engine;
 	struct base_pcpu *bc;
 
-	if (!ns)
+	/* A task's CPU time goes to its cgroup on the default hierarchy
+	 * (cgroup_account_cputime() -> task_dfl_cgroup(), 7.3
+	 * include/linux/cgroup.h; the same since 4.20): a v1 memory
+	 * hierarchy's cgroups take none, and their rstat tree holds only
+	 * memcg's updates. */
+	if (!ns || e->cfg.hierarchy == MCG_HIERARCHY_V1)
 		return;
 	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
 		cg = cg->parent;
 	bc = (struct base_pcpu *)(this_cpu_pcpu(c, cg) + e->off_base);
-	/* Nice time is user time too, as in the kernel's cputime accounting. */
-	if (kind == MCG_CPUTIME_SYSTEM)
-		acount_add_single_writer(&bc->bstat.system, (long)ns);
-	else
-		acount_add_single_writer(&bc->bstat.user, (long)ns);
-	if (kind == MCG_CPUTIME_NICE)
-		acount_add_single_writer(&bc->bstat.nice, (long)ns);
-	acount_add_single_writer(&bc->bstat.sum, (long)ns);
+	base_times_account(&bc->bstat, kind, ns);
+	/* The scheduler's own count first (account_user_time() and
+	 * account_system_index_time() add to kcpustat_this_cpu, then
+	 * cgroup_account_cputime_field() to the cgroup). */
+	base_times_account(&c->kcpustat, kind, ns);
 	rstat_updated(e->tree_of[MCG_PART_BASE], cg->node_of[MCG_PART_BASE], c->id);
+}
+
+void mcg_cputime_read_root(const struct mcg_engine *e, struct mcg_cputime *out)
+{
+	*out = (struct mcg_cputime){ 0 };
+	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++) {
+		const struct base_times *k = &e->cpus[cpu].kcpustat;
+
+		out->usage_ns += (uint64_t)acount_read(&k->sum);
+		out->user_ns += (uint64_t)acount_read(&k->user);
+		out->system_ns += (uint64_t)acount_read(&k->system);
+		out->nice_ns += (uint64_t)acount_read(&k->nice);
+	}
 }
 
 /* Folds cpu's new time into the cgroup, then the cgroup's not yet

@@ -349,9 +349,9 @@ static void cgroup_fold(struct mcg_engine *e, struct mcg_cgroup *cg, bool final)
 		if (final)
 			rstat_fold_node(t, cg->node_of[p]);
 		else if (p == MCG_PART_MEMORY)
-			memcg_flush_tree(e, cg);
+			memcg_flush_tree(e, cg, false);
 		else
-			rstat_flush(t, cg->node_of[p]);
+			rstat_flush(t, cg->node_of[p], false);
 	}
 	for (int p = 0; p < MCG_NR_PARTS && final; p++)
 		g_assert(!rstat_node_busy(e->tree_of[p], cg->node_of[p]));

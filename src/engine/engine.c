@@ -535,9 +535,10 @@ void engine_flush_part(struct mcg_engine *e, struct mcg_cgroup *cg, enum mcg_par
 
 	if (t == e->tree_of[MCG_PART_MEMORY]) {
 		atomic_fetch_add_explicit(&e->nr_side_flushes, 1, memory_order_relaxed);
-		visited = memcg_flush_tree(e, cg);
+		/* cgroup_rstat_flush(): sleepable. */
+		visited = memcg_flush_tree(e, cg, true);
 	} else {
-		visited = rstat_flush(t, cg->node_of[part]);
+		visited = rstat_flush(t, cg->node_of[part], true);
 	}
 	atomic_fetch_add_explicit(&pf->flushes, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&pf->visited, (uint64_t)visited * t->nr_callbacks,

@@ -514,6 +514,9 @@ struct mcg_cputime {
 };
 /* Hierarchical CPU time of cg (after mcg_cputime_flush). */
 void mcg_cputime_read(const struct mcg_cgroup *cg, struct mcg_cputime *out);
+/* The root's: every CPU's kcpustat summed, no flush (cgroup_base_stat_cputime_show()
+ * reads root_cgroup_cputime() for the root, 5.10 to 7.3). */
+void mcg_cputime_read_root(const struct mcg_engine *e, struct mcg_cputime *out);
 
 struct mcg_iostat {
 	uint64_t bytes[MCG_IO_NR_OPS];
@@ -521,6 +524,9 @@ struct mcg_iostat {
 };
 /* Hierarchical io of cg on dev (after mcg_io_flush). */
 void mcg_io_read(const struct mcg_cgroup *cg, unsigned dev, struct mcg_iostat *out);
+/* The root's: the disk's per-CPU counts summed, no flush (blkcg_print_stat()
+ * fills the root from the disks, blkcg_fill_root_iostats(), 5.10 to 7.3). */
+void mcg_io_read_root(const struct mcg_engine *e, unsigned dev, struct mcg_iostat *out);
 
 /* Bytes the engine allocated for one cgroup with this config (per-CPU,
  * per-node and rstat data included). */

@@ -42,7 +42,8 @@ bool flush_global(struct mcg_engine *e, bool force)
 	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
 	if (force)
 		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
-	memcg_flush_tree(e, e->root);
+	/* cgroup_rstat_flush_irqsafe(): it never lets the lock go. */
+	memcg_flush_tree(e, e->root, false);
 	atomic_store_explicit(&e->stats_flush_threshold, 0, memory_order_relaxed);
 	pthread_mutex_unlock(&e->stats_flush_lock);
 	return true;

@@ -39,7 +39,7 @@ bool flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
 	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
 	if (force)
 		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
-	memcg_flush_tree(e, cg);
+	memcg_flush_tree(e, cg, true);
 	return true;
 }
 

@@ -246,6 +246,12 @@ struct mcg_cpu {
 	/* 6.1's per-CPU stats_updates (flush-global.c): written only by the
 	 * thread holding `lock`. */
 	unsigned long stats_updates;
+	/* The machine-wide counters the root's cpu.stat and io.stat read
+	 * without a flush: this CPU's kcpustat (every task's time) and its
+	 * share of the disks' part_stat.  Written by the thread holding
+	 * `lock` (single-writer adds), read by anyone. */
+	struct base_times kcpustat;
+	struct io_counts diskstats;
 };
 
 /* The specialisation of mcg_stat_mod() an engine runs (memcg.c). */
@@ -448,7 +454,7 @@ bool engine_thread_in_cpu(void);
 void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg);
 void memcg_flush_cpu(void *owner, unsigned cpu, void *arg);
 void memcg_reparent_state_local(struct mcg_engine *e, struct mcg_cgroup *cg);
-unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg);
+unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg, bool may_sleep);
 /* memcg-batched.c (5.10) */
 void memcg_batched_mod(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu, int nid,
 		       enum mcg_item item, long val);

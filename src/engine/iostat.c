@@ -12,11 +12,19 @@ void mcg_io_account(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned dev, enum
 	struct io_pcpu *ic;
 
 	g_assert(dev < MCG_IO_NR_DEVS && (unsigned)op < MCG_IO_NR_OPS);
+	/* I/O goes to the bio's blkcg (blkcg_iostat_update() on its blkg),
+	 * a css of the io (v1: blkio) controller: on a v1 memory hierarchy,
+	 * another hierarchy, so nothing here. */
+	if (e->cfg.hierarchy == MCG_HIERARCHY_V1)
+		return;
 	while (!atomic_load_explicit(&cg->online, memory_order_relaxed))
 		cg = cg->parent;
 	ic = (struct io_pcpu *)(this_cpu_pcpu(c, cg) + e->off_io);
 	acount_add_single_writer(&ic->cur.bytes[dev][op], (long)bytes);
 	acount_add_single_writer(&ic->cur.ios[dev][op], 1);
+	/* The disk's own per-CPU part_stat, which the root reads. */
+	acount_add_single_writer(&c->diskstats.bytes[dev][op], (long)bytes);
+	acount_add_single_writer(&c->diskstats.ios[dev][op], 1);
 	rstat_updated(e->tree_of[MCG_PART_IO], cg->node_of[MCG_PART_IO], c->id);
 }
 
@@ -52,6 +60,19 @@ void io_flush_cpu(void *owner, unsigned cpu, void *arg)
 void mcg_io_flush(struct mcg_engine *e, struct mcg_cgroup *cg)
 {
 	engine_flush_part(e, cg, MCG_PART_IO);
+}
+
+void mcg_io_read_root(const struct mcg_engine *e, unsigned dev, struct mcg_iostat *out)
+{
+	g_assert(dev < MCG_IO_NR_DEVS);
+	*out = (struct mcg_iostat){ 0 };
+	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++)
+		for (unsigned op = 0; op < MCG_IO_NR_OPS; op++) {
+			const struct io_counts *d = &e->cpus[cpu].diskstats;
+
+			out->bytes[op] += (uint64_t)acount_read(&d->bytes[dev][op]);
+			out->ios[op] += (uint64_t)acount_read(&d->ios[dev][op]);
+		}
 }
 
 void mcg_io_read(const struct mcg_cgroup *cg, unsigned dev, struct mcg_iostat *out)

@@ -307,11 +307,11 @@ void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
 	atomic_fetch_add_explicit(&e->nr_visited, 1, memory_order_relaxed);
 }
 
-unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg)
+unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg, bool may_sleep)
 {
 	uint64_t start = mcg_now_ns();
 	unsigned long visited =
-		rstat_flush(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY]);
+		rstat_flush(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY], may_sleep);
 
 	atomic_fetch_add_explicit(&e->flush_ns, mcg_now_ns() - start, memory_order_relaxed);
 	return visited;

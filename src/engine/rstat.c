@@ -2,6 +2,8 @@
 /* rstat trees: the shared tree operations and the flush driver (see rstat.h). */
 #include "engine/rstat.h"
 
+#include <sched.h>
+
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -208,24 +210,49 @@ static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_nod
 	return visited;
 }
 
-/* Whether the tree lock is dropped between CPUs differs: 6.12 and 7.3
- * always drop it (cgroup_rstat_flush_locked(), css_rstat_flush()); 6.1 keeps
- * it for the whole flush unless the flusher must reschedule, which memcg's
- * irqsafe flush never does and a Debian (PREEMPT_VOLUNTARY) kernel's
- * spin_needbreak() never asks: so the pop walk holds it throughout. */
-unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n)
+/* The tree lock, counting who waits for it: spin_is_contended() of the
+ * kernel's cgroup_rstat_lock, which 6.1's sleepable flush asks. */
+static void rstat_lock(struct rstat_tree *t)
+{
+	atomic_fetch_add_explicit(&t->lock_waiters, 1, memory_order_relaxed);
+	pthread_mutex_lock(&t->lock);
+	atomic_fetch_sub_explicit(&t->lock_waiters, 1, memory_order_relaxed);
+}
+
+/*
+ * Whether the tree lock is dropped between CPUs differs.  6.12 and 7.3
+ * always drop it (cgroup_rstat_flush_locked(), css_rstat_flush()).  6.1's
+ * cgroup_rstat_flush_locked() keeps it for the whole flush, but a sleepable
+ * flush (cgroup_rstat_flush(): cpu.stat, io.stat; may_sleep) drops it after
+ * a CPU when need_resched() or spin_needbreak(&cgroup_rstat_lock) asks, and
+ * spin_needbreak() is spin_is_contended() with CONFIG_PREEMPTION, which
+ * Debian's 6.1 has (CONFIG_PREEMPT_DYNAMIC=y, voluntary by default):
+ * another flusher waiting for the lock gets it between two CPUs.  memcg's
+ * flushes are irqsafe in 6.1 (cgroup_rstat_flush_irqsafe(), may_sleep
+ * false) and hold it throughout.  need_resched() is the scheduler's, which
+ * is not emulated: here only a waiter makes a flusher yield.
+ */
+unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_sleep)
 {
 	unsigned long visited = 0;
 
 	if (t->walk == MCG_WALK_POP_LOCKED) {
-		pthread_mutex_lock(&t->lock);
-		for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
+		rstat_lock(t);
+		for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
 			visited += rstat_pop_flush_cpu(t, n, cpu);
+			if (may_sleep && cpu + 1 < t->nr_cpus &&
+			    atomic_load_explicit(&t->lock_waiters, memory_order_relaxed)) {
+				pthread_mutex_unlock(&t->lock);
+				atomic_fetch_add_explicit(&t->lock_breaks, 1, memory_order_relaxed);
+				sched_yield();
+				rstat_lock(t);
+			}
+		}
 		pthread_mutex_unlock(&t->lock);
 		return visited;
 	}
 	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
-		pthread_mutex_lock(&t->lock);
+		rstat_lock(t);
 		visited += rstat_list_flush_cpu(t, n, cpu);
 		pthread_mutex_unlock(&t->lock);
 	}
@@ -234,8 +261,8 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n)
 
 void rstat_fold_node(struct rstat_tree *t, struct rstat_node *n)
 {
-	rstat_flush(t, n);
-	pthread_mutex_lock(&t->lock);
+	rstat_flush(t, n, false);
+	rstat_lock(t);
 	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
 		rstat_run_callbacks(t, n, cpu);
 	pthread_mutex_unlock(&t->lock);
@@ -247,7 +274,7 @@ bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n)
 {
 	bool busy = false;
 
-	pthread_mutex_lock(&t->lock);
+	rstat_lock(t);
 	for (unsigned cpu = 0; cpu < t->nr_cpus && !busy; cpu++) {
 		struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 

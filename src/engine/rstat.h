@@ -108,6 +108,10 @@ struct rstat_percpu {
 
 struct rstat_tree {
 	pthread_mutex_t lock;			/* cgroup_rstat_lock / rstat_ss_lock */
+	/* Threads waiting for `lock` (rstat_lock()), and the times a 6.1
+	 * sleepable flush let it go to them: relaxed atomics, any thread. */
+	_Atomic unsigned lock_waiters;
+	_Atomic uint64_t lock_breaks;
 	unsigned nr_cpus;			/* immutable */
 	enum mcg_rstat_updater updater;		/* immutable */
 	enum mcg_rstat_walk walk;		/* immutable */
@@ -183,8 +187,10 @@ static inline void rstat_updated(struct rstat_tree *t, struct rstat_node *n, uns
 
 /* css_rstat_flush(): flushes n's subtree on every CPU, calling the tree's
  * callbacks children first.  Returns the number of nodes visited (summed over
- * CPUs).  Takes the tree lock once per CPU, or (pop walk, 6.1) once. */
-unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n);
+ * CPUs).  Takes the tree lock once per CPU, or (pop walk, 6.1) once, which a
+ * sleepable flush (may_sleep: cgroup_rstat_flush()) lets go between two
+ * CPUs while another thread waits for it. */
+unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_sleep);
 
 /* True if n is linked into any CPU's tree or queued on any llist (for
  * assertions before freeing).  Takes the tree lock. */

@@ -1569,7 +1569,7 @@ static void ioc_fold_usage(struct mcgfs *fs, unsigned dev)
 		struct fs_iocg *g = &n->st.iocg[dev];
 		struct mcg_iostat st;
 
-		mcg_io_read(n->cg, dev, &st);
+		mcg_io_read_for_show(fs->e, n->cg, dev, &st);
 		g->abs_vusage += iocg_cost_since(&fs->ioc[dev], g, &st);
 		iocg_snapshot(g, &st);
 	}
@@ -1586,7 +1586,7 @@ void fs_ioc_node_init(struct mcgfs *fs, struct fs_node *n)
 		n->st.iocg[d] = (struct fs_iocg){ 0 };
 		if (!fs->ioc[d].enabled)
 			continue;
-		mcg_io_read(n->cg, d, &st);
+		mcg_io_read_for_show(fs->e, n->cg, d, &st);
 		iocg_snapshot(&n->st.iocg[d], &st);
 	}
 	pthread_mutex_unlock(&fs->ioc_lock);
@@ -1601,7 +1601,7 @@ static int show_io_stat(struct fs_call *c, GString *out)
 	char tail[MCG_IO_NR_DEVS][64];
 	const char *tails[MCG_IO_NR_DEVS];
 
-	mcg_io_flush(c->fs->e, c->cg);
+	mcg_io_flush_for_read(c->fs->e, c->cg);
 	pthread_mutex_lock(&c->fs->ioc_lock);
 	for (unsigned d = 0; d < MCG_IO_NR_DEVS; d++) {
 		const struct fs_ioc *ioc = &c->fs->ioc[d];
@@ -1613,7 +1613,7 @@ static int show_io_stat(struct fs_call *c, GString *out)
 		tails[d] = NULL;
 		if (!ioc->enabled)
 			continue;
-		mcg_io_read(c->cg, d, &st);
+		mcg_io_read_for_show(c->fs->e, c->cg, d, &st);
 		usage = (g->abs_vusage + iocg_cost_since(ioc, g, &st)) / FS_VTIME_PER_USEC;
 		if (c->node->is_root)
 			len = snprintf(tail[d], sizeof(tail[d]), " cost.vrate=%u.%02u", 100u, 0u);
@@ -1621,7 +1621,7 @@ static int show_io_stat(struct fs_call *c, GString *out)
 		tails[d] = tail[d];
 	}
 	pthread_mutex_unlock(&c->fs->ioc_lock);
-	mcg_format_io_stat_flushed(c->cg, tails, out);
+	mcg_format_io_stat_flushed(c->fs->e, c->cg, tails, out);
 	return 0;
 }
 

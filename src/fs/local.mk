@@ -41,6 +41,7 @@ FS_TESTS = \
 	tests/fs-install.sh \
 	tests/fs-reclaim.sh \
 	tests/fs-memcss.sh \
+	tests/fs-rootstat.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh

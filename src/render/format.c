@@ -229,8 +229,14 @@ void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *o
 {
 	struct mcg_cputime t;
 
-	mcg_cputime_flush(e, cg);
-	mcg_cputime_read(cg, &t);
+	/* The root reads the scheduler's totals and flushes nothing (so a
+	 * root cpu.stat never runs memcg's callback, shared tree or not). */
+	if (mcg_cgroup_is_root(cg)) {
+		mcg_cputime_read_root(e, &t);
+	} else {
+		mcg_cputime_flush(e, cg);
+		mcg_cputime_read(cg, &t);
+	}
 	for (unsigned i = 0; i < G_N_ELEMENTS(cputime_rows); i++) {
 		const uint64_t *ns = (const uint64_t *)((const char *)&t + cputime_rows[i].offset);
 
@@ -252,17 +258,33 @@ void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *o
 void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, const char *const *tail,
 			GString *out)
 {
-	mcg_io_flush(e, cg);
-	mcg_format_io_stat_flushed(cg, tail, out);
+	mcg_io_flush_for_read(e, cg);
+	mcg_format_io_stat_flushed(e, cg, tail, out);
 }
 
-void mcg_format_io_stat_flushed(struct mcg_cgroup *cg, const char *const *tail, GString *out)
+void mcg_io_flush_for_read(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	if (!mcg_cgroup_is_root(cg))
+		mcg_io_flush(e, cg);
+}
+
+void mcg_io_read_for_show(const struct mcg_engine *e, const struct mcg_cgroup *cg, unsigned dev,
+			  struct mcg_iostat *st)
+{
+	if (mcg_cgroup_is_root(cg))
+		mcg_io_read_root(e, dev, st);
+	else
+		mcg_io_read(cg, dev, st);
+}
+
+void mcg_format_io_stat_flushed(const struct mcg_engine *e, struct mcg_cgroup *cg,
+				const char *const *tail, GString *out)
 {
 	for (unsigned dev = 0; dev < MCG_IO_NR_DEVS; dev++) {
 		struct mcg_iostat st;
 		uint64_t rbytes, wbytes, dbytes, rios, wios, dios;
 
-		mcg_io_read(cg, dev, &st);
+		mcg_io_read_for_show(e, cg, dev, &st);
 		rbytes = st.bytes[MCG_IO_READ];
 		wbytes = st.bytes[MCG_IO_WRITE];
 		dbytes = st.bytes[MCG_IO_DISCARD];

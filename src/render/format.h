@@ -30,9 +30,17 @@ void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *o
  * NULL per device) ends a device's line: the policies' pd_stat_fn fields. */
 void mcg_format_io_stat(struct mcg_engine *e, struct mcg_cgroup *cg, const char *const *tail,
 			GString *out);
-/* The same without the flush, for a caller that flushed (mcg_io_flush())
- * to read the counters itself: one flush per read, as the kernel's. */
-void mcg_format_io_stat_flushed(struct mcg_cgroup *cg, const char *const *tail, GString *out);
+/* The same without the flush, for a caller that flushed
+ * (mcg_io_flush_for_read()) to read the counters itself
+ * (mcg_io_read_for_show()): one flush per read, as the kernel's. */
+void mcg_format_io_stat_flushed(const struct mcg_engine *e, struct mcg_cgroup *cg,
+				const char *const *tail, GString *out);
+/* blkcg_print_stat(): a cgroup's io.stat flushes its subtree first; the
+ * root's flushes nothing and reads the disks' own counters
+ * (blkcg_fill_root_iostats(), 5.10 to 7.3). */
+void mcg_io_flush_for_read(struct mcg_engine *e, struct mcg_cgroup *cg);
+void mcg_io_read_for_show(const struct mcg_engine *e, const struct mcg_cgroup *cg, unsigned dev,
+			  struct mcg_iostat *st);
 
 /* The v1 hierarchical_memory_limit / hierarchical_memsw_limit value in bytes:
  * the smallest max of the counter over cg and its ancestors. */
