@@ -1450,9 +1450,10 @@ START_TEST(test_era_6_1_global_flush)
 }
 END_TEST
 
-/* Reclaim's flush per era: 6.1's is the thresholded global flush, 6.12's
- * the ratelimited one (nothing while the periodic flush is recent), 5.10
- * has none; refault's is 6.1's _delayed, which waits 2 x FLUSH_TIME. */
+/* Reclaim's flush per release as Debian builds it: 6.1's (classic LRU) is
+ * the thresholded global flush, 6.12's none (the multi-gen LRU), 5.10 has
+ * none; refault's is 6.1's _delayed, which waits 2 x FLUSH_TIME.  Both
+ * LRUs of each: test_lru_gen_reclaim_refault_flush. */
 START_TEST(test_era_reclaim_refault_flush)
 {
 	static const char *const versions[] = { "5.10", "6.1", "6.12" };
@@ -1643,7 +1644,7 @@ START_TEST(test_kernel_resolve)
 	ck_assert_int_eq(k.local, MCG_LOCAL_PERCPU_SUM);
 
 	ck_assert_int_eq(mcg_kernel_resolve(NULL, "000:after", &k, &why), 0);
-	base = *mcg_kernel_get("6.1");
+	ck_assert_int_eq(mcg_kernel_resolve("6.1", NULL, &base, &why), 0);
 	ck_assert_str_eq(k.version, "6.1");
 	ck_assert(k.seed == mcg_seed_get("000") && k.seed_after);
 	ck_assert_int_eq(k.local, MCG_LOCAL_FLUSHED);
@@ -1677,33 +1678,43 @@ START_TEST(test_kernel_resolve)
 END_TEST
 
 /* Every release from 5.4 to 7.3 resolves to the newest layout table at or
- * before it and to the era of its stats machinery (kernel.c); anything else
- * is refused. */
+ * before it, to the era of its stats machinery and to the build Debian
+ * configures (kernel.c: config.amd64_none_amd64 of linux-config-5.10, 6.1,
+ * 6.12, 7.2, 7.3 for the nearest source at or before it; CONFIG_MEMCG_V1
+ * from 6.11, CONFIG_LRU_GEN from 6.1); anything else is refused. */
 START_TEST(test_kernel_releases)
 {
 	static const struct {
 		const char *release;
 		enum mcg_layout_id layout;
 		const char *era;
-		bool memcg_v1;
+		bool memcg_v1, lru_gen;
+		enum mcg_layout_id printed;	/* the build of the table */
 	} cases[] = {
-		{ "5.4", MCG_LAYOUT_5_4, "5.10", true },
-		{ "5.8", MCG_LAYOUT_5_4, "5.10", true },
-		{ "5.10", MCG_LAYOUT_5_10, "5.10", true },
-		{ "5.12", MCG_LAYOUT_5_10, "5.10", true },
-		{ "5.13", MCG_LAYOUT_5_10, "6.1", true },	/* rstat from 5.13 */
-		{ "5.15", MCG_LAYOUT_5_15, "6.1", true },
-		{ "6.0", MCG_LAYOUT_5_15, "6.1", true },
-		{ "6.1", MCG_LAYOUT_6_1, "6.1", true },
-		{ "6.3", MCG_LAYOUT_6_1, "6.1", true },
-		{ "6.6", MCG_LAYOUT_6_6, "6.1", true },
-		{ "6.8", MCG_LAYOUT_6_6, "6.12", true },	/* v1 follows the layout */
-		{ "6.12", MCG_LAYOUT_6_12, "6.12", false },	/* Debian: no MEMCG_V1 */
-		{ "6.16", MCG_LAYOUT_6_12, "6.12", false },
-		{ "6.17", MCG_LAYOUT_6_12, "7.3", false },
-		{ "6.19", MCG_LAYOUT_6_12, "7.3", false },
-		{ "7.1", MCG_LAYOUT_6_12, "7.3", false },
-		{ "7.3", MCG_LAYOUT_7_3, "7.3", true },
+		{ "5.4", MCG_LAYOUT_5_4, "5.10", true, false, MCG_LAYOUT_5_4 },
+		{ "5.8", MCG_LAYOUT_5_4, "5.10", true, false, MCG_LAYOUT_5_4 },
+		{ "5.10", MCG_LAYOUT_5_10, "5.10", true, false, MCG_LAYOUT_5_10 },
+		{ "5.12", MCG_LAYOUT_5_10, "5.10", true, false, MCG_LAYOUT_5_10 },
+		/* rstat from 5.13 */
+		{ "5.13", MCG_LAYOUT_5_10, "6.1", true, false, MCG_LAYOUT_5_10 },
+		{ "5.15", MCG_LAYOUT_5_15, "6.1", true, false, MCG_LAYOUT_5_15 },
+		{ "6.0", MCG_LAYOUT_5_15, "6.1", true, false, MCG_LAYOUT_5_15 },
+		/* Debian 6.1: CONFIG_LRU_GEN=y, CONFIG_LRU_GEN_ENABLED not set */
+		{ "6.1", MCG_LAYOUT_6_1, "6.1", true, false, MCG_LAYOUT_6_1 },
+		{ "6.3", MCG_LAYOUT_6_1, "6.1", true, false, MCG_LAYOUT_6_1 },
+		{ "6.6", MCG_LAYOUT_6_6, "6.1", true, false, MCG_LAYOUT_6_6 },
+		{ "6.8", MCG_LAYOUT_6_6, "6.12", true, false, MCG_LAYOUT_6_6 },
+		{ "6.10", MCG_LAYOUT_6_6, "6.12", true, false, MCG_LAYOUT_6_6 },
+		/* 6.1's config carried to 6.11: CONFIG_MEMCG_V1 "default n" */
+		{ "6.11", MCG_LAYOUT_6_6, "6.12", false, false, MCG_LAYOUT_6_6 },
+		/* Debian 6.12 .. 7.3: no CONFIG_MEMCG_V1, CONFIG_LRU_GEN_ENABLED=y */
+		{ "6.12", MCG_LAYOUT_6_12, "6.12", false, true, MCG_LAYOUT_6_12 },
+		{ "6.16", MCG_LAYOUT_6_12, "6.12", false, true, MCG_LAYOUT_6_12 },
+		{ "6.17", MCG_LAYOUT_6_12, "7.3", false, true, MCG_LAYOUT_6_12 },
+		{ "6.19", MCG_LAYOUT_6_12, "7.3", false, true, MCG_LAYOUT_6_12 },
+		{ "7.1", MCG_LAYOUT_6_12, "7.3", false, true, MCG_LAYOUT_6_12 },
+		{ "7.2", MCG_LAYOUT_6_12, "7.3", false, true, MCG_LAYOUT_6_12 },
+		{ "7.3", MCG_LAYOUT_7_3, "7.3", false, true, MCG_LAYOUT_7_3_NO_V1 },
 	};
 	static const char *const unknown[] = {
 		"4.19", "5.3", "5.20", "6.20", "7.4", "8.0", "9.0", "6", "6.", ".6", "6.1.2",
@@ -1721,14 +1732,24 @@ START_TEST(test_kernel_releases)
 		ck_assert_str_eq(k.era, cases[i].era);
 		ck_assert_msg(k.layout == cases[i].layout, "%s: layout %d", cases[i].release,
 			      (int)k.layout);
-		ck_assert_int_eq(k.memcg_v1, cases[i].memcg_v1);
+		ck_assert_msg(k.memcg_v1 == cases[i].memcg_v1, "%s: memcg_v1", cases[i].release);
+		ck_assert_msg(k.lru_gen_enabled == cases[i].lru_gen, "%s: lru_gen",
+			      cases[i].release);
+		ck_assert(!k.memcg_v1_chosen);
+		ck_assert_int_eq(mcg_kernel_layout(&k)->id, cases[i].printed);
 		/* the mechanisms are the era's, whole */
 		ck_assert_int_eq(k.stats, era->stats);
 		ck_assert_int_eq(k.updater, era->updater);
 		ck_assert_int_eq(k.flush, era->flush);
 		ck_assert_int_eq(k.local, era->local);
 		ck_assert_uint_eq(k.charge_batch, era->charge_batch);
-		ck_assert_int_eq(mcg_kernel_check_hierarchy(&k, true, &why), k.memcg_v1 ? 0 : -1);
+		/* every release mounts v1, built with CONFIG_MEMCG_V1 */
+		ck_assert_int_eq(mcg_kernel_check_hierarchy(&k, true, &why), 0);
+		ck_assert_int_eq(mcg_kernel_check_hierarchy(&k, false, &why), 0);
+		mcg_kernel_set_hierarchy(&k, true);
+		ck_assert(k.memcg_v1);
+		ck_assert(mcg_kernel_layout(&k)->has_v1);
+		ck_assert_uint_gt(mcg_kernel_layout(&k)->nr_v1_stats, 0);
 	}
 	for (unsigned i = 0; i < G_N_ELEMENTS(unknown); i++) {
 		why = NULL;
@@ -1743,6 +1764,213 @@ START_TEST(test_kernel_releases)
 	ck_assert_int_eq(mcg_kernel_resolve("6.3", "000:after", &k, &why), -1);
 	ck_assert_int_eq(mcg_kernel_resolve("6.3", "004:after", &k, &why), 0);
 	ck_assert_str_eq(k.version, "6.3");
+}
+END_TEST
+
+/* resolve + configure, as a mount does it. */
+static int kernel_of(const char *version, const char *seed, enum mcg_kconfig_choice memcg_v1,
+		     enum mcg_kconfig_choice lru_gen, bool v1, struct mcg_kernel *k,
+		     const char **why)
+{
+	const struct mcg_kernel_config c = { .memcg_v1 = memcg_v1, .lru_gen = lru_gen };
+
+	ck_assert_int_eq(mcg_kernel_resolve(version, seed, k, why), 0);
+	return mcg_kernel_configure(k, &c, v1, why);
+}
+
+/* memcg_v1= and lru_gen= (mcg_kernel_configure()): each changes its option
+ * and nothing else; a v1 hierarchy builds CONFIG_MEMCG_V1 unless memcg_v1=n
+ * or seed 001 chose it off; an option the release does not have (memcg_v1=n
+ * before 6.11, lru_gen=y before 6.1) is refused with one line. */
+START_TEST(test_kernel_configure)
+{
+	const enum mcg_kconfig_choice D = MCG_KCONFIG_DEFAULT, N = MCG_KCONFIG_N,
+				      Y = MCG_KCONFIG_Y;
+	struct mcg_kernel k, plain;
+	const char *why = NULL;
+
+	/* the default: Debian's 7.3, v2 without the v1 controller */
+	ck_assert_int_eq(kernel_of(NULL, NULL, D, D, false, &k, &why), 0);
+	ck_assert_str_eq(k.version, "7.3");
+	ck_assert(!k.memcg_v1 && k.lru_gen_enabled);
+	ck_assert_int_eq(mcg_kernel_layout(&k)->id, MCG_LAYOUT_7_3_NO_V1);
+	ck_assert_uint_eq(mcg_kernel_layout(&k)->nr_event_slots, 20);
+	plain = k;
+	/* memcg_v1=y on v2: the 22 events, with PGPGIN/PGPGOUT; only that */
+	ck_assert_int_eq(kernel_of("7.3", NULL, Y, D, false, &k, &why), 0);
+	ck_assert(k.memcg_v1 && k.memcg_v1_chosen && k.lru_gen_enabled);
+	ck_assert_int_eq(mcg_kernel_layout(&k)->id, MCG_LAYOUT_7_3);
+	ck_assert(mcg_layout_has(mcg_kernel_layout(&k), MCG_PGPGIN));
+	k.memcg_v1 = plain.memcg_v1;
+	k.memcg_v1_chosen = plain.memcg_v1_chosen;
+	ck_assert_int_eq(memcmp(&k, &plain, sizeof(k)), 0);
+	/* lru_gen=n: only that */
+	ck_assert_int_eq(kernel_of("7.3", NULL, D, N, false, &k, &why), 0);
+	ck_assert(!k.lru_gen_enabled);
+	k.lru_gen_enabled = true;
+	ck_assert_int_eq(memcmp(&k, &plain, sizeof(k)), 0);
+
+	/* a v1 hierarchy: CONFIG_MEMCG_V1=y at every release */
+	static const char *const v1_releases[] = { "5.4", "6.1", "6.11", "6.12", "6.18", "7.3" };
+	for (unsigned i = 0; i < G_N_ELEMENTS(v1_releases); i++) {
+		ck_assert_int_eq(kernel_of(v1_releases[i], NULL, D, D, true, &k, &why), 0);
+		ck_assert_msg(k.memcg_v1, "%s", v1_releases[i]);
+		ck_assert(mcg_kernel_layout(&k)->has_v1);
+		ck_assert_int_eq(kernel_of(v1_releases[i], NULL, Y, D, true, &k, &why), 0);
+		ck_assert(k.memcg_v1);
+	}
+	ck_assert_int_eq(kernel_of("6.12", NULL, D, D, true, &k, &why), 0);
+	ck_assert_int_eq(mcg_kernel_layout(&k)->id, MCG_LAYOUT_6_12_V1);
+	ck_assert_uint_eq(mcg_kernel_layout(&k)->nr_event_slots, 27);
+	ck_assert(k.lru_gen_enabled);	/* the v1 build keeps Debian's LRU */
+
+	/* memcg_v1=n with v1: refused, one line */
+	why = NULL;
+	ck_assert_int_eq(kernel_of("7.3", NULL, N, D, true, &k, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_ptr_nonnull(strstr(why, "memcg_v1=n"));
+	ck_assert_ptr_null(strchr(why, '\n'));
+	ck_assert_int_eq(kernel_of("6.12", NULL, N, D, true, &k, &why), -1);
+	/* and a kernel so chosen refuses v1 by itself, as the engine asks */
+	ck_assert_int_eq(kernel_of("6.12", NULL, N, D, false, &k, &why), 0);
+	ck_assert(!k.memcg_v1 && k.memcg_v1_chosen);
+	ck_assert_int_eq(mcg_kernel_check_hierarchy(&k, true, &why), -1);
+
+	/* options a release does not have */
+	why = NULL;
+	ck_assert_int_eq(kernel_of("6.10", NULL, N, D, false, &k, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "6.11"));
+	ck_assert_int_eq(kernel_of("6.11", NULL, N, D, false, &k, &why), 0);
+	ck_assert_int_eq(kernel_of("5.10", NULL, Y, N, false, &k, &why), 0);
+	why = NULL;
+	ck_assert_int_eq(kernel_of("6.0", NULL, D, Y, false, &k, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "6.1"));
+	ck_assert_int_eq(kernel_of("6.1", NULL, D, Y, false, &k, &why), 0);
+	ck_assert(k.lru_gen_enabled);
+
+	/* seed 001: CONFIG_MEMCG_V1=n on both sides, whatever is asked */
+	for (int after = 0; after <= 1; after++) {
+		const char *seed = after ? "001:after" : "001:before";
+
+		ck_assert_int_eq(kernel_of(NULL, seed, D, D, false, &k, &why), 0);
+		ck_assert(!k.memcg_v1 && k.memcg_v1_chosen);
+		ck_assert_int_eq(mcg_kernel_layout(&k)->id, MCG_LAYOUT_7_3_NO_V1);
+		ck_assert_int_eq(kernel_of(NULL, seed, N, D, false, &k, &why), 0);
+		ck_assert_int_eq(kernel_of(NULL, seed, Y, D, false, &k, &why), -1);
+		ck_assert_int_eq(kernel_of(NULL, seed, D, D, true, &k, &why), -1);
+		ck_assert_int_eq(kernel_of(NULL, seed, D, N, false, &k, &why), 0);
+		ck_assert(!k.lru_gen_enabled && !k.memcg_v1);
+	}
+	/* seed 002 runs Debian's 6.12 */
+	ck_assert_int_eq(kernel_of(NULL, "002:after", D, D, false, &k, &why), 0);
+	ck_assert(!k.memcg_v1 && k.lru_gen_enabled && k.split_trees);
+	ck_assert_int_eq(mcg_kernel_layout(&k)->id, MCG_LAYOUT_6_12);
+}
+END_TEST
+
+/* The engine builds a v1 hierarchy's kernel with CONFIG_MEMCG_V1: a release
+ * whose Debian default is n mounts v1 with the v1 build of its tables; one
+ * chosen n is refused (EINVAL). */
+START_TEST(test_engine_v1_build)
+{
+	static const char *const releases[] = { "6.12", "6.18", "7.3" };
+	struct mcg_engine_config cfg;
+	const char *why = NULL;
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(releases); i++) {
+		struct mcg_engine *e = engine_make(2, 1, releases[i], MCG_HIERARCHY_V1, NULL);
+		const struct mcg_engine_config *got = mcg_engine_config(e);
+
+		ck_assert(got->kernel.memcg_v1);
+		ck_assert(mcg_engine_layout(e)->has_v1);
+		ck_assert(mcg_layout_has(mcg_engine_layout(e), MCG_PGPGIN));
+		mcg_engine_free(e);
+		e = engine_make(2, 1, releases[i], MCG_HIERARCHY_V2, NULL);
+		ck_assert(!mcg_engine_config(e)->kernel.memcg_v1);
+		ck_assert(!mcg_layout_has(mcg_engine_layout(e), MCG_PGPGIN));
+		mcg_engine_free(e);
+	}
+	mcg_engine_config_init(&cfg);
+	ck_assert_int_eq(kernel_of("7.3", NULL, MCG_KCONFIG_N, MCG_KCONFIG_DEFAULT, false,
+				   &cfg.kernel, &why), 0);
+	cfg.hierarchy = MCG_HIERARCHY_V1;
+	errno = 0;
+	ck_assert_ptr_null(mcg_engine_new(&cfg));
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+/* Reclaim and refault with and without the multi-gen LRU, as the source
+ * has them.  CONFIG_LRU_GEN_ENABLED=y: prepare_scan_control() (6.12, 7.3;
+ * prepare_scan_count() in 6.1) of mm/vmscan.c and workingset_test_recent()
+ * (workingset_refault() in 6.1) of mm/workingset.c return before their
+ * flush: none, however late the periodic flush is.  Off: 6.1's reclaim
+ * takes mem_cgroup_flush_stats() (the global threshold, now) and its
+ * refault mem_cgroup_flush_stats_delayed() (2 x FLUSH_TIME after the last
+ * flush); 6.12's and 7.3's both take mem_cgroup_flush_stats_ratelimited(),
+ * which flushes only once the periodic flush is 2 x FLUSH_TIME late. */
+START_TEST(test_lru_gen_reclaim_refault_flush)
+{
+	static const char *const versions[] = { "6.1", "6.12", "7.3" };
+	/* lru_gen off: flushes at t = 0, then at 5 s (refault), 10 s (reclaim) */
+	static const unsigned reclaim_now[] = { 1, 0, 0 };
+	const unsigned v = (unsigned)_i / 2;
+	const bool lru_gen = _i & 1;
+	struct mcg_engine_config cfg;
+	struct mcg_flush_counters fc;
+	struct mcg_engine *e;
+	struct mcg_cgroup *a;
+	const char *why = NULL;
+	long seen;
+
+	mcg_engine_config_init(&cfg);
+	ck_assert_int_eq(kernel_of(versions[v], NULL, MCG_KCONFIG_DEFAULT,
+				   lru_gen ? MCG_KCONFIG_Y : MCG_KCONFIG_N, false, &cfg.kernel,
+				   &why), 0);
+	ck_assert(cfg.kernel.lru_gen_enabled == lru_gen);
+	cfg.nr_cpus = 2;
+	cfg.flush_period_ms = 0;	/* FLUSH_TIME stays 2 s for the rate limits */
+	cfg.manual_clock = true;
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	a = test_cgroup_make(e, mcg_engine_root(e), "a");
+
+	/* t = 0: over every threshold, the last flush recent */
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_for_refault(e, a);
+	mcg_memcg_flush_for_reclaim(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.refault, 0);
+	ck_assert_uint_eq(fc.reclaim, lru_gen ? 0 : reclaim_now[v]);
+	ck_assert_uint_eq(fc.flushes, fc.reclaim);
+	seen = mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL);
+	ck_assert_int_eq(seen, fc.reclaim ? 1000 : 0);
+
+	/* t = 5 s: two periods late; a refault */
+	ck_assert_int_eq(mcg_engine_clock_set(e, 5000000000ull), 0);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_for_refault(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.refault, lru_gen ? 0 : 1);
+	seen = mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL);
+	ck_assert_int_eq(seen, lru_gen ? 0 : 2000);
+
+	/* t = 10 s: late again; a reclaim */
+	ck_assert_int_eq(mcg_engine_clock_set(e, 10000000000ull), 0);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_for_reclaim(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.reclaim, lru_gen ? 0 : reclaim_now[v] + 1);
+	ck_assert_uint_eq(fc.refault, lru_gen ? 0 : 1);
+	ck_assert_uint_eq(fc.flushes, fc.reclaim + fc.refault);
+	seen = mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL);
+	ck_assert_int_eq(seen, lru_gen ? 0 : 3000);
+
+	/* whatever the LRU, a reader still flushes */
+	mcg_memcg_flush_stats(e, a);
+	ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 3000);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
 }
 END_TEST
 
@@ -2161,6 +2389,9 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_charge_kmem_uncharge_refills_stock);
 	tcase_add_test(tc, test_kernel_resolve);
 	tcase_add_test(tc, test_kernel_releases);
+	tcase_add_test(tc, test_kernel_configure);
+	tcase_add_test(tc, test_engine_v1_build);
+	tcase_add_loop_test(tc, test_lru_gen_reclaim_refault_flush, 0, 6);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("counters");

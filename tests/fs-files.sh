@@ -213,10 +213,10 @@ expect "7.3 root zswap.writeback" "$(cat "$M/memory.zswap.writeback")" 1
 expect "6.1 cgroup.stat" "$(cat "$TMP/v2-61/x/cgroup.stat" | tr '\n' '|')" \
 	"nr_descendants 0|nr_dying_descendants 0|"
 # v1 modes that follow the version (cgroup_file_mode()): cgroup.event_control
-# is CFTYPE_WORLD_WRITABLE in the 5.10 and 6.1 sources (and 6.12's, built
-# without v1 by Debian), 0200 in 7.3's (checked above against the 6.18
-# host); memory.pressure_level has no handler in 5.10 and 6.1 (mode 0), a
-# dummy seq_show from 6.12 on (0444, above), and a read of it is EINVAL
+# is CFTYPE_WORLD_WRITABLE in the 5.10, 6.1 and 6.12 sources, 0200 in 7.3's
+# (checked above against the 6.18 host); memory.pressure_level has no
+# handler in 5.10 and 6.1 (mode 0), a dummy seq_show from 6.12 on (0444), and
+# a read of it is EINVAL
 for k in 5.10 6.1; do
 	mount_fs "$TMP/v1-$k" --kernel=$k --hierarchy=v1
 	mkdir "$TMP/v1-$k/x" || fail mkdir
@@ -228,4 +228,87 @@ for k in 5.10 6.1; do
 	expect "$k pressure_level read" "$(err read "$TMP/v1-$k/x/memory.pressure_level")" \
 		"$([ "$(id -u)" -eq 0 ] && echo EINVAL || echo EACCES)"
 done
+# 6.12 with v1 (mem_cgroup_legacy_files[] of 6.12's mm/memcontrol-v1.c, built
+# with CONFIG_MEMCG_V1=y for a v1 mount, though Debian builds it without)
+mount_fs "$TMP/v1-612" --kernel=6.12 --hierarchy=v1
+mkdir "$TMP/v1-612/x" || fail mkdir
+expect "6.12 event_control mode" "$(stat -c %A "$TMP/v1-612/x/cgroup.event_control")" --w--w--w-
+expect "6.12 pressure_level mode" "$(stat -c %A "$TMP/v1-612/x/memory.pressure_level")" -r--r--r--
+fusermount3 -u "$TMP/v1-612" || fail "umount 6.12 v1"
+
+# CONFIG_MEMCG_V1 on v2 (kernel.c, debian_configs[]): Debian's 7.3 is built
+# without it, memcg_v1=y with it.  memory.stat prints the same keys either
+# way, without pgpgin/pgpgout: memcg_stat_format() (7.3 mm/memcontrol.c)
+# skips the two events memcg_vm_event_stat[] has only "#ifdef
+# CONFIG_MEMCG_V1".  What differs is a child's own memory, charged to its
+# parent's percpu (mem_cgroup_alloc()): with it, memcg1_alloc_events()
+# (mm/memcontrol-v1.c) allocates struct memcg1_events_percpu, 24 bytes per
+# CPU, and struct memcg_vmstats_percpu holds 2 events more (16 bytes each,
+# 1344 bytes per CPU instead of 1280 after its cache-line rounding); each
+# per-CPU area also charges an obj_cgroup pointer per 4 bytes
+# (pcpu_obj_full_size()): 2 x (24 + 64) + (24 + 64) / 4 x 8 = 352 bytes
+# more with 2 CPUs.
+percpu_of() {	# KERNEL OPTIONS...: p's percpu with one child c, 2 CPUs
+	m=$TMP/pc$#
+	mount_fs "$m" --cpus=2 --flush_period_ms=50 "$@"
+	mkdir "$m/p" || fail "mkdir p"
+	echo +memory > "$m/p/cgroup.subtree_control" || fail "+memory"
+	mkdir "$m/p/c" || fail "mkdir p/c"
+	sleep 0.3	# periodic flushes
+	grep -c '^pgpg' "$m/p/memory.stat" > "$TMP/pgpg"
+	cut -d' ' -f1 "$m/p/memory.stat" > "$TMP/keys$#"
+	awk '$1 == "percpu" { print $2 }' "$m/p/memory.stat"
+	rmdir "$m/p/c" "$m/p" || fail "rmdir p"
+	fusermount3 -u "$m" || fail "umount $*"
+	wait "$FS_PID"
+}
+off=$(percpu_of --kernel=7.3)
+expect "v2 pgpgin/pgpgout without CONFIG_MEMCG_V1" "$(cat "$TMP/pgpg")" 0
+on=$(percpu_of --kernel=7.3 --memcg_v1=y)
+expect "v2 pgpgin/pgpgout with CONFIG_MEMCG_V1" "$(cat "$TMP/pgpg")" 0
+cmp -s "$TMP/keys1" "$TMP/keys2" || fail "memory.stat keys differ with memcg_v1=y"
+[ "$off" -gt 0 ] || fail "no percpu charged for a child: $off"
+expect "percpu of memcg1_events_percpu and 2 events" "$((on - off))" 352
+expect "memcg_v1=n is 7.3's default" "$(percpu_of --kernel=7.3 -o memcg_v1=n)" "$off"
+# 6.12: the same structures (6.12 mm/memcontrol.c), but with its 38 states
+# struct memcg_vmstats_percpu rounds to 1088 bytes with 25 events or 27: only
+# memcg1_events_percpu differs, 2 x 24 + 24 / 4 x 8 = 96 bytes
+off=$(percpu_of --kernel=6.12)
+on=$(percpu_of --kernel=6.12 -o memcg_v1=y)
+expect "6.12 percpu with memcg_v1=y" "$((on - off))" 96
+
+# CONFIG_LRU_GEN_ENABLED (kernel.c, debian_configs[]): reclaim and refault
+# flush with the classic LRU and never with the multi-gen LRU
+# (prepare_scan_control() of mm/vmscan.c and workingset_test_recent() of
+# mm/workingset.c return before their flush in 6.12 and 7.3, as
+# prepare_scan_count() and workingset_refault() do in 6.1).  A file reader
+# over its limit reclaims and refaults; on the manual clock 10 s pass, and
+# with no periodic flush the ratelimited flushes are late from 4 s on.
+flushes_of() {	# OPTIONS...: "reclaim refault" flush counts of 10 s of reading
+	m=$TMP/lg$#
+	mount_fs "$m" --clock=manual --random_seed=1 --cpus=2 --flush_period_ms=0 "$@"
+	mkdir "$m/a" || fail "mkdir a"
+	echo 16M > "$m/a/memory.max" || fail "memory.max"
+	echo "file_read=20000 footprint=64M" > "$m/a/memcgfs.workload" || fail workload
+	echo 10s > "$m/memcgfs.clock" || fail clock
+	[ "$(awk '$1 == "workingset_refault_file" { print $2 }' "$m/a/memory.stat")" -gt 0 ] ||
+		fail "$*: no refaults"
+	awk '$1 == "reclaim" { r = $2 } $1 == "refault" { f = $2 } END { print r, f }' \
+		"$m/memcgfs.flush_stats"
+	fusermount3 -u "$m" || fail "umount $*"
+	wait "$FS_PID"
+}
+for opts in "--kernel=7.3" "--kernel=7.3 --lru_gen=y" "--kernel=6.12" "--kernel=6.1 --lru_gen=y"; do
+	expect "flushes with the multi-gen LRU ($opts)" "$(flushes_of $opts)" "0 0"
+done
+for opts in "--kernel=7.3 --lru_gen=n" "-o kernel=6.12,lru_gen=n"; do
+	set -- $(flushes_of $opts)
+	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] || fail "classic LRU ($opts): reclaim $1, refault $2 flushes"
+done
+# 6.1 (Debian: CONFIG_LRU_GEN_ENABLED not set): reclaim's flush is
+# mem_cgroup_flush_stats(), thresholded but not rate-limited, of the root;
+# its refault's _delayed() waits 2 x FLUSH_TIME after the last root flush,
+# which those keep renewing (tests/check_engine.c shows it on its own)
+set -- $(flushes_of --kernel=6.1)
+[ "$1" -gt 0 ] || fail "classic LRU (6.1): reclaim $1 flushes"
 echo "PASS: fs-files"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Mounts v1 and v2, reads the root, unmounts with fusermount3 -u and umount;
-# option errors exit 2 with one line; --help and --version exit 0.
+# option errors exit 2 with one line; --help and --version exit 0; the
+# kernel build options memcg_v1= and lru_gen=, and v1 at every release.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
 out=$("$MEMCGFS" --version) || fail "--version"
@@ -10,7 +11,7 @@ case $out in "memcgfs "*) ;; *) fail "--version said: $out" ;; esac
 for bad in "--hierarchy=v3" "--cpus=0" "--cpus=1025" "--nodes=65" "--kernel=5.4" \
 	   "-o flush_period_ms=x" "-o no_such_option" "--seed=000:maybe" \
 	   "--seed=000:before --kernel=7.3" "--seed=005:after" \
-	   "--seed=001:after --hierarchy=v1" "--kernel=6.12 --hierarchy=v1" \
+	   "--seed=001:after --hierarchy=v1" \
 	   "--tick_ms=0" "--tick_ms=101"; do
 	"$MEMCGFS" $bad "$TMP/m" 2>"$TMP/err" && fail "$bad accepted"
 	expect "exit status of $bad" "$?" 2
@@ -26,6 +27,45 @@ for bad in "$TMP/missing" "a $TMP/m c" "$TMP/file"; do
 	expect "error lines of mount point $bad" "$(wc -l < "$TMP/err")" 1
 done
 grep -q "is not a directory" "$TMP/err" || fail "a file as mount point: $(cat "$TMP/err")"
+
+# The kernel build options (mcg_kernel_configure()): refused with one line
+# naming the option, before the mount point is looked at.
+for bad in "--memcg_v1=x|bad memcg_v1" "-o memcg_v1=yes|bad memcg_v1" \
+	   "--lru_gen=1|bad lru_gen" \
+	   "--hierarchy=v1 --memcg_v1=n|memcg_v1=n builds no v1" \
+	   "-o hierarchy=v1,memcg_v1=n,kernel=6.12|memcg_v1=n builds no v1" \
+	   "--kernel=6.10 --memcg_v1=n|CONFIG_MEMCG_V1 came in 6.11" \
+	   "--kernel=6.0 --lru_gen=y|CONFIG_LRU_GEN) came in 6.1" \
+	   "-o kernel=5.4,lru_gen=y|CONFIG_LRU_GEN) came in 6.1" \
+	   "--seed=001:before --memcg_v1=y|seed 001" \
+	   "--seed=001:before --hierarchy=v1|without CONFIG_MEMCG_V1"; do
+	opts=${bad%%|*}
+	"$MEMCGFS" $opts "$TMP/m" 2>"$TMP/err" && fail "$opts accepted"
+	expect "exit status of $opts" "$?" 2
+	expect "error lines of $opts" "$(wc -l < "$TMP/err")" 1
+	grep -qF "${bad#*|}" "$TMP/err" || fail "$opts: $(cat "$TMP/err")"
+done
+
+# v1 at every release, built with CONFIG_MEMCG_V1 as the 6.18 of the v1 goldens is
+# (Debian's 6.12 and 7.3 build without it; a v1 mount implies memcg_v1=y)
+for k in 6.12 6.18 7.3; do
+	for form in "--kernel=$k --hierarchy=v1" "-o kernel=$k,hierarchy=v1,memcg_v1=y"; do
+		mount_fs "$TMP/k1" $form
+		mkdir "$TMP/k1/c" || fail "mkdir $form"
+		expect "$form memory.stat" \
+			"$(cut -d' ' -f1 "$TMP/k1/c/memory.stat" | head -n 15 | tr '\n' ' ')" \
+			"cache rss rss_huge shmem mapped_file dirty writeback workingset_refault_anon \
+workingset_refault_file swap swapcached pgpgin pgpgout pgfault pgmajfault "
+		[ -r "$TMP/k1/c/memory.limit_in_bytes" ] || fail "$form: no memory.limit_in_bytes"
+		rmdir "$TMP/k1/c" || fail "rmdir $form"
+		fusermount3 -u "$TMP/k1" || fail "umount $form"
+		wait "$FS_PID"
+	done
+done
+# v2 takes the release's Debian default, or memcg_v1=n where it exists
+mount_fs "$TMP/k2" -o kernel=7.3,memcg_v1=n,lru_gen=n
+[ -r "$TMP/k2/memory.stat" ] || fail "memcg_v1=n,lru_gen=n v2"
+fusermount3 -u "$TMP/k2" || fail "umount memcg_v1=n"
 
 # --help and memcgfs(8) give the same defaults
 for opt in nodes= flush_period_ms= tick_ms= timeout= max_read= max_threads=; do

@@ -165,12 +165,15 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 {
 	struct mcg_engine *e;
 	pthread_condattr_t cattr;
+	const char *why;
 
+	/* A kernel chosen without CONFIG_MEMCG_V1 has no v1 controller. */
 	if (!cfg || !cfg->kernel.version || cfg->kernel.nr_memcg_stock < 1 ||
 	    cfg->kernel.nr_memcg_stock > MCG_MAX_MEMCG_STOCK ||
 	    cfg->nr_cpus < 1 || cfg->nr_cpus > MCG_MAX_CPUS ||
 	    cfg->nr_nodes < 1 || cfg->nr_nodes > MCG_MAX_NODES ||
-	    (cfg->hierarchy == MCG_HIERARCHY_V1 && !cfg->kernel.memcg_v1)) {
+	    mcg_kernel_check_hierarchy(&cfg->kernel, cfg->hierarchy == MCG_HIERARCHY_V1,
+				       &why) != 0) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -178,8 +181,12 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	if (!e)
 		goto err_nomem;
 	e->cfg = *cfg;
+	/* One whose CONFIG_MEMCG_V1=n is its release's default mounts v1 built
+	 * with it: the engine, the layout and the workload (which reads this
+	 * copy) see that build. */
+	mcg_kernel_set_hierarchy(&e->cfg.kernel, cfg->hierarchy == MCG_HIERARCHY_V1);
 	pthread_mutex_init(&e->clock_lock, NULL);
-	e->layout = mcg_layout_get(cfg->kernel.layout);
+	e->layout = mcg_kernel_layout(&e->cfg.kernel);
 	e->charge_batch = cfg->kernel.charge_batch;
 	e->nr_stock = cfg->kernel.nr_memcg_stock;
 	e->nr_obj_stock = cfg->kernel.obj_stock == MCG_OBJ_STOCK_7_3 ? MCG_MAX_OBJ_STOCK : 1;

@@ -38,6 +38,7 @@ struct mcgfs_options {
 	struct mcg_engine_config engine;	/* hierarchy, CPUs, nodes, kernel ... */
 	char *kernel_version;			/* owned: --kernel as given, or NULL */
 	char *seed;				/* owned: --seed as given, or NULL */
+	struct mcg_kernel_config kconfig;	/* memcg_v1=, lru_gen= */
 	char *workload;				/* owned: profile of new cgroups, or NULL */
 	unsigned tick_ms;			/* the workers' pacing clock */
 	bool has_random_seed;			/* --random_seed given ... */

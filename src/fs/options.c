@@ -36,6 +36,8 @@ enum {
 	KEY_CLOCK,
 	KEY_RANDOM_SEED,
 	KEY_PAGECACHE,
+	KEY_MEMCG_V1,
+	KEY_LRU_GEN,
 };
 
 /* Options that take a value, by key name. */
@@ -52,6 +54,8 @@ static const struct { const char *name; int key; } valued[] = {
 	{ "tick_ms", KEY_TICK },
 	{ "clock", KEY_CLOCK },
 	{ "random_seed", KEY_RANDOM_SEED },
+	{ "memcg_v1", KEY_MEMCG_V1 },
+	{ "lru_gen", KEY_LRU_GEN },
 };
 
 
@@ -60,6 +64,18 @@ static int bad(const char *what, const char *value, const char *expected)
 {
 	fprintf(stderr, "memcgfs: bad %s '%s' (expected %s)\n", what, value, expected);
 	return -1;
+}
+
+/* A kernel build option's value, as Kconfig writes it. */
+static bool parse_kconfig(const char *s, enum mcg_kconfig_choice *out)
+{
+	if (strcmp(s, "y") == 0)
+		*out = MCG_KCONFIG_Y;
+	else if (strcmp(s, "n") == 0)
+		*out = MCG_KCONFIG_N;
+	else
+		return false;
+	return true;
 }
 
 static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
@@ -127,6 +143,14 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 	case KEY_SEED:
 		g_free(o->seed);
 		o->seed = g_strdup(v);
+		return 0;
+	case KEY_MEMCG_V1:
+		if (!parse_kconfig(v, &o->kconfig.memcg_v1))
+			return bad("memcg_v1", v, "y or n");
+		return 0;
+	case KEY_LRU_GEN:
+		if (!parse_kconfig(v, &o->kconfig.lru_gen))
+			return bad("lru_gen", v, "y or n");
 		return 0;
 	case KEY_FLUSH_PERIOD:
 		if (!parse_uint(v, 0, UINT_MAX, &o->engine.flush_period_ms))
@@ -251,6 +275,12 @@ static void usage(const char *prog)
 	       "                           base); see Kernels below\n"
 	       "    --seed=NNN:before|after  a seed patch's experiment: its base kernel\n"
 	       "                           without (before) or with (after) the patch\n"
+	       "    --memcg_v1=y|n         CONFIG_MEMCG_V1, the v1 memory controller (6.11+;\n"
+	       "                           default: as Debian builds the release, n from\n"
+	       "                           6.11, y before; y with --hierarchy=v1)\n"
+	       "    --lru_gen=y|n          CONFIG_LRU_GEN_ENABLED, the multi-gen LRU, whose\n"
+	       "                           reclaim and refault do not flush (6.1+; default:\n"
+	       "                           as Debian builds the release, y from 6.12)\n"
 	       "    --flush_period_ms=N    periodic statistics flush, 0 = off (default %u)\n"
 	       "    --hugetlb_accounting   cgroup2 memory_hugetlb_accounting\n"
 	       "    --timeout=SECONDS      entry and attribute cache (default %.0f)\n"
@@ -407,9 +437,11 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 	{
 		const char *why;
 
+		/* The release as Debian configures it, then the mount's
+		 * choices and its hierarchy (a v1 one builds CONFIG_MEMCG_V1). */
 		if (mcg_kernel_resolve(o->kernel_version, o->seed, &o->engine.kernel, &why) != 0 ||
-		    mcg_kernel_check_hierarchy(&o->engine.kernel,
-					       o->engine.hierarchy == MCG_HIERARCHY_V1, &why) != 0) {
+		    mcg_kernel_configure(&o->engine.kernel, &o->kconfig,
+					 o->engine.hierarchy == MCG_HIERARCHY_V1, &why) != 0) {
 			fprintf(stderr, "memcgfs: kernel %s, seed %s: %s\n",
 				o->kernel_version ? o->kernel_version : "(default)",
 				o->seed ? o->seed : "(none)", why);

@@ -29,10 +29,10 @@
  * seed 003's patch went into 5.8, and its before is this era with it
  * reverted.
  *
- * Debian's 5.10 build (bullseye) cannot be had here; 5.10 has no
- * CONFIG_LRU_GEN nor CONFIG_MEMCG_V1 (v1 is always built), and the layout
- * assumes Debian's usual CONFIG_SWAP, ZSWAP, TRANSPARENT_HUGEPAGE and
- * NUMA_BALANCING.
+ * Built as Debian builds it (config.amd64_none_amd64 of linux-config-5.10,
+ * 5.10.223): CONFIG_SWAP, ZSWAP, TRANSPARENT_HUGEPAGE, NUMA_BALANCING and
+ * HUGETLB_PAGE on; 5.10 has no CONFIG_LRU_GEN nor CONFIG_MEMCG_V1 (v1 is
+ * always built).
  */
 #include "kernel/eras.h"
 
@@ -41,6 +41,7 @@ const struct mcg_kernel mcg_era_5_10 = {
 	.era = "5.10",
 	.layout = MCG_LAYOUT_5_10,
 	.memcg_v1 = true,
+	.memcg_v1_chosen = true,
 	.stats = MCG_STATS_BATCHED_ATOMICS,
 	.updater = MCG_UPDATER_LOCKED,
 	.walk = MCG_WALK_POP_LOCKED,

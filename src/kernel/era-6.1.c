@@ -29,8 +29,10 @@
  * locals stay with it.  This is seed 000's before.
  *
  * Built as Debian builds it (the .config of linux-headers-6.1.0-50-amd64,
- * 6.1.176): CONFIG_LRU_GEN=y but "# CONFIG_LRU_GEN_ENABLED is not set", so
- * reclaim runs the classic LRU and flushes (prepare_scan_count());
+ * 6.1.176, and config.amd64_none_amd64 of linux-config-6.1): CONFIG_LRU_GEN=y
+ * but "# CONFIG_LRU_GEN_ENABLED is not set", so reclaim runs the classic LRU
+ * and flushes (prepare_scan_count()) unless a mount says lru_gen=y;
+ * no CONFIG_MEMCG_V1 yet (6.11), the v1 controller is always built;
  * CONFIG_PREEMPT_VOLUNTARY=y; CONFIG_PSI=y; no CONFIG_IRQ_TIME_ACCOUNTING.
  */
 #include "kernel/eras.h"
@@ -40,6 +42,7 @@ const struct mcg_kernel mcg_era_6_1 = {
 	.era = "6.1",
 	.layout = MCG_LAYOUT_6_1,
 	.memcg_v1 = true,
+	.memcg_v1_chosen = true,
 	.stats = MCG_STATS_RSTAT,
 	.updater = MCG_UPDATER_LOCKED,
 	.walk = MCG_WALK_POP_LOCKED,

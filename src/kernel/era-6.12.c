@@ -17,11 +17,15 @@
  * Locals are kept by the flush (state_local, events_local; lruvec
  * state_local), and stay with a memcg that goes offline.
  *
- * Built as Debian builds it (the .config of linux-headers-6.12.107+deb12-amd64):
+ * Built as Debian builds it (the .config of linux-headers-6.12.107+deb12-amd64,
+ * and config.amd64_none_amd64 of linux-config-6.12, 6.12.117):
  *   # CONFIG_MEMCG_V1 is not set   - no v1 hierarchy, no pgpgin/pgpgout
  *   CONFIG_LRU_GEN_ENABLED=y       - reclaim and refault take no memcg flush
  *   CONFIG_PSI=y, # CONFIG_IRQ_TIME_ACCOUNTING is not set, CONFIG_SWAP=y,
  *   CONFIG_ZSWAP=y, CONFIG_TRANSPARENT_HUGEPAGE=y, CONFIG_NUMA_BALANCING=y
+ * That is this plain era's fixed build (mcg_kernel_get("6.12")); the release
+ * 6.12 a mount runs has the same defaults, and a v1 hierarchy or memcg_v1=y
+ * builds it with CONFIG_MEMCG_V1 (kernel.c).
  */
 #include "kernel/eras.h"
 
@@ -30,6 +34,7 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.era = "6.12",
 	.layout = MCG_LAYOUT_6_12,
 	.memcg_v1 = false,
+	.memcg_v1_chosen = true,
 	.stats = MCG_STATS_RSTAT,
 	.updater = MCG_UPDATER_LOCKED,
 	.walk = MCG_WALK_DETACH_LIST,

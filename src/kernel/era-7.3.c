@@ -12,9 +12,12 @@
  * aimed at the dying memcg go to its nearest online ancestor
  * (get_non_dying_memcg_start()).  This is seed 001's base.
  *
- * No Debian build of 7.3 can be had here, so 7.3 is built as the kernel
- * the v1 goldens (tests/golden) were captured on: CONFIG_MEMCG_V1=y and no
- * CONFIG_LRU_GEN, hence classic reclaim with its ratelimited flushes.
+ * This plain era (mcg_kernel_get("7.3"), the engine's default) is built as
+ * the kernel the v1 goldens (tests/golden) were captured on, a 6.18
+ * with CONFIG_MEMCG_V1=y and no CONFIG_LRU_GEN, hence classic
+ * reclaim with its ratelimited flushes.  The release 7.3 a mount runs is
+ * Debian's 7.3.4 instead (config.amd64_none_amd64 of linux-config-7.3:
+ * "# CONFIG_MEMCG_V1 is not set", CONFIG_LRU_GEN_ENABLED=y; kernel.c).
  */
 #include "kernel/eras.h"
 
@@ -23,6 +26,7 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.era = "7.3",
 	.layout = MCG_LAYOUT_7_3,
 	.memcg_v1 = true,
+	.memcg_v1_chosen = true,
 	.stats = MCG_STATS_RSTAT,
 	.updater = MCG_UPDATER_LLIST,
 	.walk = MCG_WALK_DETACH_LIST,

@@ -19,16 +19,19 @@
  * memcg_vm_event_stat[], memory_stats[]) and derives the slot maps from them at
  * boot (init_memcg_stats(), init_memcg_events()).  We do the same.  Each
  * layout below is a transcription of those lists for one kernel version with
- * every config option the emulation models switched on (SWAP, ZSWAP,
- * TRANSPARENT_HUGEPAGE, NUMA_BALANCING, HUGETLB_PAGE, MEMCG_V1), and
- * layout_build() turns the lists into the maps of struct mcg_layout:
+ * the config options the emulation models switched on as Debian's amd64
+ * config has them (SWAP, ZSWAP, TRANSPARENT_HUGEPAGE, NUMA_BALANCING,
+ * HUGETLB_PAGE), and CONFIG_MEMCG_V1 (6.11+) either way: a layout_desc's
+ * no_memcg_v1 builds its lists without the entries that option guards (6.12
+ * and 7.3 have both builds, mcg_layout_build()).  layout_build() turns the
+ * lists into the maps of struct mcg_layout:
  *
  *   node items     -> kind NODE,  state slots 0 .. nr_node_slots-1
  *   memcg items    -> kind MEMCG, state slots nr_node_slots .. nr_state_slots-1
  *   events         -> kind EVENT, event slots 0 .. nr_event_slots-1
  *   everything else stays ABSENT (slot MCG_SLOT_NONE): updates are dropped
  *
- * There is one layout per tabulated release: 7.3, 6.12, 6.1 and 5.10 read
+ * There is one table per tabulated release: 7.3, 6.12, 6.1 and 5.10 read
  * from Debian's source, 6.6, 5.15 and 5.4 derived from the commits between
  * them (each list says which).  Adding a kernel means adding its lists, its
  * layout_descs[] entry and its row in kernel.c's layout_of[].
@@ -497,8 +500,12 @@ static const enum mcg_item pgsteal_6_12[] = {
 };
 
 /* memcg1_stats[] with memcg1_stat_names[] (mm/memcontrol-v1.c of 7.3,
- * memcg1_stat_format(); 6.12's source has the same list, but Debian builds
- * 6.12 without CONFIG_MEMCG_V1): the swap rows need CONFIG_SWAP. */
+ * memcg1_stat_format()); 6.12's mm/memcontrol-v1.c has the same list, the
+ * same memcg1_stat_format() (but for the lruvec fields its CONFIG_DEBUG_VM
+ * anon_cost/file_cost lines read; Debian does not set it) and the same
+ * memcg1_events[], so
+ * its CONFIG_MEMCG_V1=y build prints these rows too.  The swap rows need
+ * CONFIG_SWAP. */
 static const struct mcg_stat_row v1_stats_7_3[] = {
 	{ "cache",			MCG_FILE_PAGES },
 	{ "rss",			MCG_ANON_MAPPED },
@@ -1341,12 +1348,28 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_stats, v2_stats_6_12),
 		LIST(pgscan_items, pgscan_6_12),
 		LIST(pgsteal_items, pgsteal_6_12),
-		/* Debian's 6.12 (linux-headers-6.12.107+deb12-amd64 .config):
-		 * "# CONFIG_MEMCG_V1 is not set" - no v1 rows, and no
-		 * PGPGIN/PGPGOUT (6.12 memcg_vm_event_stat[] has them under
+		/* Debian's 6.12 (config.amd64_none_amd64 of linux-config-6.12,
+		 * 6.12.117): "# CONFIG_MEMCG_V1 is not set" - no v1 rows, and
+		 * no PGPGIN/PGPGOUT (6.12 memcg_vm_event_stat[] has them under
 		 * #ifdef CONFIG_MEMCG_V1, like 7.3's). */
 		.no_memcg_v1 = true,
 		LIST(memcg_v1_only, memcg_v1_only),
+	},
+	/* 6.12 built with CONFIG_MEMCG_V1=y (a v1 mount, or memcg_v1=y): the
+	 * same lists with PGPGIN/PGPGOUT in memcg_vm_event_stat[] (27 events;
+	 * memcg_stat_format() skips them in v2, so v2 prints the same lines)
+	 * and memcg1_stats[] of mm/memcontrol-v1.c, as 7.3's. */
+	[MCG_LAYOUT_6_12_V1] = {
+		.name = "6.12-v1",
+		.version = MCG_KVER(6, 12),
+		LIST(node_items, node_items_6_12),
+		LIST(memcg_items, memcg_items_6_12),
+		LIST(events, events_6_12),
+		LIST(count_items, count_items_6_12),
+		LIST(v2_stats, v2_stats_6_12),
+		LIST(pgscan_items, pgscan_6_12),
+		LIST(pgsteal_items, pgsteal_6_12),
+		LIST(v1_stats, v1_stats_7_3),
 	},
 	[MCG_LAYOUT_6_1] = {
 		.name = "6.1",
@@ -1411,10 +1434,11 @@ static const struct layout_desc layout_descs[MCG_NR_LAYOUTS] = {
 		LIST(v2_lines, v2_lines_5_4),
 		LIST(v1_stats, v1_stats_5_10),
 	},
-	/* Seed 001's kernel: 7.3's lists built as CONFIG_MEMCG_V1=n builds
-	 * them.  Same version, so the same v2 files (7.3's memory_files[]
-	 * has no CONFIG_MEMCG_V1 entry; only legacy_cftypes and memsw_files
-	 * are v1-only). */
+	/* 7.3's lists built as CONFIG_MEMCG_V1=n builds them: Debian's 7.3
+	 * (config.amd64_none_amd64 of linux-config-7.3, 7.3.4: "# CONFIG_MEMCG_V1
+	 * is not set") and seed 001's kernel.  Same version, so the same v2
+	 * files (7.3's memory_files[] has no CONFIG_MEMCG_V1 entry; only
+	 * legacy_cftypes and memsw_files, mem_cgroup_swap_init(), are v1-only). */
 	[MCG_LAYOUT_7_3_NO_V1] = {
 		.name = "7.3-no-v1",
 		.version = MCG_KVER(7, 3),
@@ -1605,6 +1629,20 @@ const struct mcg_layout *mcg_layout_get(enum mcg_layout_id id)
 	pthread_once(&built, layouts_build);
 	g_return_val_if_fail((unsigned)id < MCG_NR_LAYOUTS, NULL);
 	return &layouts[id];
+}
+
+enum mcg_layout_id mcg_layout_build(enum mcg_layout_id id, bool memcg_v1)
+{
+	switch (id) {
+	case MCG_LAYOUT_7_3:
+	case MCG_LAYOUT_7_3_NO_V1:
+		return memcg_v1 ? MCG_LAYOUT_7_3 : MCG_LAYOUT_7_3_NO_V1;
+	case MCG_LAYOUT_6_12:
+	case MCG_LAYOUT_6_12_V1:
+		return memcg_v1 ? MCG_LAYOUT_6_12_V1 : MCG_LAYOUT_6_12;
+	default:
+		return id;
+	}
 }
 
 const struct mcg_layout *mcg_layout_by_name(const char *name)

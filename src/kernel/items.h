@@ -169,17 +169,22 @@ struct mcg_stat_line {
 	enum mcg_item item;	/* MCG_LINE_ITEM only */
 };
 
-/* The layouts: one per tabulated kernel release (src/kernel/items.c).  A
- * release between two tables prints the older table (mcg_kernel_resolve()). */
+/* The layouts: one per tabulated kernel release (src/kernel/items.c), and
+ * for 6.12 and 7.3, whose source has the CONFIG_MEMCG_V1 option, a second
+ * build of the same tables: 6.12 as Debian builds it (without) and with it,
+ * 7.3 with it and without (seed 001's, and Debian's).  A release between two
+ * tables prints the older table (mcg_kernel_resolve()); which build it
+ * prints follows its CONFIG_MEMCG_V1 (mcg_layout_build()). */
 enum mcg_layout_id {
-	MCG_LAYOUT_7_3 = 0,	/* Linux 7.3, the default */
-	MCG_LAYOUT_6_12,	/* Linux 6.12 LTS */
+	MCG_LAYOUT_7_3 = 0,	/* Linux 7.3 with CONFIG_MEMCG_V1=y */
+	MCG_LAYOUT_6_12,	/* Linux 6.12 LTS, CONFIG_MEMCG_V1=n as Debian's */
 	MCG_LAYOUT_6_1,		/* Linux 6.1 LTS */
 	MCG_LAYOUT_5_10,	/* Linux 5.10 LTS */
-	MCG_LAYOUT_7_3_NO_V1,	/* Linux 7.3 with CONFIG_MEMCG_V1=n (seed 001) */
+	MCG_LAYOUT_7_3_NO_V1,	/* Linux 7.3 with CONFIG_MEMCG_V1=n (Debian's, seed 001) */
 	MCG_LAYOUT_6_6,		/* Linux 6.6 LTS, derived from history */
 	MCG_LAYOUT_5_15,	/* Linux 5.15 LTS, derived from history */
 	MCG_LAYOUT_5_4,		/* Linux 5.4 LTS, derived from history */
+	MCG_LAYOUT_6_12_V1,	/* Linux 6.12 with CONFIG_MEMCG_V1=y */
 	MCG_NR_LAYOUTS
 };
 
@@ -191,7 +196,7 @@ enum mcg_layout_id {
 /* A kernel layout.  All arrays are built once by mcg_layout_get(). */
 struct mcg_layout {
 	enum mcg_layout_id id;
-	const char *name;		/* "7.3", "6.12", "7.3-no-v1" */
+	const char *name;		/* "7.3", "6.12", "7.3-no-v1", "6.12-v1" */
 	unsigned version;		/* MCG_KVER() of the kernel: files and event
 					 * lines are gated on it */
 
@@ -233,15 +238,22 @@ struct mcg_layout {
 	const struct mcg_stat_row *v1_stats;
 	unsigned nr_v1_stats;
 	/* The legacy (v1) memory controller is built: false for a layout built
-	 * with CONFIG_MEMCG_V1=n (Debian's 6.12, seed 001). */
+	 * with CONFIG_MEMCG_V1=n (Debian's 6.12 and 7.3, seed 001). */
 	bool has_v1;
 };
 
 /* The layout for an id; never NULL for a valid id.  Thread-safe. */
 const struct mcg_layout *mcg_layout_get(enum mcg_layout_id id);
-/* The layout named "7.3", "6.12", "6.6", "6.1", "5.15", "5.10", "5.4" or
- * "7.3-no-v1", or NULL. */
+/* The layout named "7.3", "6.12", "6.6", "6.1", "5.15", "5.10", "5.4",
+ * "7.3-no-v1" or "6.12-v1", or NULL. */
 const struct mcg_layout *mcg_layout_by_name(const char *name);
+/* The build of layout id's tables with (memcg_v1) or without CONFIG_MEMCG_V1:
+ * MCG_LAYOUT_7_3 <-> MCG_LAYOUT_7_3_NO_V1, MCG_LAYOUT_6_12 <->
+ * MCG_LAYOUT_6_12_V1.  The tables of the releases before the option (6.11,
+ * "mm: memcg: put cgroup v1-specific code under a config option") have one
+ * build, with v1, and are returned as they are: 6.6's table, which 6.11
+ * prints, keeps its PGPGIN/PGPGOUT slots either way (see kernel.c). */
+enum mcg_layout_id mcg_layout_build(enum mcg_layout_id id, bool memcg_v1);
 
 /* Is the item tracked by this layout at all? */
 static inline bool mcg_layout_has(const struct mcg_layout *l, enum mcg_item item)

@@ -49,8 +49,10 @@ static const struct mcg_kernel *const eras[] = {
  *     MEMCG_CHARGE_BATCH of 32 (64 since 5.19), 6.6 kept v1 locals in the
  *     flush (seed 000 after).
  *
- *   CONFIG_MEMCG_V1 follows the layout: a layout built without it (Debian's
- *   6.12) has no v1 memory controller, whatever era runs it.
+ *   its build: CONFIG_MEMCG_V1 and CONFIG_LRU_GEN_ENABLED as Debian
+ *     configures the release (debian_configs[] below), which a mount may
+ *     change (mcg_kernel_configure()).  The layout is printed in the
+ *     CONFIG_MEMCG_V1 build the kernel has (mcg_layout_build()).
  */
 struct release_range {
 	unsigned major, first_minor, last_minor;
@@ -74,6 +76,51 @@ static const struct {
 	{ MCG_KVER(6, 12), MCG_LAYOUT_6_12 },
 	{ MCG_KVER(7, 3), MCG_LAYOUT_7_3 },
 };
+
+/*
+ * How Debian configures each release: CONFIG_MEMCG_V1 and
+ * CONFIG_LRU_GEN_ENABLED as config.amd64_none_amd64 of the package
+ * linux-config-VERSION has them (the .config of linux-image-*-amd64, made
+ * from debian/config/ of Debian's linux source package), for every Linux
+ * source Debian has (../shared/tools/kernel-source lists them):
+ *
+ *   source    CONFIG_MEMCG_V1                 CONFIG_LRU_GEN  CONFIG_LRU_GEN_ENABLED
+ *   5.10.223  (no such option)                (no such option)
+ *   6.1.176   (no such option)                =y              "is not set"
+ *   6.12.117  "# CONFIG_MEMCG_V1 is not set"  =y              =y
+ *   7.2.13    "# CONFIG_MEMCG_V1 is not set"  =y              =y
+ *   7.3.4     "# CONFIG_MEMCG_V1 is not set"  =y              =y
+ *
+ * A release Debian has no source of is configured as the nearest source at
+ * or before it, carried forward as `make olddefconfig` carries a .config: an
+ * option that config does not name takes its Kconfig default.  The options
+ * exist from:
+ *   CONFIG_LRU_GEN  6.1 (mm/Kconfig, "mm: multi-gen LRU: groundwork");
+ *                   before, the classic LRU only;
+ *   CONFIG_MEMCG_V1 6.11 (init/Kconfig, e93d4166b40a "mm: memcg: put
+ *                   cgroup v1-specific code under a config option"),
+ *                   "default n"; before, the v1 controller is always built.
+ * So 5.4 .. 5.9 (before Debian's oldest source) and 5.10 .. 6.0 have v1 and
+ * the classic LRU; 6.1 .. 6.10 v1 and the classic LRU (6.1's config leaves
+ * CONFIG_LRU_GEN_ENABLED off); 6.11 the same LRU and, its 6.1 config not
+ * naming CONFIG_MEMCG_V1, no v1 controller by default; 6.12 .. 7.3 no v1
+ * controller and the multi-gen LRU.
+ */
+static const struct {
+	unsigned since;		/* the release of the Debian source */
+	bool memcg_v1;		/* from 6.11 on */
+	bool lru_gen_enabled;	/* from 6.1 on */
+} debian_configs[] = {
+	{ MCG_KVER(5, 4), true, false },	/* none: no option exists */
+	{ MCG_KVER(5, 10), true, false },
+	{ MCG_KVER(6, 1), false, false },	/* CONFIG_MEMCG_V1 not named: default n */
+	{ MCG_KVER(6, 12), false, true },
+	{ MCG_KVER(7, 2), false, true },
+	{ MCG_KVER(7, 3), false, true },
+};
+
+#define MEMCG_V1_SINCE MCG_KVER(6, 11)
+#define LRU_GEN_SINCE MCG_KVER(6, 1)
 
 static const struct {
 	unsigned since;
@@ -171,7 +218,8 @@ unsigned mcg_kernel_release(const struct mcg_kernel *k)
 	return kver;
 }
 
-/* The kernel of a release: its era's mechanisms with its layout. */
+/* The kernel of a release: its era's mechanisms with its layout, built as
+ * Debian builds it. */
 static void release_kernel(const char *version, struct mcg_kernel *out)
 {
 	static pthread_once_t named = PTHREAD_ONCE_INIT;
@@ -189,7 +237,12 @@ static void release_kernel(const char *version, struct mcg_kernel *out)
 			break;
 	out->version = release_names[index];
 	out->layout = layout_of[i].layout;
-	out->memcg_v1 = mcg_layout_get(out->layout)->has_v1;
+	for (i = G_N_ELEMENTS(debian_configs); i-- > 0;)
+		if (kver >= debian_configs[i].since)
+			break;
+	out->memcg_v1 = kver < MEMCG_V1_SINCE || debian_configs[i].memcg_v1;
+	out->memcg_v1_chosen = false;
+	out->lru_gen_enabled = kver >= LRU_GEN_SINCE && debian_configs[i].lru_gen_enabled;
 }
 
 const struct mcg_kernel *mcg_kernel_default(void)
@@ -239,11 +292,15 @@ int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel 
 			       "000 runs on 6.1, 001 on 7.3, 002 on 6.12, 003 on 5.10";
 			return -1;
 		}
-		if (!era)
-			era = mcg_kernel_get(s->base ? s->base : "5.10");
+		if (!era) {
+			release_kernel(s->base ? s->base : "5.10", &release);
+			era = &release;
+		}
 	}
-	if (!era)
-		era = mcg_kernel_default();
+	if (!era) {
+		release_kernel(mcg_kernel_default()->version, &release);
+		era = &release;
+	}
 	*out = *era;
 	if (s) {
 		(after ? s->after : s->before)(out);
@@ -253,14 +310,71 @@ int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel 
 	return 0;
 }
 
+int mcg_kernel_configure(struct mcg_kernel *k, const struct mcg_kernel_config *c, bool v1,
+			 const char **why)
+{
+	unsigned kver = mcg_kernel_release(k);
+
+	if (c->memcg_v1 != MCG_KCONFIG_DEFAULT) {
+		bool on = c->memcg_v1 == MCG_KCONFIG_Y;
+
+		if (!on && kver < MEMCG_V1_SINCE) {
+			*why = "memcg_v1=n needs a kernel of 6.11 or later: CONFIG_MEMCG_V1 "
+			       "came in 6.11, before it the v1 memory controller is always built";
+			return -1;
+		}
+		if (k->memcg_v1_chosen && on != k->memcg_v1) {
+			/* seed 001 is the one resolved kernel that chose */
+			*why = "seed 001 runs a kernel built without CONFIG_MEMCG_V1 on both "
+			       "sides: memcg_v1=y is not its experiment";
+			return -1;
+		}
+		k->memcg_v1 = on;
+		k->memcg_v1_chosen = true;
+	}
+	if (c->lru_gen != MCG_KCONFIG_DEFAULT) {
+		bool on = c->lru_gen == MCG_KCONFIG_Y;
+
+		if (on && kver < LRU_GEN_SINCE) {
+			*why = "lru_gen=y needs a kernel of 6.1 or later: the multi-gen LRU "
+			       "(CONFIG_LRU_GEN) came in 6.1";
+			return -1;
+		}
+		k->lru_gen_enabled = on;
+	}
+	if (v1 && c->memcg_v1 == MCG_KCONFIG_N) {
+		*why = "memcg_v1=n builds no v1 memory controller (CONFIG_MEMCG_V1=n): "
+		       "--hierarchy=v1 needs memcg_v1=y, or no memcg_v1 option";
+		return -1;
+	}
+	if (mcg_kernel_check_hierarchy(k, v1, why) != 0)
+		return -1;
+	mcg_kernel_set_hierarchy(k, v1);
+	return 0;
+}
+
 int mcg_kernel_check_hierarchy(const struct mcg_kernel *k, bool v1, const char **why)
 {
-	if (v1 && !k->memcg_v1) {
-		*why = "this kernel is built without CONFIG_MEMCG_V1 (Debian's 6.12, "
-		       "seed 001): there is no v1 memory controller, use --hierarchy=v2";
+	if (v1 && !k->memcg_v1 && k->memcg_v1_chosen) {
+		*why = "this kernel is built without CONFIG_MEMCG_V1 (seed 001's, or "
+		       "memcg_v1=n): there is no v1 memory controller, use --hierarchy=v2";
 		return -1;
 	}
 	return 0;
+}
+
+/* A v1 hierarchy is mounted on a kernel built with CONFIG_MEMCG_V1=y, as
+ * the 6.18 the v1 goldens were captured on is: the release's default
+ * gives way. */
+void mcg_kernel_set_hierarchy(struct mcg_kernel *k, bool v1)
+{
+	if (v1)
+		k->memcg_v1 = true;
+}
+
+const struct mcg_layout *mcg_kernel_layout(const struct mcg_kernel *k)
+{
+	return mcg_layout_get(mcg_layout_build(k->layout, k->memcg_v1));
 }
 
 /* kmalloc_size_roundup() for SLUB's kmalloc caches: the power-of-two classes

@@ -156,15 +156,24 @@ struct mcg_kernel {
 	 * runs ("6.1" for both): the same string for the four plain eras. */
 	const char *version;
 	const char *era;
-	enum mcg_layout_id layout;	/* its file layouts */
-	/* CONFIG_MEMCG_V1: the legacy (v1) memory controller is built in.
-	 * For a release, as its layout is built (mcg_layout.has_v1).  Without
-	 * it (Debian's 6.12, seed 001's kernels) mm/memcontrol-v1.c is not
-	 * built (mm/Makefile), the
-	 * subsystem has no legacy_cftypes (memory_cgrp_subsys in
-	 * mm/memcontrol.c), so only a v2 hierarchy can mount, and the layout
-	 * loses the v1-only items (MCG_LAYOUT_7_3_NO_V1). */
+	/* Its release's tables (src/kernel/items.c), in either build: what
+	 * it prints is mcg_layout_build(layout, memcg_v1), mcg_kernel_layout(). */
+	enum mcg_layout_id layout;
+	/* CONFIG_MEMCG_V1 (6.11+; before, the legacy controller is always
+	 * built): the legacy (v1) memory controller is built in.  Without it
+	 * mm/memcontrol-v1.c is not built (mm/Makefile), the subsystem has no
+	 * legacy_cftypes (memory_cgrp_subsys in mm/memcontrol.c), so only a v2
+	 * hierarchy can mount, memcg_vm_event_stat[] loses PGPGIN/PGPGOUT, and
+	 * a new memcg allocates no memcg1_events_percpu (memcg1_alloc_events(),
+	 * mm/memcontrol-v1.h), which its parent's percpu stat shows.  A release
+	 * takes its Debian default (kernel.c), which a v1 hierarchy overrides
+	 * (mcg_kernel_set_hierarchy()) unless it was chosen. */
 	bool memcg_v1;
+	/* memcg_v1 is chosen, not the release's default: by a mount's
+	 * memcg_v1= (mcg_kernel_configure()), by seed 001, whose experiment is
+	 * a CONFIG_MEMCG_V1=n kernel, or as a plain era's build
+	 * (mcg_kernel_get()).  A chosen n cannot mount v1. */
+	bool memcg_v1_chosen;
 	enum mcg_stats_mode stats;
 	enum mcg_rstat_updater updater;
 	enum mcg_rstat_walk walk;
@@ -188,9 +197,14 @@ struct mcg_kernel {
 	bool kmem_pages_objcg;
 	enum mcg_numa_stat numa_stat;
 	enum mcg_css_ref css_ref;
-	/* CONFIG_LRU_GEN_ENABLED: multi-gen LRU on by default.  Its reclaim
-	 * and refault paths take no memcg flush (prepare_scan_control() and
-	 * workingset_test_recent() return before it in 6.12). */
+	/* CONFIG_LRU_GEN_ENABLED (6.1+): the multi-gen LRU on by default.  Its
+	 * reclaim and refault take no memcg flush: prepare_scan_control()
+	 * (prepare_scan_count() in 6.1), mm/vmscan.c, and
+	 * workingset_test_recent() (workingset_refault() in 6.1),
+	 * mm/workingset.c, return before it.  Off, they take the classic
+	 * LRU's: mem_cgroup_flush_stats_ratelimited() in 6.12 and 7.3,
+	 * mem_cgroup_flush_stats() and _delayed() in 6.1
+	 * (mcg_memcg_flush_for_reclaim(), _for_refault()). */
 	bool lru_gen_enabled;
 	/* flush_reclaim_state() (6.5, mm/vmscan.c): the slab pages shrinkers
 	 * free count as reclaimed for global reclaim only; before, for any
@@ -212,7 +226,12 @@ struct mcg_kernel {
 	bool seed_after;
 };
 
-/* The plain era of a version ("5.10", "6.1", "6.12", "7.3"), or NULL. */
+/* The plain era of a version ("5.10", "6.1", "6.12", "7.3"), or NULL: each
+ * a fixed build (memcg_v1_chosen), what the benchmarks and the unit tests
+ * run: 5.10 and 6.1 as Debian builds them, 6.12 as Debian builds it (no v1
+ * controller, the multi-gen LRU), 7.3 as the kernel the v1 goldens were
+ * captured on (CONFIG_MEMCG_V1=y, no CONFIG_LRU_GEN).  A mount runs a
+ * release instead (mcg_kernel_resolve()), built as Debian builds it. */
 const struct mcg_kernel *mcg_kernel_get(const char *version);
 /* The releases --kernel accepts, for a one-line error and --help. */
 #define MCG_KERNEL_RELEASES \
@@ -222,7 +241,9 @@ bool mcg_kernel_release_known(const char *version);
 /* MCG_KVER() of the release k models (k->version): what decides which
  * files it has, where its layout's version would be too coarse. */
 unsigned mcg_kernel_release(const struct mcg_kernel *k);
-/* The default era (the newest). */
+/* The default era (the newest), as mcg_kernel_get("7.3"): the engine's
+ * default (mcg_engine_config_init()).  A mount's default is the release
+ * 7.3 (mcg_kernel_resolve(NULL, NULL, ...)). */
 const struct mcg_kernel *mcg_kernel_default(void);
 /* Every era, oldest first; *nr receives the count. */
 const struct mcg_kernel *const *mcg_kernel_list(unsigned *nr);
@@ -243,21 +264,55 @@ struct mcg_seed {
 const struct mcg_seed *mcg_seed_get(const char *id);
 const struct mcg_seed *mcg_seed_list(unsigned *nr);
 
-/* Resolves the kernel a mount runs: `version` (NULL: the seed's base era, or
- * the default) with `seed` ("NNN:before" or "NNN:after", NULL for none)
- * applied.  Any release from 5.4 to 7.3 resolves (see kernel.c): it prints
- * the layout of the newest tabulated release at or before it and runs the
- * mechanisms of the era of its stats machinery.  0, or -1 with a one-line
+/* Resolves the kernel a mount runs: `version` (NULL: the seed's base, or
+ * 7.3) with `seed` ("NNN:before" or "NNN:after", NULL for none) applied.
+ * Any release from 5.4 to 7.3 resolves (see kernel.c): it prints the layout
+ * of the newest tabulated release at or before it, runs the mechanisms of
+ * the era of its stats machinery, and is configured as Debian configures
+ * it (CONFIG_MEMCG_V1 and CONFIG_LRU_GEN_ENABLED of the nearest Debian
+ * source at or before it; memcg_v1_chosen false).  0, or -1 with a one-line
  * reason in *why (static string, for a user who asked for a combination that
  * never existed). */
 int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel *out,
 		       const char **why);
 
+/* A mount's choice of a kernel build option. */
+enum mcg_kconfig_choice {
+	MCG_KCONFIG_DEFAULT = 0,	/* the release's Debian default */
+	MCG_KCONFIG_N,
+	MCG_KCONFIG_Y,
+};
+
+/* The build options a mount chooses (memcg_v1=, lru_gen=). */
+struct mcg_kernel_config {
+	enum mcg_kconfig_choice memcg_v1;	/* CONFIG_MEMCG_V1 */
+	enum mcg_kconfig_choice lru_gen;	/* CONFIG_LRU_GEN_ENABLED */
+};
+
+/* Applies a mount's choices c to a resolved kernel k, then its hierarchy
+ * (mcg_kernel_set_hierarchy()).  0, or -1 with a one-line reason in *why
+ * (static string): memcg_v1=n before 6.11 (no such option: v1 is always
+ * built), lru_gen=y before 6.1 (no multi-gen LRU), memcg_v1=y with seed 001
+ * (its experiment is a CONFIG_MEMCG_V1=n kernel), memcg_v1=n with a v1
+ * hierarchy. */
+int mcg_kernel_configure(struct mcg_kernel *k, const struct mcg_kernel_config *c, bool v1,
+			 const char **why);
+
 /* Can kernel k mount a v1 (v1 = true) or v2 hierarchy?  0, or -1 with a
- * one-line reason in *why (static string): a CONFIG_MEMCG_V1=n kernel has
- * no legacy memory controller, so a v1 mount is refused.  To be called once
- * the hierarchy is known, after mcg_kernel_resolve(). */
+ * one-line reason in *why (static string): a kernel chosen without
+ * CONFIG_MEMCG_V1 (memcg_v1=n, seed 001, the plain 6.12 era) has no legacy
+ * memory controller, so a v1 mount is refused.  A kernel whose
+ * CONFIG_MEMCG_V1=n is only its release's default mounts v1 built with it,
+ * as the 6.18 of the v1 goldens is (mcg_kernel_set_hierarchy()). */
 int mcg_kernel_check_hierarchy(const struct mcg_kernel *k, bool v1, const char **why);
+
+/* Builds k for its hierarchy, once mcg_kernel_check_hierarchy() accepted
+ * it: a v1 hierarchy turns CONFIG_MEMCG_V1 on.  mcg_engine_new() does this
+ * to its copy of the kernel. */
+void mcg_kernel_set_hierarchy(struct mcg_kernel *k, bool v1);
+
+/* The layout kernel k prints: its tables in its CONFIG_MEMCG_V1 build. */
+const struct mcg_layout *mcg_kernel_layout(const struct mcg_kernel *k);
 
 /* ---- A memcg's own memory ------------------------------------------------
  *

@@ -40,10 +40,14 @@ static void seed000_after(struct mcg_kernel *k)
 /* Seed 001 was measured on CONFIG_MEMCG_V1=n kernels on both sides ("57
  * state + 20 events": memcg_vm_event_stat[] without the PGPGIN and PGPGOUT
  * that 7.3's mm/memcontrol.c keeps under #ifdef CONFIG_MEMCG_V1), so the
- * before and the after share that kernel and differ only in the patch. */
+ * before and the after share that kernel and differ only in the patch.
+ * Debian's 7.3 is such a kernel already; the seed chooses it, so that
+ * neither a v1 hierarchy nor memcg_v1=y can build it otherwise
+ * (mcg_kernel_configure()).  CONFIG_LRU_GEN_ENABLED stays Debian's (on). */
 static void seed001_kernel(struct mcg_kernel *k)
 {
 	k->memcg_v1 = false;
+	k->memcg_v1_chosen = true;
 	k->layout = MCG_LAYOUT_7_3_NO_V1;
 }
 
