@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/internal.h"
 #include "engine/rstat.h"
+#include "helpers.h"
 #include "kernel/kernel.h"
 
 /* ---- 6.1: a sleepable flush yields the lock to a waiter ---- */
@@ -134,6 +135,70 @@ START_TEST(test_v1_takes_no_cputime_or_io)
 }
 END_TEST
 
+/* ---- readers that flush whatever the LRU ---- */
+
+/*
+ * count_shadow_nodes() and mem_cgroup_wb_stats(), each alone on a manual
+ * clock: with the last flush recent, 6.12's and 7.3's ratelimited flush
+ * waits and 6.1's thresholded dirty one does not; two periods later both
+ * flush.  6.1 without seed 000's patch sums its locals per CPU and never
+ * flushes for the shadow count; a v1 hierarchy has no cgroup writeback.
+ */
+START_TEST(test_shadow_count_and_dirty_throttle)
+{
+	static const struct {
+		const char *version, *seed;
+		bool v1;
+		unsigned shadow_now, shadow_late, dirty_now, dirty_late;
+	} cases[] = {
+		{ "6.1", NULL, false, 0, 0, 1, 1 },
+		{ "6.1", "000:after", false, 0, 1, 1, 1 },
+		{ "6.12", NULL, false, 0, 1, 0, 1 },
+		{ "7.3", NULL, false, 0, 1, 0, 1 },
+		{ "7.3", NULL, true, 0, 1, 0, 0 },
+	};
+	const unsigned k = (unsigned)_i;
+	struct mcg_engine_config cfg;
+	struct mcg_flush_counters fc;
+	struct mcg_engine *e;
+	struct mcg_cgroup *a;
+	const char *why = NULL;
+
+	mcg_engine_config_init(&cfg);
+	ck_assert_msg(mcg_kernel_resolve(cases[k].seed ? NULL : cases[k].version, cases[k].seed,
+					 &cfg.kernel, &why) == 0, "%s", why);
+	cfg.nr_cpus = 2;
+	cfg.hierarchy = cases[k].v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
+	cfg.flush_period_ms = 0;
+	cfg.manual_clock = true;
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	a = test_cgroup_make(e, mcg_engine_root(e), "a");
+
+	/* t = 0: over every threshold, the last flush recent. */
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_for_shadow_count(e, a);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_for_dirty_throttle(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.shadow_count, cases[k].shadow_now);
+	ck_assert_uint_eq(fc.dirty_throttle, cases[k].dirty_now);
+	/* t = 10 s: five periods late, over the thresholds again. */
+	ck_assert_int_eq(mcg_engine_clock_set(e, 10000000000ull), 0);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_for_shadow_count(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.shadow_count, cases[k].shadow_now + cases[k].shadow_late);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 20000000000ull), 0);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_for_dirty_throttle(e, a);
+	mcg_engine_flush_counters(e, &fc);
+	ck_assert_uint_eq(fc.dirty_throttle, cases[k].dirty_now + cases[k].dirty_late);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
 static Suite *make_rstat_suite(void)
 {
 	Suite *s = suite_create("rstat");
@@ -141,6 +206,7 @@ static Suite *make_rstat_suite(void)
 
 	tcase_add_test(tc, test_sleepable_flush_yields);
 	tcase_add_test(tc, test_v1_takes_no_cputime_or_io);
+	tcase_add_loop_test(tc, test_shadow_count_and_dirty_throttle, 0, 5);
 	suite_add_tcase(s, tc);
 	return s;
 }

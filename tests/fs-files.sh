@@ -284,7 +284,10 @@ expect "6.12 percpu with memcg_v1=y" "$((on - off))" 96
 # prepare_scan_count() and workingset_refault() do in 6.1).  A file reader
 # over its limit reclaims and refaults; on the manual clock 10 s pass, and
 # with no periodic flush the ratelimited flushes are late from 4 s on.
-flushes_of() {	# OPTIONS...: "reclaim refault" flush counts of 10 s of reading
+# Whatever the LRU, the shadow-node shrinker's count_shadow_nodes()
+# flushes in each memcg reclaim (6.12, 7.3: ratelimited; 6.1 sums its
+# locals per CPU and flushes nothing).
+flushes_of() {	# OPTIONS...: "reclaim refault shadow_count" flushes
 	m=$TMP/lg$#
 	mount_fs "$m" --clock=manual --random_seed=1 --cpus=2 --flush_period_ms=0 "$@"
 	mkdir "$m/a" || fail "mkdir a"
@@ -293,18 +296,53 @@ flushes_of() {	# OPTIONS...: "reclaim refault" flush counts of 10 s of reading
 	echo 10s > "$m/memcgfs.clock" || fail clock
 	[ "$(awk '$1 == "workingset_refault_file" { print $2 }' "$m/a/memory.stat")" -gt 0 ] ||
 		fail "$*: no refaults"
-	awk '$1 == "reclaim" { r = $2 } $1 == "refault" { f = $2 } END { print r, f }' \
-		"$m/memcgfs.flush_stats"
+	awk '$1 == "reclaim" { r = $2 } $1 == "refault" { f = $2 } $1 == "shadow_count" { s = $2 }
+		END { print r, f, s }' "$m/memcgfs.flush_stats"
 	fusermount3 -u "$m" || fail "umount $*"
 	wait "$FS_PID"
 }
 for opts in "--kernel=7.3" "--kernel=7.3 --lru_gen=y" "--kernel=6.12" "--kernel=6.1 --lru_gen=y"; do
-	expect "flushes with the multi-gen LRU ($opts)" "$(flushes_of $opts)" "0 0"
+	set -- $(flushes_of $opts)
+	expect "flushes with the multi-gen LRU ($opts)" "$1 $2" "0 0"
+	case $opts in
+	*=6.1\ *) expect "6.1's count_shadow_nodes() flushes ($opts)" "$3" 0 ;;
+	*) [ "$3" -gt 0 ] || fail "$opts: no count_shadow_nodes() flush" ;;
+	esac
 done
+# With the classic LRU reclaim flushes at the start of each pass
+# (prepare_scan_control()) and count_shadow_nodes() after each memcg: both
+# ratelimited and thresholded, so whichever comes first after the
+# threshold is crossed flushes (tests/check_engine.c and check_rstat.c
+# take each alone).
 for opts in "--kernel=7.3 --lru_gen=n" "-o kernel=6.12,lru_gen=n"; do
 	set -- $(flushes_of $opts)
-	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] || fail "classic LRU ($opts): reclaim $1, refault $2 flushes"
+	[ "$(($1 + $3))" -gt 0 ] && [ "$2" -gt 0 ] ||
+		fail "classic LRU ($opts): reclaim $1, refault $2, shadow count $3 flushes"
 done
+# Seed 000's patch adds the flush to count_shadow_nodes() (its after keeps
+# the locals flushed)
+set -- $(flushes_of --seed=000:after --lru_gen=y)
+[ "$3" -gt 0 ] || fail "seed 000 after: no count_shadow_nodes() flush"
+set -- $(flushes_of --seed=000:before --lru_gen=y)
+expect "seed 000 before: count_shadow_nodes() flushes" "$3" 0
+# Dirty throttling looks at the memcg every 32 pages a task dirties
+# (mem_cgroup_wb_stats(): 6.1 thresholded, 6.12 and 7.3 ratelimited): a
+# writer alone, 10 s on the manual clock, no periodic flush; a v1
+# hierarchy has no cgroup writeback, so no memcg domain to look at.
+dirty_flushes_of() {	# OPTIONS...: dirty_throttle flushes
+	m=$TMP/dt$#
+	mount_fs "$m" --clock=manual --random_seed=1 --cpus=2 --flush_period_ms=0 "$@"
+	mkdir "$m/a" || fail "mkdir a"
+	echo "file_write=2000 footprint=64M" > "$m/a/memcgfs.workload" || fail workload
+	echo 10s > "$m/memcgfs.clock" || fail clock
+	awk '$1 == "dirty_throttle" { print $2 }' "$m/memcgfs.flush_stats"
+	fusermount3 -u "$m" || fail "umount $*"
+	wait "$FS_PID"
+}
+for opts in --kernel=7.3 --kernel=6.12 --kernel=6.1; do
+	[ "$(dirty_flushes_of $opts)" -gt 0 ] || fail "$opts: no dirty throttling flush"
+done
+expect "v1 dirty throttling flushes" "$(dirty_flushes_of --kernel=7.3 --hierarchy=v1)" 0
 # 6.1 (Debian: CONFIG_LRU_GEN_ENABLED not set): reclaim's flush is
 # mem_cgroup_flush_stats(), thresholded but not rate-limited, of the root;
 # its refault's _delayed() waits 2 x FLUSH_TIME after the last root flush,

@@ -65,7 +65,8 @@ base_flushes base_visited base_flush_usec io_flushes io_visited io_flush_usec \
 callback_nsec aggregate_nsec changed_items callbacks_untimed percpu_loads \
 changed_hist_0 changed_hist_1 changed_hist_2 changed_hist_3 changed_hist_4 changed_hist_5 \
 changed_hist_6 changed_hist_7 changed_hist_8 changed_hist_9 changed_hist_10 changed_hist_11 \
-changed_hist_12 changed_hist_13 changed_hist_14 changed_hist_15 changed_hist_16_up "
+changed_hist_12 changed_hist_13 changed_hist_14 changed_hist_15 changed_hist_16_up \
+shadow_count dirty_throttle "
 # memcg's callbacks are timed, the memcg-wide aggregation within them; a
 # read of memory.stat under a busy workload makes them run
 visited=$(flush_key visited)

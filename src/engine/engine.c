@@ -562,6 +562,8 @@ void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_coun
 	out->side_flushes = atomic_load(&e->nr_side_flushes);
 	out->reclaim = atomic_load(&e->nr_reclaim);
 	out->refault = atomic_load(&e->nr_refault);
+	out->shadow_count = atomic_load(&e->nr_shadow_count);
+	out->dirty_throttle = atomic_load(&e->nr_dirty_throttle);
 	out->visited = atomic_load(&e->nr_visited);
 	out->ns = atomic_load(&e->flush_ns);
 	out->base_flushes = atomic_load(&e->part_flushes[MCG_PART_BASE].flushes);

@@ -73,8 +73,8 @@ void mcg_engine_config_init(struct mcg_engine_config *cfg);
 
 /* Creates an engine with its root cgroup and, if the period is non-zero, the
  * periodic flusher thread.  Returns NULL and sets errno (EINVAL for a bad
- * config, a v1 hierarchy on a CONFIG_MEMCG_V1=n kernel included; ENOMEM) on
- * failure. */
+ * config, a v1 hierarchy on a kernel chosen without CONFIG_MEMCG_V1
+ * included, mcg_kernel_check_hierarchy(); ENOMEM) on failure. */
 struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg);
 /* Stops the flusher and frees the engine and every online cgroup, whatever
  * its reference count.  No other thread may be using the engine, and every
@@ -422,6 +422,14 @@ void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *
  * May be called inside a CPU window. */
 void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target);
 void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg);
+/* Two more readers that flush: the shadow-node shrinker's count of a memcg
+ * with shadow entries, in every memcg reclaim (count_shadow_nodes(): 6.12
+ * and 7.3, and 6.1 with seed 000's patch; ratelimited), and dirty
+ * throttling's look at a memcg (mem_cgroup_wb_stats(), cgroup2 only: 6.1
+ * thresholded, 6.12 and 7.3 ratelimited).  May be called inside a CPU
+ * window. */
+void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *memcg);
+void mcg_memcg_flush_for_dirty_throttle(struct mcg_engine *e, struct mcg_cgroup *memcg);
 /* Would mcg_memcg_flush_stats() flush now? */
 bool mcg_memcg_needs_flush(const struct mcg_engine *e, const struct mcg_cgroup *cg);
 /* Flushes of the base (cpu.stat) and io (io.stat) trees, as their readers do.
@@ -438,6 +446,8 @@ struct mcg_flush_counters {
 	uint64_t side_flushes;	/* base/io flushes that ran memcg's callback (shared tree) */
 	uint64_t reclaim;	/* memcg flushes by reclaim (of flushes) */
 	uint64_t refault;	/* memcg flushes by refaults (of flushes) */
+	uint64_t shadow_count;	/* by the shadow-node shrinker's count (of flushes) */
+	uint64_t dirty_throttle;	/* by dirty throttling's mem_cgroup_wb_stats() */
 	uint64_t visited;	/* memcg callback invocations: (cgroup, cpu) pairs folded */
 	uint64_t ns;		/* time spent in memcg flushes (all kinds) */
 	/* Readers' flushes of the base (cpu.stat) tree: mcg_cputime_flush()

@@ -338,7 +338,7 @@ struct mcg_engine {
 	_Atomic long stats_flush_threshold;
 	pthread_mutex_t stats_flush_lock;
 	_Atomic uint64_t nr_flushes, nr_forced, nr_periodic, nr_skipped, nr_side_flushes;
-	_Atomic uint64_t nr_reclaim, nr_refault;
+	_Atomic uint64_t nr_reclaim, nr_refault, nr_shadow_count, nr_dirty_throttle;
 	_Atomic uint64_t nr_visited, flush_ns;
 	/* Readers' flushes of the base and io trees (engine_flush_part()),
 	 * indexed by part (the memory slot stays 0): any thread adds. */

@@ -475,6 +475,45 @@ void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 		atomic_fetch_add_explicit(&e->nr_refault, 1, memory_order_relaxed);
 }
 
+/* count_shadow_nodes() (mm/workingset.c), the shadow-node shrinker's
+ * count for a memcg with shadow entries, in every memcg reclaim's
+ * shrink_slab(), multi-gen LRU or not: 6.12 and 7.3 take
+ * mem_cgroup_flush_stats_ratelimited(memcg) before they read
+ * lruvec_page_state_local(); seed 000's patch added that flush (6.6, as
+ * the ratelimited one, 6.1's _delayed()), with the locals it made flushed;
+ * before it, 6.1 summed the local per CPU and flushed nothing. */
+void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *memcg)
+{
+	bool flushed = false;
+
+	if (e->cfg.kernel.local == MCG_LOCAL_PERCPU_SUM)
+		return;
+	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
+		flushed = flush_global_delayed(e);
+	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
+		flushed = flush_per_memcg_ratelimited(e, memcg);
+	if (flushed)
+		atomic_fetch_add_explicit(&e->nr_shadow_count, 1, memory_order_relaxed);
+}
+
+/* mem_cgroup_wb_stats(), which balance_dirty_pages() asks for the memcg
+ * domain of a cgroup writeback (cgroup2 only: inode_cgwb_enabled()):
+ * 6.1 flushes with mem_cgroup_flush_stats() (the global threshold), 6.12
+ * and 7.3 with mem_cgroup_flush_stats_ratelimited(memcg). */
+void mcg_memcg_flush_for_dirty_throttle(struct mcg_engine *e, struct mcg_cgroup *memcg)
+{
+	bool flushed = false;
+
+	if (e->cfg.hierarchy == MCG_HIERARCHY_V1)
+		return;
+	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
+		flushed = flush_global(e, false);
+	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
+		flushed = flush_per_memcg_ratelimited(e, memcg);
+	if (flushed)
+		atomic_fetch_add_explicit(&e->nr_dirty_throttle, 1, memory_order_relaxed);
+}
+
 /* ---- readers ---- */
 
 /* Sum over CPUs of a per-CPU counter's change since the flusher last folded

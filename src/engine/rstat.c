@@ -219,6 +219,23 @@ static void rstat_lock(struct rstat_tree *t)
 	atomic_fetch_sub_explicit(&t->lock_waiters, 1, memory_order_relaxed);
 }
 
+/* Lets the tree lock go to a waiter and takes it again.  The kernel's
+ * queued spinlock hands it to the first waiter; a mutex lets the thread
+ * that unlocks take it straight back, so the flusher waits (yielding, a
+ * bounded while) until a waiter has it. */
+static void rstat_lock_break(struct rstat_tree *t)
+{
+	unsigned waiters = atomic_load_explicit(&t->lock_waiters, memory_order_relaxed);
+
+	pthread_mutex_unlock(&t->lock);
+	atomic_fetch_add_explicit(&t->lock_breaks, 1, memory_order_relaxed);
+	for (int i = 0; i < 10000 &&
+			atomic_load_explicit(&t->lock_waiters, memory_order_relaxed) >= waiters;
+	     i++)
+		sched_yield();
+	rstat_lock(t);
+}
+
 /*
  * Whether the tree lock is dropped between CPUs differs.  6.12 and 7.3
  * always drop it (cgroup_rstat_flush_locked(), css_rstat_flush()).  6.1's
@@ -241,12 +258,8 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_s
 		for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
 			visited += rstat_pop_flush_cpu(t, n, cpu);
 			if (may_sleep && cpu + 1 < t->nr_cpus &&
-			    atomic_load_explicit(&t->lock_waiters, memory_order_relaxed)) {
-				pthread_mutex_unlock(&t->lock);
-				atomic_fetch_add_explicit(&t->lock_breaks, 1, memory_order_relaxed);
-				sched_yield();
-				rstat_lock(t);
-			}
+			    atomic_load_explicit(&t->lock_waiters, memory_order_relaxed))
+				rstat_lock_break(t);
 		}
 		pthread_mutex_unlock(&t->lock);
 		return visited;

@@ -1157,6 +1157,8 @@ static const struct u64_key flush_stats_keys[] = {
 	FC("changed_hist_14", changed_hist[14], 1),
 	FC("changed_hist_15", changed_hist[15], 1),
 	FC("changed_hist_16_up", changed_hist[16], 1),
+	FC("shadow_count", shadow_count, 1),
+	FC("dirty_throttle", dirty_throttle, 1),
 };
 #undef FC
 

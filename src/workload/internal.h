@@ -76,6 +76,9 @@ struct wl_ledger {
 	uint64_t rng;
 	/* Pages read since the last read request went to the disk. */
 	long reads_unsubmitted;
+	/* Pages dirtied since dirty throttling last looked (the task's
+	 * nr_dirtied, balance_dirty_pages_ratelimited_flags()). */
+	long nr_dirtied;
 	/* The last two touch windows (mcg_workload_touch_window()) in which
 	 * this ledger's pair was updated: written by its CPU, read while the
 	 * pool is paused. */
@@ -341,6 +344,9 @@ void wl_holder_freed(struct wl_ctx *x, struct wl_cgroup *h, long freed);
 /* Does the ledger still hold charged memory (resident or swapped)?  As
  * its CPU. */
 bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger *l);
+/* Has it shadow entries of evicted pages (workingset), the shadow-node
+ * shrinker's to count?  As its CPU. */
+bool wl_ledger_shadows(const struct mcg_workload *wl, const struct wl_ledger *l);
 /* Pages under dirty or writeback state, still to be written out? */
 bool wl_ledger_in_flight(const struct mcg_workload *wl, const struct wl_ledger *l);
 /* Moves a dead cgroup's ledger into its parent's (no stat changes). */

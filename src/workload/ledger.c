@@ -142,6 +142,14 @@ bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger
 	return false;
 }
 
+bool wl_ledger_shadows(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+		if (l->node[nid].shadow_anon > 0 || l->node[nid].shadow_file > 0)
+			return true;
+	return false;
+}
+
 bool wl_ledger_in_flight(const struct mcg_workload *wl, const struct wl_ledger *l)
 {
 	return atomic_load_explicit(&l->in_flight, memory_order_relaxed) > 0;
@@ -519,10 +527,23 @@ static void file_dirty_add(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	wl_stat(x, w, nid, MCG_PGPGIN, 1);
 }
 
+/* A task that dirtied its nr_dirtied_pause pages goes to
+ * balance_dirty_pages(), which looks at its memcg's dirty pages
+ * (mem_cgroup_wb_stats()).  The pause starts at 32 pages (128 KiB,
+ * mm/page-writeback.c) and grows while far below the dirty limits: here it
+ * stays at its start. */
+#define DIRTY_RATELIMIT_PAGES 32
+
 static long file_write(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+
 	if (wl_charge(x, w, 1, WL_MEMSW))
 		file_dirty_add(x, w, pick_node(x, w, p));
+	if (++l->nr_dirtied >= DIRTY_RATELIMIT_PAGES) {
+		l->nr_dirtied = 0;
+		mcg_memcg_flush_for_dirty_throttle(x->e, wl_memcg(w));
+	}
 	return 1;
 }
 

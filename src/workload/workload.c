@@ -359,6 +359,10 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
 			got = wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
 						kind->scan, kind->steal, rc);
+			/* shrink_slab() after the lruvec: the shadow-node
+			 * shrinker counts this memcg's shadow entries. */
+			if (wl_ledger_shadows(x->wl, wl_ledger(w, x->cpu_id)))
+				mcg_memcg_flush_for_shadow_count(x->wl->e, wl_memcg(w));
 			wl_holder_freed(x, w, got);
 			total += got;
 			rc->lruvecs += x->wl->nr_nodes;
