@@ -49,6 +49,9 @@ for kernel in 6.1 6.12 7.3; do
 	else
 		expect "$kernel: a's reads side flushes" "$(key_of "$fs" side_flushes)" "$s0"
 	fi
+	# cgroup_base_stat_cputime_show()'s lines: nice_usec from 6.12 on.
+	expect "$kernel: cpu.stat keys" "$(cut -d' ' -f1 "$TMP/a.cpu" | tr '\n' ' ')" \
+		"usage_usec user_usec system_usec $([ "$kernel" = 6.1 ] || echo "nice_usec ")"
 	# The root counts everything, flushed or not: at least the child.
 	cat "$m/cpu.stat" > "$TMP/root.cpu"
 	cat "$m/io.stat" > "$TMP/root.io"

@@ -209,6 +209,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 		if (rstat_tree_init(&e->trees[p], cfg->nr_cpus, cfg->kernel.updater,
 				    cfg->kernel.walk))
 			goto err_free;
+		e->trees[p].needbreak = cfg->kernel.preemption;
 		e->tree_of[p] = cfg->kernel.split_trees ? &e->trees[p] : &e->trees[0];
 	}
 	/* Callback order of the old shared tree: base stats, then every css

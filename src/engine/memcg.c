@@ -479,9 +479,11 @@ void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
  * count for a memcg with shadow entries, in every memcg reclaim's
  * shrink_slab(), multi-gen LRU or not: 6.12 and 7.3 take
  * mem_cgroup_flush_stats_ratelimited(memcg) before they read
- * lruvec_page_state_local(); seed 000's patch added that flush (6.6, as
- * the ratelimited one, 6.1's _delayed()), with the locals it made flushed;
- * before it, 6.1 summed the local per CPU and flushed nothing. */
+ * lruvec_page_state_local(); seed 000's patch added the flush with the
+ * locals it made flushed, as 6.6 has it: the thresholded global
+ * mem_cgroup_flush_stats() (which "mm: memcg: properly name and document
+ * unified stats flushing", 2023, later made ratelimited there); before
+ * it, 6.1 summed the local per CPU and flushed nothing. */
 void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	bool flushed = false;
@@ -489,7 +491,7 @@ void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *m
 	if (e->cfg.kernel.local == MCG_LOCAL_PERCPU_SUM)
 		return;
 	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
-		flushed = flush_global_delayed(e);
+		flushed = flush_global(e, false);
 	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
 		flushed = flush_per_memcg_ratelimited(e, memcg);
 	if (flushed)

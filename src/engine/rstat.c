@@ -243,8 +243,9 @@ static void rstat_lock_break(struct rstat_tree *t)
  * flush (cgroup_rstat_flush(): cpu.stat, io.stat; may_sleep) drops it after
  * a CPU when need_resched() or spin_needbreak(&cgroup_rstat_lock) asks, and
  * spin_needbreak() is spin_is_contended() with CONFIG_PREEMPTION, which
- * Debian's 6.1 has (CONFIG_PREEMPT_DYNAMIC=y, voluntary by default):
- * another flusher waiting for the lock gets it between two CPUs.  memcg's
+ * Debian's 6.1 has (CONFIG_PREEMPT_DYNAMIC=y, voluntary by default) and
+ * its 5.10 has not (t->needbreak): another flusher waiting for the lock
+ * gets it between two CPUs.  memcg's
  * flushes are irqsafe in 6.1 (cgroup_rstat_flush_irqsafe(), may_sleep
  * false) and hold it throughout.  need_resched() is the scheduler's, which
  * is not emulated: here only a waiter makes a flusher yield.
@@ -257,7 +258,7 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_s
 		rstat_lock(t);
 		for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
 			visited += rstat_pop_flush_cpu(t, n, cpu);
-			if (may_sleep && cpu + 1 < t->nr_cpus &&
+			if (may_sleep && t->needbreak && cpu + 1 < t->nr_cpus &&
 			    atomic_load_explicit(&t->lock_waiters, memory_order_relaxed))
 				rstat_lock_break(t);
 		}
@@ -272,9 +273,11 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_s
 	return visited;
 }
 
+/* 6.1's css_release_work_fn() flushes with the sleepable
+ * cgroup_rstat_flush(). */
 void rstat_fold_node(struct rstat_tree *t, struct rstat_node *n)
 {
-	rstat_flush(t, n, false);
+	rstat_flush(t, n, true);
 	rstat_lock(t);
 	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
 		rstat_run_callbacks(t, n, cpu);

@@ -112,6 +112,9 @@ struct rstat_tree {
 	 * sleepable flush let it go to them: relaxed atomics, any thread. */
 	_Atomic unsigned lock_waiters;
 	_Atomic uint64_t lock_breaks;
+	/* spin_needbreak() can say yes (CONFIG_PREEMPTION): set once, before
+	 * any flush. */
+	bool needbreak;
 	unsigned nr_cpus;			/* immutable */
 	enum mcg_rstat_updater updater;		/* immutable */
 	enum mcg_rstat_walk walk;		/* immutable */

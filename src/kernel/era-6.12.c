@@ -47,6 +47,7 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = true,
+	.preemption = true,
 	.reclaim_slab_global_only = true,
 	.nr_memcg_stock = 1,
 	.obj_stock = MCG_OBJ_STOCK_6_1,

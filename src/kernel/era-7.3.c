@@ -39,6 +39,7 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = false,
+	.preemption = true,
 	.reclaim_slab_global_only = true,
 	.nr_memcg_stock = 7,
 	.obj_stock = MCG_OBJ_STOCK_7_3,

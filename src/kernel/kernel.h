@@ -206,6 +206,12 @@ struct mcg_kernel {
 	 * mem_cgroup_flush_stats() and _delayed() in 6.1
 	 * (mcg_memcg_flush_for_reclaim(), _for_refault()). */
 	bool lru_gen_enabled;
+	/* CONFIG_PREEMPTION (Debian: 6.1 on, PREEMPT_DYNAMIC; 5.10
+	 * PREEMPT_VOLUNTARY without it): spin_needbreak() (include/linux/
+	 * sched.h) reports a contended lock only with it, so only then does a
+	 * sleepable 6.1 flush let its lock go to a waiter
+	 * (cgroup_rstat_flush_locked()). */
+	bool preemption;
 	/* flush_reclaim_state() (6.5, mm/vmscan.c): the slab pages shrinkers
 	 * free count as reclaimed for global reclaim only; before, for any
 	 * (reclaim_state->reclaimed_slab in shrink_node()): here, what

@@ -213,20 +213,26 @@ void mcg_format_swap_events(struct mcg_engine *e, struct mcg_cgroup *cg, GString
 
 /* ---- cpu.stat -------------------------------------------------------------- */
 
-/* cgroup_base_stat_cputime_show(): four lines of base stats in microseconds
- * (the kernel divides each nanosecond total with do_div, i.e. truncates). */
+/* cgroup_base_stat_cputime_show(): the base stats in microseconds (the
+ * kernel divides each nanosecond total with do_div, i.e. truncates):
+ * usage, user and system, and nice_usec since "cgroup/rstat: Tracking
+ * cgroup-level niced CPU time" (aefa398d93d5; in Debian's 6.12 and 7.3
+ * sources, not in 6.1's or 5.10's; placed at 6.12 here, the first release
+ * whose source shows it). */
 static const struct cputime_row {
 	const char *name;
 	size_t offset;		/* of a uint64_t in struct mcg_cputime */
+	unsigned since;		/* MCG_KVER() of the first release printing it */
 } cputime_rows[] = {
-	{ "usage_usec",		offsetof(struct mcg_cputime, usage_ns) },
-	{ "user_usec",		offsetof(struct mcg_cputime, user_ns) },
-	{ "system_usec",	offsetof(struct mcg_cputime, system_ns) },
-	{ "nice_usec",		offsetof(struct mcg_cputime, nice_ns) },
+	{ "usage_usec",		offsetof(struct mcg_cputime, usage_ns), 0 },
+	{ "user_usec",		offsetof(struct mcg_cputime, user_ns), 0 },
+	{ "system_usec",	offsetof(struct mcg_cputime, system_ns), 0 },
+	{ "nice_usec",		offsetof(struct mcg_cputime, nice_ns), MCG_KVER(6, 12) },
 };
 
 void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *out)
 {
+	unsigned release = mcg_kernel_release(&mcg_engine_config(e)->kernel);
 	struct mcg_cputime t;
 
 	/* The root reads the scheduler's totals and flushes nothing (so a
@@ -240,6 +246,8 @@ void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *o
 	for (unsigned i = 0; i < G_N_ELEMENTS(cputime_rows); i++) {
 		const uint64_t *ns = (const uint64_t *)((const char *)&t + cputime_rows[i].offset);
 
+		if (release < cputime_rows[i].since)
+			continue;
 		g_string_append_printf(out, "%s %llu\n", cputime_rows[i].name,
 				       (unsigned long long)(*ns / NSEC_PER_USEC));
 	}
