@@ -68,8 +68,21 @@ START_TEST(test_judge_spans_zero)
 	/* Seed 001 quick: [-13.7%, +2.8%] holds +2.3%, and 0. */
 	ck_assert_int_eq(exp_judge(-0.137, 0.028, 0.0229, 0.0229, 0.0229, EXP_TOLERANCE, false),
 			 EXP_DIFFERS);
-	/* A claim of no effect, [-1%, +1%], met by [-0.5%, +2%]. */
-	ck_assert_int_eq(exp_judge(-0.005, 0.02, 0, -0.01, 0.01, EXP_TOLERANCE, false),
+	/* A claim of no effect, [-1%, +1%], met by [-0.5%, +1.2%]. */
+	ck_assert_int_eq(exp_judge(-0.005, 0.012, 0, -0.01, 0.01, EXP_TOLERANCE, false),
+			 EXP_REPRODUCED);
+}
+END_TEST
+
+/* An interval that holds the published effect but is too wide to pin it
+ * shows only the direction. */
+START_TEST(test_judge_imprecise)
+{
+	/* [+1%, +40%] holds +5.5%, and +0.5%, and +30%. */
+	ck_assert_int_eq(exp_judge(0.01, 0.40, 0.055, 0.055, 0.055, EXP_TOLERANCE, false),
+			 EXP_SAME_DIRECTION);
+	/* Twice the effect wide: still pinned. */
+	ck_assert_int_eq(exp_judge(0.01, 0.11, 0.055, 0.055, 0.055, EXP_TOLERANCE, false),
 			 EXP_REPRODUCED);
 }
 END_TEST
@@ -102,6 +115,9 @@ START_TEST(test_judge_ranges)
 	ck_assert_int_eq(exp_judge(9000, 28000, 1392, 1392, INFINITY, EXP_TOLERANCE, false),
 			 EXP_REPRODUCED);
 	ck_assert_int_eq(exp_judge(100, 200, 1392, 1392, INFINITY, EXP_TOLERANCE, false),
+			 EXP_SAME_DIRECTION);
+	/* Only partly above the bound: not met. */
+	ck_assert_int_eq(exp_judge(300, 2000, 1392, 1392, INFINITY, EXP_TOLERANCE, false),
 			 EXP_SAME_DIRECTION);
 	/* An after of 0 leaves no upper end. */
 	exp_published_ratio(0.697, 0.0005, 0.0005, &p, &lo, &hi);
@@ -156,6 +172,7 @@ static Suite *make_experiment_suite(void)
 	tcase_add_test(tc, test_judge_same_sign);
 	tcase_add_test(tc, test_judge_opposite);
 	tcase_add_test(tc, test_judge_spans_zero);
+	tcase_add_test(tc, test_judge_imprecise);
 	tcase_add_test(tc, test_judge_level);
 	tcase_add_test(tc, test_judge_ranges);
 	tcase_add_test(tc, test_rows);

@@ -23,7 +23,7 @@ START_TEST(test_profile_parse)
 		"anon", "anon=", "=5", "anon=-1", "anon=1x", "thp=101", "mlock=200",
 		"footprint=12Q", "footprint=M", "nodes=4", "nodes=1-0", "nodes=", "swap=maybe",
 		"bogus=1", "anon=1 preset=idle", "preset=nope", "preset=idle preset=idle",
-		"anon=100000001", "anon=5\x01", "fault_ns=-1", "fault_ns=1.5",
+		"anon=100000001", "anon=5\x01", "fault_work=-1", "fault_work=1.5",
 	};
 
 	ck_assert_int_eq(mcg_profile_parse("", 2, &p), 0);
@@ -47,9 +47,9 @@ START_TEST(test_profile_parse)
 	mcg_profile_free(p);
 	mcg_profile_free(q);
 
-	ck_assert_int_eq(mcg_profile_parse("preset=multi-fault fault_ns=1200", 1, &p), 0);
+	ck_assert_int_eq(mcg_profile_parse("preset=multi-fault fault_work=1200", 1, &p), 0);
 	text = mcg_profile_format(p);
-	ck_assert_ptr_nonnull(strstr(text, "fault_ns=1200\n"));
+	ck_assert_ptr_nonnull(strstr(text, "fault_work=1200\n"));
 	ck_assert_ptr_nonnull(strstr(text, "anon=200000\n"));
 	g_free(text);
 	mcg_profile_free(p);
@@ -109,7 +109,7 @@ START_TEST(test_seed004_charge_paths)
 		ck_assert_int_eq(mcg_workload_start(wl), 0);
 		ck_assert_int_eq(mcg_workload_cgroup_create(wl, mcg_engine_root(e), "m", true, &cg), 0);
 		ck_assert_int_eq(mcg_workload_set_profile(wl, cg, "anon=200000 footprint=2M "
-								  "turnover=500 fault_ns=100"), 0);
+								  "turnover=500 fault_work=100"), 0);
 		g_usleep(300 * 1000);
 		ck_assert_int_eq(mcg_workload_set_profile(wl, cg, "preset=sleep"), 0);
 		ck_assert_int_eq(mcg_workload_cgroup_stat(wl, cg, &st), 0);

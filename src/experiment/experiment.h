@@ -13,7 +13,8 @@
  * seed published and a verdict.
  *
  * The module uses no engine: it drives the daemon binary, as a user's
- * script would.
+ * script would (seed 004 borrows only the workload's fault_work
+ * calibration, mcg_fault_work_per_ns(), to turn a time into a count).
  */
 #ifndef MEMCGFS_EXPERIMENT_EXPERIMENT_H
 #define MEMCGFS_EXPERIMENT_EXPERIMENT_H
@@ -106,10 +107,13 @@ double exp_loadavg(void);
  * the ratio).  The verdict (exp_judge()):
  *   reproduced      the published figure lies inside the measured
  *                   interval widened by EXP_TOLERANCE of the published
- *                   effect on either side, and the interval shows an
- *                   effect: it excludes zero (unless the published range
- *                   holds zero: a claim of no effect; a level has no
- *                   zero to exclude);
+ *                   effect on either side, the interval shows an effect
+ *                   (it excludes zero, unless the published range holds
+ *                   zero: a claim of no effect; a level has no zero to
+ *                   exclude) and pins its size (it is no wider than twice
+ *                   the published effect); for a published lower bound,
+ *                   the whole interval lies above it (less the
+ *                   tolerance);
  *   same direction  not reproduced, but the whole measured interval lies
  *                   on the published figure's side of zero (not for a
  *                   level, which has no direction);

@@ -101,15 +101,25 @@ enum exp_verdict exp_judge(double lo, double hi, double p, double p_lo, double p
 			   bool level)
 {
 	double slack = tol * fabs(p);
+	bool null_claim = p_lo <= 0 && p_hi >= 0;
 	/* The interval shows an effect: it excludes zero, or the published
 	 * figure claims none (its range holds zero). */
-	bool shown = lo > 0 || hi < 0 || (p_lo <= 0 && p_hi >= 0);
+	bool shown = lo > 0 || hi < 0 || null_claim;
+	/* ... and pins its size: no wider than twice the published effect
+	 * (for a claim of none, its range's half-width). */
+	double scale = null_claim ? fmax(fabs(p_lo), fabs(p_hi)) : fabs(p);
+	bool precise = hi - lo <= 2 * scale;
 
 	if (isnan(lo) || isnan(hi) || isnan(p))
 		return EXP_NO_FIGURE;
-	/* The published range meets the widened measured interval. */
-	if (p_lo <= hi + slack && p_hi >= lo - slack && (level || shown))
+	/* A lower bound is met by an interval wholly above it. */
+	if (isinf(p_hi)) {
+		if (lo >= p_lo - slack)
+			return EXP_REPRODUCED;
+	} else if (p_lo <= hi + slack && p_hi >= lo - slack && (level || shown) && precise) {
+		/* The published range meets the widened measured interval. */
 		return EXP_REPRODUCED;
+	}
 	if (!level && ((p > 0 && lo > 0) || (p < 0 && hi < 0)))
 		return EXP_SAME_DIRECTION;
 	return EXP_DIFFERS;

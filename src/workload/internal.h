@@ -15,7 +15,7 @@ struct mcg_profile {
 	unsigned long anon, file_read, file_write, shmem, slab, kernel, reclaim; /* pages/s */
 	unsigned thp, mlock, mapped, turnover;					  /* percent */
 	uint64_t footprint;							  /* bytes */
-	unsigned long fault_ns;	/* CPU per anonymous fault outside memcg (fault_work(), ledger.c) */
+	unsigned long fault_work;	/* loop iterations per anonymous fault (ledger.c) */
 	bool swap;
 	bool tasks;		/* tasks even when every rate is 0 (sleeping) */
 	bool all_nodes;

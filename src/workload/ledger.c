@@ -17,7 +17,6 @@
 #include "workload/internal.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -341,7 +340,7 @@ static void anon_folio_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long 
 }
 
 /*
- * What a fault costs besides memcg (the profile's fault_ns).
+ * What a fault costs besides memcg (the profile's fault_work).
  *
  * An emulated fault does only what the engine models: the charge, the
  * statistics, the LRU and page-table bookkeeping of the ledgers.  A real
@@ -349,14 +348,13 @@ static void anon_folio_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long 
  * table and holds mmap_lock, and that fixed cost is most of it (seed 004's
  * profile: clear_page_c alone is 25.7% of the cycles).  Comparing a memcg
  * change per fault without it overstates the change by the ratio of the
- * two.  fault_ns puts it back as CPU work that touches no shared line: a
- * loop of register-only iterations, calibrated once per process against
- * the thread's CPU clock, so that a worker preempted midway still spends
- * the whole amount when it runs again (a wall-clock spin would not).
+ * two.  fault_work puts it back as CPU work that touches no shared line: so
+ * many iterations of a register-only loop, a count, not a time, so that
+ * two daemons given the same count do the same work (a calibration per
+ * daemon differed by a tenth between two), and a worker preempted midway
+ * still does all of it when it runs again.  mcg_fault_work_per_ns()
+ * converts a time into a count, once, for whoever sets the profiles.
  */
-static double spin_per_ns;
-static pthread_once_t spin_calibrated = PTHREAD_ONCE_INIT;
-
 static void spin(uint64_t iterations)
 {
 	for (uint64_t i = 0; i < iterations; i++)
@@ -372,7 +370,7 @@ static uint64_t thread_cpu_ns(void)
 }
 
 /* The fastest of five runs of 2^22 iterations: the one least disturbed. */
-static void spin_calibrate(void)
+double mcg_fault_work_per_ns(void)
 {
 	const uint64_t n = 1u << 22;
 	uint64_t best = UINT64_MAX;
@@ -385,15 +383,12 @@ static void spin_calibrate(void)
 		if (t && t < best)
 			best = t;
 	}
-	spin_per_ns = best != UINT64_MAX ? (double)n / (double)best : 1.0;
+	return best != UINT64_MAX ? (double)n / (double)best : 1.0;
 }
 
 static void fault_work(const struct mcg_profile *p)
 {
-	if (!p->fault_ns)
-		return;
-	pthread_once(&spin_calibrated, spin_calibrate);
-	spin((uint64_t)((double)p->fault_ns * spin_per_ns));
+	spin(p->fault_work);
 }
 
 /* One anonymous fault (do_anonymous_page() or a THP fault): a quarter of

@@ -55,7 +55,7 @@ static const struct key keys[] = {
 	{ "slab", K_RATE, FIELD(slab) },
 	{ "kernel", K_RATE, FIELD(kernel) },
 	{ "footprint", K_SIZE, FIELD(footprint) },
-	{ "fault_ns", K_RATE, FIELD(fault_ns) },
+	{ "fault_work", K_RATE, FIELD(fault_work) },
 	{ "turnover", K_PERCENT, FIELD(turnover) },
 	{ "reclaim", K_RATE, FIELD(reclaim) },
 	{ "swap", K_BOOL, FIELD(swap) },

@@ -48,10 +48,11 @@ struct mcg_profile;
  *   kernel=N      kernel stack and page-table pages per second
  *   footprint=S   memory the tasks keep, resident or swapped out (0: grow
  *                 without bound)
- *   fault_ns=N    CPU nanoseconds each anonymous fault spends outside memcg
- *                 (clearing the page, the allocator, page tables, mmap_lock),
- *                 touching no shared line: what a real fault costs besides
- *                 the memcg work the engine models (0: nothing)
+ *   fault_work=N  iterations of a register-only loop each anonymous fault
+ *                 does besides memcg, touching no shared line: what a real
+ *                 fault spends clearing the page, in the allocator, page
+ *                 tables and mmap_lock (0: nothing; mcg_fault_work_per_ns()
+ *                 converts a time)
  *   turnover=P    once at footprint, percent of it freed and faulted anew
  *                 per second (0: keep the fault rates)
  *   reclaim=N     background (kswapd) reclaim, pages per second
@@ -76,6 +77,10 @@ char *mcg_profile_format(const struct mcg_profile *p);
 void mcg_profile_free(struct mcg_profile *p);
 /* NULL-terminated list of preset names. */
 const char *const *mcg_profile_presets(void);
+/* Iterations of fault_work's loop per nanosecond of CPU on this machine,
+ * measured now (some 20 ms): how a caller turns a real fault's cost into a
+ * fault_work count that every daemon it starts then does alike. */
+double mcg_fault_work_per_ns(void);
 /* Has the profile no tasks (no rate, tasks=off)? */
 bool mcg_profile_is_idle(const struct mcg_profile *p);
 
