@@ -62,4 +62,17 @@ for kernel in 6.1 6.12 7.3; do
 	fusermount3 -u "$m" || fail "$kernel: unmount"
 done
 
+# The root has a blkg on every disk from the start: 6.1's
+# blkcg_print_one_stat() prints a line for each, counters or not; 5.10's
+# blkcg_print_stat() only lines with something to say.  A child with no
+# I/O has no blkg, so no line.
+for kernel in 5.10 6.1 7.3; do
+	m=$TMP/io-$kernel
+	mount_fs "$m" --kernel="$kernel" --cpus=2
+	mkdir "$m/a" || fail "$kernel: mkdir"
+	if [ "$kernel" = 5.10 ]; then want=""; else want=$(printf '8:0 \n8:16 '); fi
+	expect "$kernel: idle root io.stat" "$(cat "$m/io.stat")" "$want"
+	expect "$kernel: idle child io.stat" "$(cat "$m/a/io.stat")" ""
+	fusermount3 -u "$m" || fail "$kernel: unmount"
+done
 echo "PASS: fs-rootstat"

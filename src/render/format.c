@@ -285,9 +285,21 @@ void mcg_io_read_for_show(const struct mcg_engine *e, const struct mcg_cgroup *c
 		mcg_io_read(cg, dev, st);
 }
 
+/*
+ * Which devices get a line.  blkcg_print_stat() prints one per blkg of the
+ * cgroup, and the root has a blkg on every disk from its start
+ * (blkcg_init_disk()); another cgroup gets one with its first I/O to the
+ * disk.  6.1's blkcg_print_one_stat() prints a line for every online blkg,
+ * counters or not; 5.10's blkcg_print_stat() only one with something to
+ * say (has_stats: read or write counters, or a policy's pd_stat_fn()
+ * output), so a discard-only device has none.  The change lies between the
+ * two sources here; it is placed at 6.1.
+ */
 void mcg_format_io_stat_flushed(const struct mcg_engine *e, struct mcg_cgroup *cg,
 				const char *const *tail, GString *out)
 {
+	bool every_blkg = mcg_kernel_release(&mcg_engine_config(e)->kernel) >= MCG_KVER(6, 1);
+
 	for (unsigned dev = 0; dev < MCG_IO_NR_DEVS; dev++) {
 		struct mcg_iostat st;
 		uint64_t rbytes, wbytes, dbytes, rios, wios, dios;
@@ -299,11 +311,14 @@ void mcg_format_io_stat_flushed(const struct mcg_engine *e, struct mcg_cgroup *c
 		rios = st.ios[MCG_IO_READ];
 		wios = st.ios[MCG_IO_WRITE];
 		dios = st.ios[MCG_IO_DISCARD];
-		if (!(rbytes || wbytes || dbytes || rios || wios || dios))
+		bool rw = rbytes || wbytes || rios || wios, pd = tail && tail[dev] && tail[dev][0];
+		bool blkg = mcg_cgroup_is_root(cg) || rw || dbytes || dios;
+
+		if (!blkg || (!every_blkg && !(rw || pd)))
 			continue;
 
 		g_string_append_printf(out, "%u:%u ", mcg_io_devs[dev].major, mcg_io_devs[dev].minor);
-		if (rbytes || wbytes || rios || wios)
+		if (rw)
 			g_string_append_printf(out,
 				"rbytes=%llu wbytes=%llu rios=%llu wios=%llu dbytes=%llu dios=%llu",
 				(unsigned long long)rbytes, (unsigned long long)wbytes,
