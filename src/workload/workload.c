@@ -595,6 +595,13 @@ static bool charge_done(struct wl_ctx *x, struct wl_cgroup *w, uint64_t stall_st
 	return ok;
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 /*
  * task_lock(mm->owner) around the charge's memcg lookup: seed 004's after
  * (MCG_CSS_REF_OWNER_TASK_LOCK).  The RFC stopped taking a css reference
@@ -606,13 +613,6 @@ static bool charge_done(struct wl_ctx *x, struct wl_cgroup *w, uint64_t stall_st
  * few thousand tries (contended only; uncontended it is the kernel's
  * cmpxchg and release store).
  */
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
 static struct mcg_cgroup *mm_owner_memcg(struct wl_cgroup *w)
 {
 	struct mcg_cgroup *memcg;
@@ -645,6 +645,8 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 	bool killed = false, drained = false;
 	uint64_t stall_start = 0;
 
+	/* The memcg read under the lock is wl_memcg(w), which the charge
+	 * below uses: the lock is the cost the model adds, not a new answer. */
 	if (mcg_engine_config(x->e)->kernel.css_ref == MCG_CSS_REF_OWNER_TASK_LOCK &&
 	    !(flags & WL_NOT_TASKS))
 		(void)mm_owner_memcg(w);
