@@ -709,11 +709,15 @@ int main(int argc, char **argv)
 	gchar **rest = NULL;
 	int runs = 5;
 	gchar *out_dir = NULL;
+	gboolean same = FALSE;
 	GOptionEntry entries[] = {
 		{ "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "runs per figure (median reported)", "N" },
 		{ "quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick, "smaller sizes, for a smoke run", NULL },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
 		  "experiment: where seedNNN.tsv and .png go (default: .)", "DIR" },
+		{ "same", 0, 0, G_OPTION_ARG_NONE, &same,
+		  "experiment: the before kernel on both sides (A/A: the noise floor; "
+		  "seedNNN-aa.tsv)", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
 		{ NULL }
 	};
@@ -740,7 +744,8 @@ int main(int argc, char **argv)
 	opt_runs = (unsigned)runs;
 	what = rest && rest[0] ? rest[0] : "all";
 	if (!strcmp(what, "experiment")) {
-		struct exp_options eo = { opt_quick, out_dir ? out_dir : ".", memcgfs_binary() };
+		struct exp_options eo = { opt_quick, out_dir ? out_dir : ".", memcgfs_binary(),
+					  same };
 		int rc = exp_main(rest[1], &eo);
 
 		g_strfreev(rest);

@@ -49,4 +49,12 @@ for n in 000 001 002 003 004; do
 	fi
 done
 grep -q "identical text" "$out/seed003.tsv" || fail "seed003: before and after differ"
+# An A/A run (--same): the before kernel on both sides, its own files,
+# no verdict against a published figure.
+"$BENCH" experiment seed003 --quick --same --out "$out" >"$TMP/aa.log" 2>&1 ||
+	fail "experiment seed003 --same: $(tail -n 20 "$TMP/aa.log")"
+[ -s "$out/seed003-aa.tsv" ] || fail "no seed003-aa.tsv"
+grep -q "A/A (before on both sides)" "$TMP/aa.log" || fail "the A/A run does not say so"
+awk -F '\t' 'NR > 1 && ($15 != "-" || $16 ~ /reproduced|same direction|differs/) { exit 1 }' \
+	"$out/seed003-aa.tsv" || fail "seed003-aa.tsv has a verdict"
 echo "PASS: fs-experiments"

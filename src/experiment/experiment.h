@@ -30,6 +30,10 @@ struct exp_options {
 	bool quick;		/* under a minute per experiment, direction only */
 	const char *out_dir;	/* where seedNNN.tsv and seedNNN.png go */
 	const char *memcgfs;	/* the daemon binary */
+	/* An A/A run: the before kernel on both sides, so every effect is
+	 * the noise floor of two identical daemons; no verdicts, and the
+	 * files are seedNNN-aa.tsv and .png. */
+	bool same;
 };
 
 /* Runs experiment `name` ("seed000" ... "seed004", or "all").  0 on
@@ -166,6 +170,7 @@ struct exp_result {
 
 struct exp_report {
 	const char *seed;	/* "seed000" */
+	const char *file_tag;	/* "" or "-aa", after the seed in file names */
 	const char *title;
 	struct exp_result rows[48];
 	unsigned nr;

@@ -254,7 +254,7 @@ static void write_plot(const struct exp_report *r, const char *dir)
 	char *scratch = g_dir_make_tmp("memcgfs-plot.XXXXXX", NULL);
 	char *dat = g_strdup_printf("%s/%s.dat", scratch ? scratch : dir, r->seed);
 	char *gp = g_strdup_printf("%s/%s.gp", scratch ? scratch : dir, r->seed);
-	char *png = g_strdup_printf("%s/%s.png", dir, r->seed);
+	char *png = g_strdup_printf("%s/%s%s.png", dir, r->seed, r->file_tag);
 	char *cmd;
 	FILE *f;
 
@@ -355,7 +355,7 @@ int exp_report_finish(struct exp_report *r, const struct exp_options *o)
 		fprintf(stderr, "experiment: %s: %s\n", o->out_dir, strerror(errno));
 		return -1;
 	}
-	tsv = g_strdup_printf("%s/%s.tsv", o->out_dir, r->seed);
+	tsv = g_strdup_printf("%s/%s%s.tsv", o->out_dir, r->seed, r->file_tag);
 	rc = write_tsv(r, tsv);
 	if (!rc)
 		printf("  wrote %s\n", tsv);

@@ -44,7 +44,8 @@ static int start_pair(struct exp_daemon d[2], const struct exp_options *o, const
 		char seed_opt[32];
 		unsigned n = 0;
 
-		g_snprintf(seed_opt, sizeof(seed_opt), "--seed=%s:%s", seed, sides[s]);
+		g_snprintf(seed_opt, sizeof(seed_opt), "--seed=%s:%s", seed,
+			   o->same ? sides[0] : sides[s]);
 		argv[n++] = seed_opt;
 		for (const char *const *p = opts; *p && n < G_N_ELEMENTS(argv) - 1; p++)
 			argv[n++] = *p;
@@ -1032,10 +1033,16 @@ static int run_one(unsigned k, const struct exp_options *o)
 		return 1;
 	}
 	r->seed = experiments[k].name;
-	printf("%s: %s mode; load average %.2f\n", r->seed, o->quick ? "quick" : "full",
-	       load0 = exp_loadavg());
+	r->file_tag = o->same ? "-aa" : "";
+	printf("%s: %s mode%s; load average %.2f\n", r->seed, o->quick ? "quick" : "full",
+	       o->same ? ", A/A (before on both sides)" : "", load0 = exp_loadavg());
 	fflush(stdout);
 	rc = experiments[k].run(o, tmp, r);
+	/* Two identical daemons have no published figure to meet. */
+	for (unsigned i = 0; o->same && i < r->nr; i++) {
+		r->rows[i].has_published = false;
+		g_strlcpy(r->rows[i].published, "-", sizeof(r->rows[i].published));
+	}
 	load1 = exp_loadavg();
 	/* -1: the experiment could not run; 1: it ran and failed a check,
 	 * which its report shows. */
