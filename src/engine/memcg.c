@@ -447,32 +447,36 @@ void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *
 	}
 }
 
-void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target)
+/*
+ * A flush a kernel path makes before it reads memcg stats, counted in
+ * *count when it flushed: 6.12's and 7.3's are all
+ * mem_cgroup_flush_stats_ratelimited(memcg); 6.1's are the thresholded
+ * global mem_cgroup_flush_stats(), or its _delayed() one where `delayed`;
+ * 5.10 has none.
+ */
+static void reader_flush(struct mcg_engine *e, struct mcg_cgroup *memcg, bool delayed,
+			 _Atomic uint64_t *count)
 {
 	bool flushed = false;
 
-	if (e->cfg.kernel.lru_gen_enabled)
-		return;
 	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
-		flushed = flush_global(e, false);
+		flushed = delayed ? flush_global_delayed(e) : flush_global(e, false);
 	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
-		flushed = flush_per_memcg_ratelimited(e, target);
+		flushed = flush_per_memcg_ratelimited(e, memcg);
 	if (flushed)
-		atomic_fetch_add_explicit(&e->nr_reclaim, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+}
+
+void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target)
+{
+	if (!e->cfg.kernel.lru_gen_enabled)
+		reader_flush(e, target, false, &e->nr_reclaim);
 }
 
 void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
-	bool flushed = false;
-
-	if (e->cfg.kernel.lru_gen_enabled)
-		return;
-	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
-		flushed = flush_global_delayed(e);
-	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
-		flushed = flush_per_memcg_ratelimited(e, memcg);
-	if (flushed)
-		atomic_fetch_add_explicit(&e->nr_refault, 1, memory_order_relaxed);
+	if (!e->cfg.kernel.lru_gen_enabled)
+		reader_flush(e, memcg, true, &e->nr_refault);
 }
 
 /* count_shadow_nodes() (mm/workingset.c), the shadow-node shrinker's
@@ -486,16 +490,8 @@ void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
  * it, 6.1 summed the local per CPU and flushed nothing. */
 void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
-	bool flushed = false;
-
-	if (e->cfg.kernel.local == MCG_LOCAL_PERCPU_SUM)
-		return;
-	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
-		flushed = flush_global(e, false);
-	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
-		flushed = flush_per_memcg_ratelimited(e, memcg);
-	if (flushed)
-		atomic_fetch_add_explicit(&e->nr_shadow_count, 1, memory_order_relaxed);
+	if (e->cfg.kernel.local != MCG_LOCAL_PERCPU_SUM)
+		reader_flush(e, memcg, false, &e->nr_shadow_count);
 }
 
 /* mem_cgroup_wb_stats(), which balance_dirty_pages() asks for the memcg
@@ -504,16 +500,8 @@ void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *m
  * and 7.3 with mem_cgroup_flush_stats_ratelimited(memcg). */
 void mcg_memcg_flush_for_dirty_throttle(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
-	bool flushed = false;
-
-	if (e->cfg.hierarchy == MCG_HIERARCHY_V1)
-		return;
-	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
-		flushed = flush_global(e, false);
-	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
-		flushed = flush_per_memcg_ratelimited(e, memcg);
-	if (flushed)
-		atomic_fetch_add_explicit(&e->nr_dirty_throttle, 1, memory_order_relaxed);
+	if (e->cfg.hierarchy != MCG_HIERARCHY_V1)
+		reader_flush(e, memcg, false, &e->nr_dirty_throttle);
 }
 
 /* ---- readers ---- */
