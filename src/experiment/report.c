@@ -14,17 +14,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
-				 const double *b, const double *a, unsigned n)
+/* A fresh row of r; finished by row_done() with the samples kept. */
+static struct exp_result *row_new(struct exp_report *r, const char *measure, const char *unit,
+				  unsigned n)
 {
 	struct exp_result *row = &r->rows[r->nr++];
-	double ratio[256], diff[256], kb[256], ka[256];
-	unsigned kept = 0;
 
-	g_assert(r->nr <= G_N_ELEMENTS(r->rows) && n <= G_N_ELEMENTS(ratio));
+	g_assert(r->nr <= G_N_ELEMENTS(r->rows) && n <= 256);
 	memset(row, 0, sizeof(*row));
 	g_strlcpy(row->measure, measure, sizeof(row->measure));
 	g_strlcpy(row->unit, unit, sizeof(row->unit));
+	g_strlcpy(row->published, "-", sizeof(row->published));
+	return row;
+}
+
+static struct exp_result *row_done(struct exp_result *row, unsigned kept, unsigned n)
+{
+	row->n = kept;
+	if (kept < n)
+		g_snprintf(row->verdict, sizeof(row->verdict), "%u of %u pairs without a figure",
+			   n - kept, n);
+	return row;
+}
+
+struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
+				 const double *b, const double *a, unsigned n)
+{
+	struct exp_result *row = row_new(r, measure, unit, n);
+	double ratio[256], diff[256], kb[256], ka[256];
+	unsigned kept = 0;
+
 	for (unsigned i = 0; i < n; i++) {
 		if (!isfinite(b[i]) || !isfinite(a[i]) || a[i] <= 0 || b[i] < 0)
 			continue;
@@ -39,39 +58,25 @@ struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, cons
 	exp_median_interval(ratio, kept, &row->lo, &row->hi);
 	row->diff = exp_median(diff, kept);
 	exp_median_interval(diff, kept, &row->diff_lo, &row->diff_hi);
-	row->n = kept;
 	row->effect = EXP_EFFECT_RATIO;
-	if (kept < n)
-		g_snprintf(row->verdict, sizeof(row->verdict), "%u of %u pairs without a figure",
-			   n - kept, n);
-	g_strlcpy(row->published, "-", sizeof(row->published));
-	return row;
+	return row_done(row, kept, n);
 }
 
 struct exp_result *exp_add_values(struct exp_report *r, const char *measure, const char *unit,
 				  const double *v, unsigned n)
 {
-	struct exp_result *row = &r->rows[r->nr++];
+	struct exp_result *row = row_new(r, measure, unit, n);
 	double kept_v[256];
 	unsigned kept = 0;
 
-	g_assert(r->nr <= G_N_ELEMENTS(r->rows) && n <= G_N_ELEMENTS(kept_v));
-	memset(row, 0, sizeof(*row));
-	g_strlcpy(row->measure, measure, sizeof(row->measure));
-	g_strlcpy(row->unit, unit, sizeof(row->unit));
 	for (unsigned i = 0; i < n; i++)
 		if (isfinite(v[i]))
 			kept_v[kept++] = v[i];
 	row->before = row->after = row->ratio = row->lo = row->hi = NAN;
 	row->diff = exp_median(kept_v, kept);
 	exp_median_interval(kept_v, kept, &row->diff_lo, &row->diff_hi);
-	row->n = kept;
 	row->effect = EXP_EFFECT_SAVING;
-	if (kept < n)
-		g_snprintf(row->verdict, sizeof(row->verdict), "%u of %u pairs without a figure",
-			   n - kept, n);
-	g_strlcpy(row->published, "-", sizeof(row->published));
-	return row;
+	return row_done(row, kept, n);
 }
 
 void exp_publish(struct exp_result *row, enum exp_effect effect, double p, double p_lo,

@@ -421,18 +421,11 @@ static int seed003(const struct exp_options *o, const char *tmp, struct exp_repo
 			 r->yb[r->npoints - 1], r->ya[r->npoints - 1]);
 	}
 	{
-		struct exp_result *row = &r->rows[r->nr++];
+		double len_b = (double)strlen(buf[0]), len_a = (double)strlen(buf[1]);
+		struct exp_result *row = exp_add_pairs(
+			r, "root numa_stat text, bytes (diff before/after)", "bytes", &len_b, &len_a, 1);
 		bool same = !strcmp(buf[0], buf[1]);
 
-		memset(row, 0, sizeof(*row));
-		g_strlcpy(row->measure, "root numa_stat text, bytes (diff before/after)",
-			  sizeof(row->measure));
-		g_strlcpy(row->unit, "bytes", sizeof(row->unit));
-		row->before = (double)strlen(buf[0]);
-		row->after = (double)strlen(buf[1]);
-		row->ratio = row->lo = row->hi = row->after ? row->before / row->after : 1;
-		row->n = 1;
-		g_strlcpy(row->published, "-", sizeof(row->published));
 		g_strlcpy(row->verdict, same ? "identical text" : "TEXT DIFFERS",
 			  sizeof(row->verdict));
 		/* Reported either way; a difference fails the experiment. */
