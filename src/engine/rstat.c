@@ -210,10 +210,16 @@ static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_nod
 	return visited;
 }
 
-/* The tree lock, counting who waits for it: spin_is_contended() of the
- * kernel's cgroup_rstat_lock, which 6.1's sleepable flush asks. */
+/* The tree lock, counting who waits for it where a flusher asks: the
+ * pop walk with spin_needbreak() (6.1's sleepable flush asks
+ * spin_is_contended() of the kernel's cgroup_rstat_lock); 6.12 and 7.3
+ * drop the lock after every CPU anyway. */
 static void rstat_lock(struct rstat_tree *t)
 {
+	if (!t->needbreak || t->walk != MCG_WALK_POP_LOCKED) {
+		pthread_mutex_lock(&t->lock);
+		return;
+	}
 	atomic_fetch_add_explicit(&t->lock_waiters, 1, memory_order_relaxed);
 	pthread_mutex_lock(&t->lock);
 	atomic_fetch_sub_explicit(&t->lock_waiters, 1, memory_order_relaxed);
