@@ -20,30 +20,11 @@
 
 /* An engine of kernel `version` (NULL: the seed's base or the default) with
  * seed `seed` ("NNN:before|after" or NULL). */
-static struct mcg_engine *engine_make(unsigned cpus, unsigned nodes, const char *version,
-				      enum mcg_hierarchy h, const char *seed)
-{
-	struct mcg_engine_config cfg;
-	struct mcg_engine *e;
-	const char *why = NULL;
-
-	mcg_engine_config_init(&cfg);
-	cfg.nr_cpus = cpus;
-	cfg.nr_nodes = nodes;
-	ck_assert_msg(mcg_kernel_resolve(version, seed, &cfg.kernel, &why) == 0, "%s", why);
-	cfg.hierarchy = h;
-	cfg.flush_period_ms = 0;
-	e = mcg_engine_new(&cfg);
-	ck_assert_ptr_nonnull(e);
-	return e;
-}
-
-
 /* ---- hierarchy ---- */
 
 START_TEST(test_hierarchy_errors)
 {
-	struct mcg_engine *e = engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a, *b, *x = NULL, *found;
 	char name[MCG_NAME_MAX + 2];
 	g_autofree char *got = NULL;
@@ -105,7 +86,7 @@ END_TEST
 
 START_TEST(test_children_order)
 {
-	struct mcg_engine *e = engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), **kids;
 	const char *names[] = { "z", "a", "m" };
 	unsigned nr;
@@ -381,7 +362,7 @@ static void check_conservation(const char *version, const char *seed_patch, enum
 			       unsigned seed)
 {
 	static struct model m;
-	struct mcg_engine *e = engine_make(4, CONS_NODES, version, h, seed_patch);
+	struct mcg_engine *e = test_engine_make(4, CONS_NODES, version, h, seed_patch);
 	const struct mcg_layout *l = mcg_engine_layout(e);
 	enum mcg_item items[MCG_NR_ITEMS];
 	unsigned nr_items = layout_items(l, items);
@@ -536,7 +517,7 @@ END_TEST
 /* Without destruction, hierarchical = local + children's hierarchical. */
 START_TEST(test_local_vs_hierarchical)
 {
-	struct mcg_engine *e = engine_make(3, 2, "7.3", MCG_HIERARCHY_V1, NULL);
+	struct mcg_engine *e = test_engine_make(3, 2, "7.3", MCG_HIERARCHY_V1, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
 	struct mcg_cgroup *a = test_cgroup_make(e, root, "a"), *b = test_cgroup_make(e, a, "b"), *c = test_cgroup_make(e, a, "c");
 	struct mcg_cgroup *all[] = { root, a, b, c };
@@ -579,7 +560,7 @@ END_TEST
 /* Updates to a destroyed cgroup land in its nearest live ancestor. */
 START_TEST(test_destroyed_redirect)
 {
-	struct mcg_engine *e = engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
 	struct mcg_cgroup *a = test_cgroup_make(e, root, "a"), *b = test_cgroup_make(e, a, "b");
 
@@ -603,7 +584,7 @@ END_TEST
  * its local counts stay, in 7.3 they move to the parent at the kill. */
 static void css_life_cycle(const char *version)
 {
-	struct mcg_engine *e = engine_make(2, 1, version, MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(2, 1, version, MCG_HIERARCHY_V2, NULL);
 	bool reparent = mcg_engine_config(e)->kernel.reparent_local;
 	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	struct mcg_cgroup *c, *css, *css2, *d;
@@ -696,7 +677,7 @@ END_TEST
 
 START_TEST(test_threshold)
 {
-	struct mcg_engine *e = engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(2, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	struct mcg_flush_counters fc;
 	const unsigned threshold = BATCH_7_3 * 2;
@@ -748,7 +729,7 @@ END_TEST
 START_TEST(test_staleness_bound)
 {
 	enum { CPUS = 4 };
-	struct mcg_engine *e = engine_make(CPUS, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(CPUS, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 	GRand *rnd = g_rand_new_with_seed(3);
 	long truth = 0, max_lag = 0;
@@ -900,7 +881,7 @@ END_TEST
  * updated ones on one CPU make 11 visits (the 10 and the root). */
 START_TEST(test_flush_visits_only_updated)
 {
-	struct mcg_engine *e = engine_make(4, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(4, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *cg[1000];
 	struct mcg_flush_counters before, after;
 
@@ -982,7 +963,7 @@ START_TEST(test_seed_equivalence)
 			continue;	/* seed 001 has no v1 */
 		for (int v = 0; v < 2; v++) {
 			g_snprintf(spec, sizeof(spec), "%s:%s", seeds[s].id, v ? "after" : "before");
-			e[v] = engine_make(3, 2, NULL, h, spec);
+			e[v] = test_engine_make(3, 2, NULL, h, spec);
 			cgs[v][0] = mcg_engine_root(e[v]);
 			cgs[v][1] = test_cgroup_make(e[v], cgs[v][0], "a");
 			cgs[v][2] = test_cgroup_make(e[v], cgs[v][1], "b");
@@ -1027,8 +1008,8 @@ END_TEST
  * current without any flush; 6.1 with the patch needs a flush to see it. */
 START_TEST(test_era_6_1_local_percpu_sum)
 {
-	struct mcg_engine *e0 = engine_make(2, 1, NULL, MCG_HIERARCHY_V1, "000:after");
-	struct mcg_engine *e1 = engine_make(2, 1, NULL, MCG_HIERARCHY_V1, "000:before");
+	struct mcg_engine *e0 = test_engine_make(2, 1, NULL, MCG_HIERARCHY_V1, "000:after");
+	struct mcg_engine *e1 = test_engine_make(2, 1, NULL, MCG_HIERARCHY_V1, "000:before");
 	struct mcg_cgroup *a0 = test_cgroup_make(e0, mcg_engine_root(e0), "a");
 	struct mcg_cgroup *a1 = test_cgroup_make(e1, mcg_engine_root(e1), "a");
 
@@ -1061,7 +1042,7 @@ START_TEST(test_percpu_unit_size)
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-		struct mcg_engine *e = engine_make(cases[i].cpus, cases[i].nodes, NULL,
+		struct mcg_engine *e = test_engine_make(cases[i].cpus, cases[i].nodes, NULL,
 						   MCG_HIERARCHY_V2, NULL);
 
 		ck_assert_msg(mcg_engine_pcpu_unit_size(e) == cases[i].unit,
@@ -1077,7 +1058,7 @@ END_TEST
 START_TEST(test_seed002_shared_tree_side_flush)
 {
 	for (int shared = 0; shared < 2; shared++) {
-		struct mcg_engine *e = engine_make(2, 1, NULL, MCG_HIERARCHY_V2,
+		struct mcg_engine *e = test_engine_make(2, 1, NULL, MCG_HIERARCHY_V2,
 						   shared ? "002:before" : "002:after");
 		struct mcg_cgroup *root = mcg_engine_root(e), *a = test_cgroup_make(e, root, "a");
 		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
@@ -1138,7 +1119,7 @@ END_TEST
 START_TEST(test_seed004_css_ref)
 {
 	for (int on = 0; on < 2; on++) {
-		struct mcg_engine *e = engine_make(1, 1, NULL, MCG_HIERARCHY_V2,
+		struct mcg_engine *e = test_engine_make(1, 1, NULL, MCG_HIERARCHY_V2,
 						   on ? "004:before" : "004:after");
 		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
@@ -1174,7 +1155,7 @@ END_TEST
  * exact charge.  7.3 keeps 7 memcgs per CPU. */
 START_TEST(test_charge_stock)
 {
-	struct mcg_engine *e = engine_make(2, 1, "5.10", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(2, 1, "5.10", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
 	struct mcg_cgroup *a = test_cgroup_make(e, root, "a"), *b = test_cgroup_make(e, root, "b");
 	struct mcg_cpu *c0 = mcg_engine_cpu(e, 0), *c1 = mcg_engine_cpu(e, 1);
@@ -1249,7 +1230,7 @@ START_TEST(test_charge_stock)
 	mcg_engine_free(e);
 
 	/* 7.3: seven memcgs share a CPU's stock. */
-	e = engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	e = test_engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	{
 		struct mcg_cgroup *cg[8];
 		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
@@ -1293,7 +1274,7 @@ START_TEST(test_charge_kmem_uncharge_refills_stock)
 	static const char *const kernels[] = { "6.12", "7.3" };
 
 	for (unsigned k = 0; k < G_N_ELEMENTS(kernels); k++) {
-		struct mcg_engine *e = engine_make(1, 1, kernels[k], MCG_HIERARCHY_V2, NULL);
+		struct mcg_engine *e = test_engine_make(1, 1, kernels[k], MCG_HIERARCHY_V2, NULL);
 		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 		struct mcg_cpu *c = mcg_engine_cpu(e, 0);
 		struct mcg_cgroup *over = NULL;
@@ -1347,7 +1328,7 @@ END_TEST
  * change.  Nothing is flushed, ever. */
 START_TEST(test_era_5_10_batch_overflow)
 {
-	struct mcg_engine *e = engine_make(2, 1, "5.10", MCG_HIERARCHY_V1, NULL);
+	struct mcg_engine *e = test_engine_make(2, 1, "5.10", MCG_HIERARCHY_V1, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
 	struct mcg_cgroup *a = test_cgroup_make(e, root, "a");
 	struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
@@ -1405,8 +1386,8 @@ END_TEST
  * running skips it.  6.12 thresholds per memcg. */
 START_TEST(test_era_6_1_global_flush)
 {
-	struct mcg_engine *e = engine_make(2, 1, "6.1", MCG_HIERARCHY_V2, NULL);
-	struct mcg_engine *e12 = engine_make(2, 1, "6.12", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(2, 1, "6.1", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e12 = test_engine_make(2, 1, "6.12", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e);
 	struct mcg_cgroup *a = test_cgroup_make(e, root, "a");
 	struct mcg_cgroup *b = test_cgroup_make(e, root, "b");
@@ -1460,7 +1441,7 @@ START_TEST(test_era_reclaim_refault_flush)
 	static const unsigned reclaim_flushes[] = { 0, 1, 0 };
 
 	for (unsigned v = 0; v < G_N_ELEMENTS(versions); v++) {
-		struct mcg_engine *e = engine_make(2, 1, versions[v], MCG_HIERARCHY_V2, NULL);
+		struct mcg_engine *e = test_engine_make(2, 1, versions[v], MCG_HIERARCHY_V2, NULL);
 		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 		struct mcg_flush_counters fc;
 
@@ -1494,7 +1475,7 @@ START_TEST(test_era_dying_memcg)
 {
 	for (int v = 0; v < 2; v++) {
 		bool v73 = v == 1;
-		struct mcg_engine *e = engine_make(2, 1, v73 ? "7.3" : "6.1", MCG_HIERARCHY_V1, NULL);
+		struct mcg_engine *e = test_engine_make(2, 1, v73 ? "7.3" : "6.1", MCG_HIERARCHY_V1, NULL);
 		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 		struct mcg_cgroup *b = test_cgroup_make(e, a, "b");
 
@@ -1878,14 +1859,14 @@ START_TEST(test_engine_v1_build)
 	const char *why = NULL;
 
 	for (unsigned i = 0; i < G_N_ELEMENTS(releases); i++) {
-		struct mcg_engine *e = engine_make(2, 1, releases[i], MCG_HIERARCHY_V1, NULL);
+		struct mcg_engine *e = test_engine_make(2, 1, releases[i], MCG_HIERARCHY_V1, NULL);
 		const struct mcg_engine_config *got = mcg_engine_config(e);
 
 		ck_assert(got->kernel.memcg_v1);
 		ck_assert(mcg_engine_layout(e)->has_v1);
 		ck_assert(mcg_layout_has(mcg_engine_layout(e), MCG_PGPGIN));
 		mcg_engine_free(e);
-		e = engine_make(2, 1, releases[i], MCG_HIERARCHY_V2, NULL);
+		e = test_engine_make(2, 1, releases[i], MCG_HIERARCHY_V2, NULL);
 		ck_assert(!mcg_engine_config(e)->kernel.memcg_v1);
 		ck_assert(!mcg_layout_has(mcg_engine_layout(e), MCG_PGPGIN));
 		mcg_engine_free(e);
@@ -1978,7 +1959,7 @@ END_TEST
 
 START_TEST(test_page_counters)
 {
-	struct mcg_engine *e = engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
+	struct mcg_engine *e = test_engine_make(1, 1, "7.3", MCG_HIERARCHY_V2, NULL);
 	struct mcg_cgroup *root = mcg_engine_root(e), *p = test_cgroup_make(e, root, "p"), *c = test_cgroup_make(e, p, "c");
 	struct mcg_cgroup *over = NULL;
 
@@ -2192,7 +2173,7 @@ static void *each_cpu_churn(void *arg)
 
 START_TEST(test_on_each_cpu)
 {
-	struct each_cpu_probe p = { .e = engine_make(8, 1, NULL, MCG_HIERARCHY_V2, NULL) };
+	struct each_cpu_probe p = { .e = test_engine_make(8, 1, NULL, MCG_HIERARCHY_V2, NULL) };
 	pthread_t holder, churn;
 
 	atomic_store(&p.in_window_ok, true);

@@ -101,21 +101,13 @@ END_TEST
 START_TEST(test_v1_takes_no_cputime_or_io)
 {
 	for (int v1 = 0; v1 < 2; v1++) {
-		struct mcg_engine_config cfg;
-		struct mcg_engine *e;
-		struct mcg_cgroup *a;
+		struct mcg_engine *e = test_engine_make(
+			2, 1, "6.1", v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2, NULL);
+		struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
 		struct mcg_cpu *c;
 		struct mcg_flush_counters fc;
 		struct mcg_cputime t;
-		const char *why = NULL;
 
-		mcg_engine_config_init(&cfg);
-		cfg.nr_cpus = 2;
-		cfg.hierarchy = v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
-		ck_assert_msg(mcg_kernel_resolve("6.1", NULL, &cfg.kernel, &why) == 0, "%s", why);
-		e = mcg_engine_new(&cfg);
-		ck_assert_ptr_nonnull(e);
-		ck_assert_int_eq(mcg_cgroup_create(e, mcg_engine_root(e), "a", &a), 0);
 		c = mcg_engine_cpu(e, 1);
 		mcg_cpu_enter(c);
 		mcg_cputime_account(c, a, MCG_CPUTIME_USER, 5000);

@@ -6,6 +6,28 @@
 #include <check.h>
 
 #include "engine/engine.h"
+#include "kernel/kernel.h"
+
+/* An engine of kernel `version` (NULL: the default) with `seed` applied
+ * (NULL: none), no periodic flush. */
+static inline struct mcg_engine *test_engine_make(unsigned cpus, unsigned nodes,
+						   const char *version, enum mcg_hierarchy h,
+						   const char *seed)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	const char *why = NULL;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = cpus;
+	cfg.nr_nodes = nodes;
+	ck_assert_msg(mcg_kernel_resolve(version, seed, &cfg.kernel, &why) == 0, "%s", why);
+	cfg.hierarchy = h;
+	cfg.flush_period_ms = 0;
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	return e;
+}
 
 /* The plain era whose layout is `id`. */
 static inline const struct mcg_kernel *test_kernel_of_layout(enum mcg_layout_id id)
