@@ -82,6 +82,8 @@ double exp_keyed(const struct exp_daemon *d, const char *rel, const char *key);
 void exp_read_stats(const struct exp_daemon *d, const char *name, double *renders, double *ns);
 
 double exp_now_ns(void);
+/* The calling thread's CPU time, in ns. */
+double exp_thread_cpu_ns(void);
 /* The 1-minute load average, and a warning on stderr if the machine is
  * busier than its CPUs. */
 double exp_loadavg(void);

@@ -17,7 +17,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Full mode: at least 30 pairs per figure, 70 for seed 001 (as the seed
@@ -171,9 +170,8 @@ static double real_cgroupfs_us_per_file(unsigned ncg)
 	buf = g_malloc(65536);
 	/* One round to warm up, then the measured ones. */
 	for (int round = -1; round < (int)G_N_ELEMENTS(us); round++) {
-		struct timespec t0, t1;
+		double t0 = exp_thread_cpu_ns();
 
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 		for (unsigned i = 1; i <= ncg; i++) {
 			char path[256];
 
@@ -181,10 +179,8 @@ static double real_cgroupfs_us_per_file(unsigned ncg)
 			if (exp_read(path, buf, 65536) <= 0)
 				goto out;
 		}
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 		if (round >= 0)
-			us[rounds++] = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 +
-					(double)(t1.tv_nsec - t0.tv_nsec)) / 1e3 / ncg;
+			us[rounds++] = (exp_thread_cpu_ns() - t0) / 1e3 / ncg;
 	}
 	result = exp_median(us, rounds);
 out:
@@ -650,10 +646,9 @@ static double real_fault_ns(void)
 	unsigned n = 0;
 
 	for (int round = -1; round < (int)G_N_ELEMENTS(ns); round++) {
-		struct timespec t0, t1;
+		double t0 = exp_thread_cpu_ns();
 		char *m;
 
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
 			return NAN;
@@ -661,10 +656,8 @@ static double real_fault_ns(void)
 		for (size_t off = 0; off < len; off += page)
 			((volatile char *)m)[off] = 1;
 		munmap(m, len);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 		if (round >= 0)
-			ns[n++] = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 +
-				   (double)(t1.tv_nsec - t0.tv_nsec)) / (double)(len / page);
+			ns[n++] = (exp_thread_cpu_ns() - t0) / (double)(len / page);
 	}
 	return exp_median(ns, n);
 }
