@@ -59,4 +59,5 @@ const struct mcg_kernel mcg_era_5_10 = {
 	.nr_memcg_stock = 1,
 	.obj_stock = MCG_OBJ_STOCK_5_10,
 	.charge_batch = 32,
+	.lru_add_batch = 15,
 };

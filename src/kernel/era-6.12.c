@@ -52,4 +52,5 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.nr_memcg_stock = 1,
 	.obj_stock = MCG_OBJ_STOCK_6_1,
 	.charge_batch = 64,
+	.lru_add_batch = 31,
 };

@@ -44,4 +44,5 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.nr_memcg_stock = 7,
 	.obj_stock = MCG_OBJ_STOCK_7_3,
 	.charge_batch = 64,
+	.lru_add_batch = 31,
 };

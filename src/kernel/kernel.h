@@ -221,6 +221,13 @@ struct mcg_kernel {
 	 * since.  The per-CPU batch of stat updates and the per-CPU share of
 	 * the flush threshold. */
 	unsigned charge_batch;
+	/* Folios a CPU's LRU add batch holds before they go onto the LRU
+	 * lists, whose sizes (NR_INACTIVE_ANON ...) move only then:
+	 * PAGEVEC_SIZE (include/linux/pagevec.h) 15 in 5.10 and 6.1, 31 in
+	 * 6.12; FOLIO_BATCH_SIZE (include/linux/folio_batch.h) 31 in 7.3.
+	 * lru_cache_add() (5.10, mm/swap.c), folio_add_lru() (6.1 mm/swap.c,
+	 * 7.3 mm/folio.c: __folio_batch_add_and_move()). */
+	unsigned lru_add_batch;
 	/* memcgs a CPU's charge stock caches (NR_MEMCG_STOCK): 1 before 7.x,
 	 * 7 in 7.3 (struct memcg_stock_pcp). */
 	unsigned nr_memcg_stock;

@@ -22,6 +22,16 @@ struct mcg_profile {
 	uint64_t nodes;		/* bit per node when !all_nodes */
 };
 
+/* The LRU lists, as the statistics name them (ledger.c lru_items[]). */
+enum wl_lru {
+	WL_LRU_INACTIVE_ANON,
+	WL_LRU_ACTIVE_ANON,
+	WL_LRU_INACTIVE_FILE,
+	WL_LRU_ACTIVE_FILE,
+	WL_LRU_UNEVICTABLE,
+	WL_NR_LRU
+};
+
 /* What one CPU's tasks of one cgroup hold on one node, in pages.  The
  * subsets say which of the pages counted above carry a property. */
 struct wl_node {
@@ -35,6 +45,11 @@ struct wl_node {
 	long slab_reclaimable, slab_unreclaimable, kernel_stack, pagetables;
 	long swapped;				/* anonymous pages out in swap */
 	long shadow_anon, shadow_file;		/* evicted, may refault */
+	/* Of the LRU pages above, those still in the CPU's LRU add batch
+	 * (ledger.c, "The LRU add batch"), by list (enum wl_lru), whose
+	 * list sizes the statistics do not count yet; and their folios. */
+	long lru_add_pages[WL_NR_LRU];
+	long lru_add_folios;
 };
 
 /* Rates left over from earlier steps, so slow rates still happen. */
@@ -289,6 +304,9 @@ void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item,
  * owner: mcg_memcg_objcg_owner()). */
 void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
 		enum mcg_item item, long val);
+/* lru_add_drain() of w's ledger on this CPU: the batched folios go onto
+ * their lists, and the lists' statistics move. */
+void wl_lru_add_drain(struct wl_ctx *x, struct wl_cgroup *w);
 /* Does one step of w's profile for dt seconds; true if the profile asks
  * for more than one step may do (the CPU is behind: no sleeping). */
 bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p, double dt);

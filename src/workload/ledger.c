@@ -33,13 +33,15 @@
  * per update in all three. */
 #define LRU_BATCH 32
 
-void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long val)
+static long lmin(long a, long b)
 {
-	wl_stat_to(x, w, wl_memcg(w), nid, item, val);
+	return a < b ? a : b;
 }
 
-void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
-		enum mcg_item item, long val)
+/* One update of a statistic of cg on this CPU, as the kernel makes it,
+ * and the workload's counts of it. */
+static void stat_apply(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
+		       enum mcg_item item, long val)
 {
 	struct wl_ledger *l;
 	uint64_t window;
@@ -59,9 +61,101 @@ void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, in
 	}
 }
 
-static long lmin(long a, long b)
+/*
+ * The LRU add batch.
+ *
+ * A new folio does not go onto its LRU list at once: folio_add_lru() puts
+ * it in the CPU's lru_add batch (cpu_fbatches.lru_add; lru_pvecs.lru_add
+ * in 5.10), and only when the batch is full (PAGEVEC_SIZE 15 in 5.10 and
+ * 6.1, 31 from 6.12: mcg_kernel.lru_add_batch), or the folio is large
+ * (folio_test_large(); folio_may_be_lru_cached() in 7.3), does
+ * folio_batch_move_lru() add them all, each moving its list's size
+ * (lruvec_add_folio() -> update_lru_size() -> __mod_lruvec_state(),
+ * NR_INACTIVE_ANON ... NR_UNEVICTABLE).  (__folio_batch_add_and_move(),
+ * mm/swap.c in 6.1 and 6.12, mm/folio.c in 7.3; lru_cache_add() in 5.10.)
+ * So a fault moves NR_ANON_MAPPED and PGFAULT, and the LRU size only once
+ * a batch: most faults change two memcg-wide items, not three (seed 001
+ * counts what a flush finds changed).  Anything that takes folios off the
+ * lists first empties the batch on its CPU: reclaim (lru_add_drain() in
+ * shrink_inactive_list() and shrink_active_list(), mm/vmscan.c), freeing
+ * (free_pages_and_swap_cache(), mm/swap_state.c), force_empty
+ * (lru_add_drain_all()).
+ *
+ * Here the batch is the ledger's (this cgroup on this CPU), not the CPU's:
+ * a worker steps every cgroup of its CPU in turn, a few events each, where
+ * a kernel CPU runs one task for a slice and fills its batch with that
+ * memcg's folios; a batch shared by the worker's cgroups would be a batch
+ * of a folio of each, and the kernel's batching would be lost.  The pages
+ * are in the ledger's lists at once (the ledger counts what the tasks
+ * hold); lru_add_pages says which of them the statistics do not count yet.
+ * Any update of an LRU list's size of the ledger drains it first (the
+ * kernel's paths above), except activation, which the kernel batches apart
+ * (folio_activate(): its own lru_activate batch, and a folio not yet on
+ * the LRU is not activated) and which here activates drained pages only.
+ */
+static const enum mcg_item lru_items[WL_NR_LRU] = {
+	[WL_LRU_INACTIVE_ANON] = MCG_INACTIVE_ANON, [WL_LRU_ACTIVE_ANON] = MCG_ACTIVE_ANON,
+	[WL_LRU_INACTIVE_FILE] = MCG_INACTIVE_FILE, [WL_LRU_ACTIVE_FILE] = MCG_ACTIVE_FILE,
+	[WL_LRU_UNEVICTABLE] = MCG_UNEVICTABLE,
+};
+
+static bool is_lru_item(enum mcg_item item)
 {
-	return a < b ? a : b;
+	return item == MCG_INACTIVE_ANON || item == MCG_ACTIVE_ANON || item == MCG_INACTIVE_FILE ||
+	       item == MCG_ACTIVE_FILE || item == MCG_UNEVICTABLE;
+}
+
+static long lru_add_batched(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	long folios = 0;
+
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+		folios += l->node[nid].lru_add_folios;
+	return folios;
+}
+
+void wl_lru_add_drain(struct wl_ctx *x, struct wl_cgroup *w)
+{
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+
+	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
+		struct wl_node *node = &l->node[nid];
+
+		if (!node->lru_add_folios)
+			continue;
+		node->lru_add_folios = 0;
+		for (unsigned k = 0; k < WL_NR_LRU; k++) {
+			long pages = node->lru_add_pages[k];
+
+			node->lru_add_pages[k] = 0;
+			stat_apply(x, w, wl_memcg(w), (int)nid, lru_items[k], pages);
+		}
+	}
+}
+
+/* folio_add_lru() of a new folio of `pages` bound for list k. */
+static void lru_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum wl_lru k, long pages)
+{
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+	unsigned batch = mcg_engine_config(x->e)->kernel.lru_add_batch;
+
+	l->node[nid].lru_add_pages[k] += pages;
+	l->node[nid].lru_add_folios++;
+	if (pages > 1 || batch <= 1 || lru_add_batched(x->wl, l) >= (long)batch)
+		wl_lru_add_drain(x, w);
+}
+
+void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long val)
+{
+	wl_stat_to(x, w, wl_memcg(w), nid, item, val);
+}
+
+void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
+		enum mcg_item item, long val)
+{
+	if (val && is_lru_item(item) && lru_add_batched(x->wl, wl_ledger(w, x->cpu_id)))
+		wl_lru_add_drain(x, w);
+	stat_apply(x, w, cg, nid, item, val);
 }
 
 /* ceil(v * frac) for v >= 0, at most v: slow drains still finish. */
@@ -307,8 +401,7 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	node->anon_inactive += 1 - refault;
 	wl_stat(x, w, nid, MCG_MEMCG_SWAP, -1);
 	wl_stat(x, w, nid, MCG_ANON_MAPPED, 1);
-	wl_stat(x, w, nid, MCG_INACTIVE_ANON, 1 - refault);
-	wl_stat(x, w, nid, MCG_ACTIVE_ANON, refault);
+	lru_add(x, w, nid, refault ? WL_LRU_ACTIVE_ANON : WL_LRU_INACTIVE_ANON, 1);
 	wl_stat(x, w, nid, MCG_WORKINGSET_REFAULT_ANON, refault);
 	wl_stat(x, w, nid, MCG_WORKINGSET_ACTIVATE_ANON, refault);
 	wl_stat(x, w, nid, MCG_PSWPIN, 1);
@@ -330,8 +423,13 @@ static void anon_folio_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long 
 	node->anon_inactive += pages - mlocked;
 	node->thp += thp ? THP_PAGES : 0;
 	wl_stat(x, w, nid, MCG_ANON_MAPPED, pages);
-	wl_stat(x, w, nid, MCG_INACTIVE_ANON, pages - mlocked);
-	wl_stat(x, w, nid, MCG_UNEVICTABLE, mlocked);
+	/* A folio of a VM_LOCKED vma goes to the unevictable list, through
+	 * mlock's own batch of the same size (folio_add_lru_vma() ->
+	 * mlock_new_folio(), mm/mlock.c); a small folio is one or the other. */
+	if (mlocked)
+		lru_add(x, w, nid, WL_LRU_UNEVICTABLE, mlocked);
+	if (pages - mlocked)
+		lru_add(x, w, nid, WL_LRU_INACTIVE_ANON, pages - mlocked);
 	wl_stat(x, w, nid, MCG_ANON_THPS, thp ? THP_PAGES : 0);
 	wl_stat(x, w, nid, MCG_THP_FAULT_ALLOC, thp);
 	/* One fault and one pgpgin per folio. */
@@ -464,8 +562,7 @@ static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long r
 	node->file_active += refault;
 	node->mapped += mapped;
 	wl_stat(x, w, nid, MCG_FILE_PAGES, 1);
-	wl_stat(x, w, nid, MCG_INACTIVE_FILE, 1 - refault);
-	wl_stat(x, w, nid, MCG_ACTIVE_FILE, refault);
+	lru_add(x, w, nid, refault ? WL_LRU_ACTIVE_FILE : WL_LRU_INACTIVE_FILE, 1);
 	wl_stat(x, w, nid, MCG_WORKINGSET_REFAULT_FILE, refault);
 	wl_stat(x, w, nid, MCG_WORKINGSET_ACTIVATE_FILE, refault);
 	wl_stat(x, w, nid, MCG_WORKINGSET_RESTORE_FILE,
@@ -517,7 +614,7 @@ static void file_dirty_add(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	node->dirty++;
 	ledger_in_flight_add(l, 1);
 	wl_stat(x, w, nid, MCG_FILE_PAGES, 1);
-	wl_stat(x, w, nid, MCG_INACTIVE_FILE, 1);
+	lru_add(x, w, nid, WL_LRU_INACTIVE_FILE, 1);
 	wl_stat(x, w, nid, MCG_FILE_DIRTY, 1);
 	wl_stat(x, w, nid, MCG_PGPGIN, 1);
 }
@@ -549,7 +646,7 @@ static void shmem_add(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	wl_ledger(w, x->cpu_id)->node[nid].shmem++;
 	wl_stat(x, w, nid, MCG_SHMEM, 1);
 	wl_stat(x, w, nid, MCG_FILE_PAGES, 1);
-	wl_stat(x, w, nid, MCG_INACTIVE_ANON, 1);
+	lru_add(x, w, nid, WL_LRU_INACTIVE_ANON, 1);
 	wl_stat(x, w, nid, MCG_PGFAULT, 1);
 	wl_stat(x, w, nid, MCG_PGPGIN, 1);
 }
@@ -764,18 +861,22 @@ static void tasks_kernel_floor(struct wl_ctx *x, struct wl_cgroup *w, const stru
 /* ---- aging and writeback ---- */
 
 /* Moves n pages from an inactive list to its active list (folio_activate(),
- * drained a batch at a time). */
+ * drained a batch at a time), of the pages on the lists: not those still in
+ * the LRU add batch, which it leaves there. */
 static void activate(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, bool file)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	long on_list = (file ? node->file_inactive - node->lru_add_pages[WL_LRU_INACTIVE_FILE]
+			     : node->anon_inactive - node->lru_add_pages[WL_LRU_INACTIVE_ANON]);
 
+	n = lmin(n, on_list);
 	for (long done = 0; done < n; done += LRU_BATCH) {
 		long k = lmin(LRU_BATCH, n - done);
 
 		*(file ? &node->file_inactive : &node->anon_inactive) -= k;
 		*(file ? &node->file_active : &node->anon_active) += k;
-		wl_stat(x, w, nid, file ? MCG_INACTIVE_FILE : MCG_INACTIVE_ANON, -k);
-		wl_stat(x, w, nid, file ? MCG_ACTIVE_FILE : MCG_ACTIVE_ANON, k);
+		stat_apply(x, w, wl_memcg(w), nid, file ? MCG_INACTIVE_FILE : MCG_INACTIVE_ANON, -k);
+		stat_apply(x, w, wl_memcg(w), nid, file ? MCG_ACTIVE_FILE : MCG_ACTIVE_ANON, k);
 		wl_stat(x, w, nid, MCG_PGACTIVATE, k);
 	}
 }

@@ -2529,6 +2529,29 @@ int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigne
 	return err;
 }
 
+static void lru_add_drain_on_cpu(struct mcg_cpu *cpu, void *arg)
+{
+	struct mcg_workload *wl = arg;
+	struct wl_ctx x = { wl, wl->e, cpu, mcg_cpu_id(cpu), 0, NULL };
+
+	for (unsigned i = 0; i < wl->cgroups->len; i++)
+		wl_lru_add_drain(&x, wl->cgroups->pdata[i]);
+}
+
+/* lru_add_drain_all() (mm/swap.c, mm/folio.c in 7.3): every CPU's LRU add
+ * batch onto the lists.  Caller holds list_lock, not a CPU window. */
+static void lru_add_drain_all(struct mcg_workload *wl)
+{
+	mcg_engine_on_each_cpu(wl->e, lru_add_drain_on_cpu, wl);
+}
+
+void mcg_workload_lru_add_drain_all(struct mcg_workload *wl)
+{
+	pthread_rwlock_rdlock(&wl->list_lock);
+	lru_add_drain_all(wl);
+	pthread_rwlock_unlock(&wl->list_lock);
+}
+
 int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg,
 			     bool (*interrupted)(void *arg), void *arg)
 {
@@ -2537,10 +2560,14 @@ int mcg_workload_force_empty(struct mcg_workload *wl, struct mcg_cgroup *cg,
 	int err = 0;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
-	if (!mcg_memcg_online(cg))
+	if (!mcg_memcg_online(cg)) {
 		err = -ENODEV;
-	else	/* mem_cgroup_force_empty(): drain_all_stock() first */
+	} else {
+		/* mem_cgroup_force_empty(): lru_add_drain_all(), then
+		 * drain_all_stock() */
+		lru_add_drain_all(wl);
 		mcg_memcg_drain_all_stock(wl->e, NULL, cg);
+	}
 	/* Reclaim until empty or MAX_RECLAIM_RETRIES passes without progress;
 	 * what stays (mlocked pages, kernel objects) stays, and the write
 	 * still succeeds: mem_cgroup_force_empty() returns 0 (5.10 to 7.3).

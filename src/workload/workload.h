@@ -280,6 +280,10 @@ int mcg_workload_set_limit(struct mcg_workload *wl, struct mcg_cgroup *cg,
  * has a signal pending.  Bounded in time: see workload.c. */
 int mcg_workload_reclaim(struct mcg_workload *wl, struct mcg_cgroup *cg, unsigned long pages,
 			 bool (*interrupted)(void *arg), void *arg);
+/* Every CPU's LRU add batch of every cgroup onto the LRU lists, whose
+ * sizes in the statistics then count every page the lists hold
+ * (lru_add_drain_all(); ledger.c, "The LRU add batch"). */
+void mcg_workload_lru_add_drain_all(struct mcg_workload *wl);
 /* v1 memory.force_empty: reclaims all it can, then 0 whatever stays
  * charged (mem_cgroup_force_empty()); -ENODEV once cg is removed; -EINTR
  * when interrupted(arg) (may be NULL), asked before each pass as the
