@@ -784,6 +784,14 @@ START_TEST(test_conservation_under_load)
 			ck_assert_int_eq(mcg_workload_cgroup_destroy(r.wl, r.cg[0]), -EBUSY);
 		}
 	}
+	/* Activations move a batch at a time (ledger.c age_node()): the
+	 * workers make their first within seconds. */
+	for (int tries = 0; tries < 100; tries++) {
+		__mcg_memcg_flush_stats(r.e, root, true);
+		if (hs(&r, root, MCG_PGACTIVATE) > 0)
+			break;
+		g_usleep(100 * 1000);
+	}
 	mcg_workload_counters(r.wl, &wc);
 	ck_assert_uint_gt(wc.stat_updates, 1000);
 	ck_assert_uint_gt(wc.pages_charged, 1000);

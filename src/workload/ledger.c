@@ -340,6 +340,16 @@ static long carried(double *carry, double v)
 	return whole;
 }
 
+/* As carried(), but nothing until the carry holds a whole batch. */
+static long batched(double *carry, double v, long batch)
+{
+	if (*carry + v < (double)batch) {
+		*carry += v;
+		return 0;
+	}
+	return carried(carry, v);
+}
+
 /* The pages of a batch of n that have a property held by pct percent of
  * pages, exactly over time however small the batches. */
 static long share_of(struct wl_ledger *l, enum wl_carry c, long n, double pct)
@@ -887,6 +897,7 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 	struct wl_node *node = &l->node[nid];
 	struct mcg_cgroup *cg = w->cg;
 	long cleaned, started, activated;
+	long lru_batch = (long)mcg_engine_config(x->e)->kernel.lru_add_batch;
 
 	/* Writeback completes within ~0.2 s, dirty pages expire within ~0.5 s.
 	 * Both move one page at a time, as the flusher accounts each folio
@@ -910,11 +921,16 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 	}
 
 	/* A tenth of clean inactive pages get touched again each second, a
-	 * twentieth of inactive anonymous ones. */
-	activated = carried(&l->carry[WL_CARRY_ACTIVATE_FILE],
-			    (double)(node->file_inactive - node->dirty - node->writeback) * dt * 0.1);
+	 * twentieth of inactive anonymous ones.  folio_activate() queues each
+	 * in the CPU's lru_activate batch, and the lists and PGACTIVATE move
+	 * when it is full (lru_activate(), mm/swap.c; mm/folio.c in 7.3):
+	 * the touches wait in the carry until they make a batch. */
+	activated = batched(&l->carry[WL_CARRY_ACTIVATE_FILE],
+			    (double)(node->file_inactive - node->dirty - node->writeback) * dt * 0.1,
+			    lru_batch);
 	activate(x, w, nid, activated, true);
-	activated = carried(&l->carry[WL_CARRY_ACTIVATE_ANON], (double)node->anon_inactive * dt * 0.05);
+	activated = batched(&l->carry[WL_CARRY_ACTIVATE_ANON], (double)node->anon_inactive * dt * 0.05,
+			    lru_batch);
 	activate(x, w, nid, activated, false);
 }
 
@@ -1332,10 +1348,23 @@ static void trim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long excess)
 }
 
 /* The turnover's frees down to the footprint: the pages the tasks charged
- * to a css they left go first (the oldest), then the current css's. */
+ * to a css they left go first (the oldest), then the current css's.
+ *
+ * A task gives memory back by the run, not a page per fault: munmap() or
+ * exit frees a range through one mmu_gather (up to MAX_GATHER_BATCH
+ * pages), and free_pages_and_swap_cache() drains the CPU's LRU add batch
+ * once for all of it (mm/swap_state.c).  So the frees wait until the
+ * excess is a run: LRU_BATCH pages, or an eighth of the CPU's share of the
+ * footprint where that is less, which bounds how far the tasks go past
+ * it.  Freeing a page after every fault would make each fault's visit by
+ * a flush find the free's items changed too, and drain the LRU add batch
+ * at every fault. */
 static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
 {
 	long excess = tasks_held(x, w) - cap;
+
+	if (excess < lmin(LRU_BATCH, cap / 8 > 1 ? cap / 8 : 1))
+		return;
 
 	for (unsigned i = 0; excess > 0 && w->holders && i < w->holders->len; i++) {
 		struct wl_cgroup *h = w->holders->pdata[i];
