@@ -148,6 +148,48 @@ START_TEST(test_rows)
 }
 END_TEST
 
+/* Daemon pairs: the effect is the mean of each daemon pair's median, the
+ * interval Student's t over them, so a spread between daemon starts that
+ * the pairs of any one of them do not show widens it.  Three daemon pairs
+ * of three pairs, each tight around its own offset (+1%, +5%, +9%): one
+ * pair's interval would be a point, theirs is 5% +- 4.303 * 4% / sqrt(3). */
+START_TEST(test_daemon_pairs)
+{
+	static struct exp_report r;
+	double b[9], a[9], v[9], m, lo, hi;
+	const double offset[3] = { 1.01, 1.05, 1.09 };
+	struct exp_result *row;
+
+	for (int i = 0; i < 9; i++) {
+		a[i] = 100;
+		b[i] = 100 * offset[i / 3] + (i % 3 - 1) * 0.001;
+		v[i] = offset[i / 3];
+	}
+	r.blocks = 3;
+	row = exp_add_pairs(&r, "x", "ns", b, a, 9);
+	ck_assert_uint_eq(row->blocks, 3);
+	ck_assert_uint_eq(row->n, 9);
+	ck_assert_double_eq_tol(row->ratio, 1.05, 1e-9);
+	ck_assert_double_eq_tol(row->hi - row->ratio, 4.303 * 0.04 / sqrt(3), 1e-3);
+	ck_assert_double_eq_tol(row->ratio - row->lo, 4.303 * 0.04 / sqrt(3), 1e-3);
+	ck_assert_double_eq_tol(row->diff, 5, 1e-6);
+	/* ... where one daemon pair's own interval excludes zero at +1%. */
+	r.blocks = 1;
+	row = exp_add_pairs(&r, "x", "ns", b, a, 3);
+	ck_assert(row->lo > 1.0);
+	/* Values too: a block's median each. */
+	r.blocks = 3;
+	row = exp_add_values(&r, "y", "items", v, 9);
+	ck_assert_double_eq_tol(row->diff, 1.05, 1e-9);
+	/* The t interval itself: two values have 1 degree of freedom. */
+	exp_mean_interval((double[]){ 1, 3 }, 2, &m, &lo, &hi);
+	ck_assert_double_eq(m, 2);
+	ck_assert_double_eq_tol(hi - m, 12.706, 1e-9);
+	exp_mean_interval((double[]){ 1 }, 1, &m, &lo, &hi);
+	ck_assert(isnan(lo) && isnan(hi));
+}
+END_TEST
+
 /* The exact order-statistic interval: for n = 30 the 10th and 21st. */
 START_TEST(test_median_interval)
 {
@@ -173,6 +215,7 @@ static Suite *make_experiment_suite(void)
 	tcase_add_test(tc, test_judge_opposite);
 	tcase_add_test(tc, test_judge_spans_zero);
 	tcase_add_test(tc, test_judge_imprecise);
+	tcase_add_test(tc, test_daemon_pairs);
 	tcase_add_test(tc, test_judge_level);
 	tcase_add_test(tc, test_judge_ranges);
 	tcase_add_test(tc, test_rows);

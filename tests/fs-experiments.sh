@@ -17,13 +17,16 @@ for n in 000 001 002 003 004; do
 	tsv=$out/seed$n.tsv
 	[ -s "$tsv" ] || fail "no $tsv"
 	expect "seed$n header" "$(head -n 1 "$tsv")" \
-		"$(printf 'seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\teffect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict')"
+		"$(printf 'seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\teffect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict\tdaemon_pairs')"
 	# Every row is well formed; a row with a published effect has one of
 	# the three verdicts, a row without says so.
 	awk -F '\t' -v seed="$n" '
 		function num(v) { return v ~ /^-?(inf|nan|[0-9.]+(e[-+]?[0-9]+)?)$/ }
 		NR == 1 { next }
-		NF != 16 { print "line " NR ": " NF " fields"; bad = 1 }
+		NF != 17 { print "line " NR ": " NF " fields"; bad = 1 }
+		$17 !~ /^[1-9][0-9]*$/ { print "line " NR ": daemon pairs " $17; bad = 1 }
+		$17 > 1 && $16 !~ /daemon pairs: mean of their medians/ {
+			print "line " NR ": verdict " $16 " of " $17 " daemon pairs"; bad = 1 }
 		$1 != seed { print "line " NR ": seed " $1; bad = 1 }
 		!num($4) || !num($5) || !num($6) || !num($7) || !num($8) || !num($10) ||
 		!num($11) || !num($12) { print "line " NR ": not a number"; bad = 1 }
@@ -49,6 +52,11 @@ for n in 000 001 002 003 004; do
 	fi
 done
 grep -q "identical text" "$out/seed003.tsv" || fail "seed003: before and after differ"
+# The experiments of small effects measure over several daemon pairs.
+for n in 001 002 004; do
+	awk -F '\t' '$2 ~ /^headline: / && $17 >= 2 { ok = 1 } END { exit !ok }' \
+		"$out/seed$n.tsv" || fail "seed$n: headline from one daemon pair"
+done
 # An A/A run (--same): the before kernel on both sides, its own files,
 # no verdict against a published figure.
 "$BENCH" experiment seed003 --quick --same --out "$out" >"$TMP/aa.log" 2>&1 ||

@@ -48,6 +48,10 @@ double exp_median(const double *v, unsigned n);
  * either side.  For n < 6 no such interval exists: lo and hi are then the
  * smallest and largest value. */
 void exp_median_interval(const double *v, unsigned n, double *lo, double *hi);
+/* The mean of v[0..n) and its 95% interval from Student's t with n - 1
+ * degrees of freedom (NAN bounds for n < 2): for the effects of a few
+ * daemon pairs, each already a median (see "Daemon pairs" below). */
+void exp_mean_interval(const double *v, unsigned n, double *mean, double *lo, double *hi);
 
 /* ---- daemons (daemon.c) ---- */
 
@@ -154,13 +158,35 @@ enum exp_verdict exp_judge(double lo, double hi, double p, double p_lo, double p
 			   bool level);
 const char *exp_verdict_name(enum exp_verdict v);
 
+/*
+ * Daemon pairs.
+ *
+ * Two daemons of the same binary and the same kernel, measured in
+ * interleaved pairs, differ by a few percent, and by a different few
+ * percent at each start: seed 002's A/A offset was -4.2% [-6.4, -2.3] in
+ * one run, then +1.1%, +0.0% and +5% [+2, +7] in three more.  Where each
+ * daemon's heap, stacks and libraries land (ASLR) sets how its hot lines
+ * share the caches; it is fixed for a daemon's life and drawn anew at
+ * each start.  An interval from the pairs of one daemon pair leaves that
+ * out, so an effect of a few percent could be one draw of it.
+ *
+ * So an experiment with small effects runs several daemon pairs in turn
+ * (exp_report.blocks), each started afresh (the side started first
+ * alternating) and set up anew, each measured in its own interleaved
+ * pairs.  A row's effect is then the mean over the daemon pairs of each
+ * one's median paired effect, and its interval Student's t over them:
+ * the spread between daemon starts is in it.  With one daemon pair (the
+ * experiments whose effects dwarf it) the row is the order-statistic
+ * median and interval of its pairs, as before.
+ */
 struct exp_result {
 	char measure[96];
 	char unit[16];
 	double before, after;	/* medians */
-	double ratio, lo, hi;	/* median paired before/after, its 95% interval */
-	double diff, diff_lo, diff_hi;	/* median paired before - after, its interval */
-	unsigned n;
+	double ratio, lo, hi;	/* paired before/after, its 95% interval */
+	double diff, diff_lo, diff_hi;	/* paired before - after, its interval */
+	unsigned n;		/* pairs kept, over all daemon pairs */
+	unsigned blocks;	/* daemon pairs they came from (>= 1) */
 	enum exp_effect effect;	/* which of the two is the row's effect size */
 	char published[320];	/* the source's figure and where it is, or "-" */
 	bool has_published;
@@ -176,6 +202,9 @@ struct exp_report {
 	const char *title;
 	struct exp_result rows[48];
 	unsigned nr;
+	/* The daemon pairs the samples of the next rows come from, in equal
+	 * consecutive blocks of the n samples given (1: one pair). */
+	unsigned blocks;
 	/* The plot: curves of before and after against x, or paired values. */
 	char xlabel[48], ylabel[48];
 	bool logx, logy;
@@ -187,8 +216,10 @@ struct exp_report {
 
 /* Adds a row from paired samples b[i], a[i] (i < n), leaving out pairs with
  * a side that is not a finite number (a window where nothing happened): n
- * is the pairs kept.  Its effect is a ratio until exp_publish() or the
- * caller says otherwise.  Returns the row. */
+ * is the pairs kept.  With r->blocks > 1 the samples are r->blocks
+ * consecutive blocks of n / r->blocks, one per daemon pair (above).  Its
+ * effect is a ratio until exp_publish() or the caller says otherwise.
+ * Returns the row. */
 struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
 				 const double *b, const double *a, unsigned n);
 /* Adds a row of one derived saving per pair, v[i] (i < n), non-finite

@@ -37,27 +37,62 @@ static struct exp_result *row_done(struct exp_result *row, unsigned kept, unsign
 	return row;
 }
 
+/* The samples of one daemon pair: block k of r->blocks equal ones. */
+static void block_range(const struct exp_report *r, unsigned n, unsigned k, unsigned *from,
+			unsigned *to)
+{
+	unsigned blocks = r->blocks ? r->blocks : 1;
+
+	g_assert(n % blocks == 0);
+	*from = k * (n / blocks);
+	*to = (k + 1) * (n / blocks);
+}
+
+/* The row's effect (ratio, diff) over several daemon pairs: the mean of
+ * each pair's median, with Student's t interval (experiment.h). */
+static void blocks_effect(const double *ratio_b, const double *diff_b, unsigned nb,
+			  struct exp_result *row)
+{
+	if (ratio_b)
+		exp_mean_interval(ratio_b, nb, &row->ratio, &row->lo, &row->hi);
+	exp_mean_interval(diff_b, nb, &row->diff, &row->diff_lo, &row->diff_hi);
+}
+
 struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
 				 const double *b, const double *a, unsigned n)
 {
 	struct exp_result *row = row_new(r, measure, unit, n);
-	double ratio[256], diff[256], kb[256], ka[256];
-	unsigned kept = 0;
+	double ratio[256], diff[256], kb[256], ka[256], ratio_b[256], diff_b[256];
+	unsigned kept = 0, nb = 0;
 
-	for (unsigned i = 0; i < n; i++) {
-		if (!isfinite(b[i]) || !isfinite(a[i]) || a[i] <= 0 || b[i] < 0)
-			continue;
-		kb[kept] = b[i];
-		ka[kept] = a[i];
-		diff[kept] = b[i] - a[i];
-		ratio[kept++] = b[i] / a[i];
+	row->blocks = r->blocks > 1 ? r->blocks : 1;
+	for (unsigned k = 0; k < row->blocks; k++) {
+		unsigned from, to, first = kept;
+
+		block_range(r, n, k, &from, &to);
+		for (unsigned i = from; i < to; i++) {
+			if (!isfinite(b[i]) || !isfinite(a[i]) || a[i] <= 0 || b[i] < 0)
+				continue;
+			kb[kept] = b[i];
+			ka[kept] = a[i];
+			diff[kept] = b[i] - a[i];
+			ratio[kept++] = b[i] / a[i];
+		}
+		if (kept > first) {
+			ratio_b[nb] = exp_median(ratio + first, kept - first);
+			diff_b[nb++] = exp_median(diff + first, kept - first);
+		}
 	}
 	row->before = exp_median(kb, kept);
 	row->after = exp_median(ka, kept);
-	row->ratio = exp_median(ratio, kept);
-	exp_median_interval(ratio, kept, &row->lo, &row->hi);
-	row->diff = exp_median(diff, kept);
-	exp_median_interval(diff, kept, &row->diff_lo, &row->diff_hi);
+	if (row->blocks > 1) {
+		blocks_effect(ratio_b, diff_b, nb, row);
+	} else {
+		row->ratio = exp_median(ratio, kept);
+		exp_median_interval(ratio, kept, &row->lo, &row->hi);
+		row->diff = exp_median(diff, kept);
+		exp_median_interval(diff, kept, &row->diff_lo, &row->diff_hi);
+	}
 	row->effect = EXP_EFFECT_RATIO;
 	return row_done(row, kept, n);
 }
@@ -66,15 +101,28 @@ struct exp_result *exp_add_values(struct exp_report *r, const char *measure, con
 				  const double *v, unsigned n)
 {
 	struct exp_result *row = row_new(r, measure, unit, n);
-	double kept_v[256];
-	unsigned kept = 0;
+	double kept_v[256], v_b[256];
+	unsigned kept = 0, nb = 0;
 
-	for (unsigned i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			kept_v[kept++] = v[i];
+	row->blocks = r->blocks > 1 ? r->blocks : 1;
+	for (unsigned k = 0; k < row->blocks; k++) {
+		unsigned first = kept, from, to;
+
+		block_range(r, n, k, &from, &to);
+
+		for (unsigned i = from; i < to; i++)
+			if (isfinite(v[i]))
+				kept_v[kept++] = v[i];
+		if (kept > first)
+			v_b[nb++] = exp_median(kept_v + first, kept - first);
+	}
 	row->before = row->after = row->ratio = row->lo = row->hi = NAN;
-	row->diff = exp_median(kept_v, kept);
-	exp_median_interval(kept_v, kept, &row->diff_lo, &row->diff_hi);
+	if (row->blocks > 1) {
+		blocks_effect(NULL, v_b, nb, row);
+	} else {
+		row->diff = exp_median(kept_v, kept);
+		exp_median_interval(kept_v, kept, &row->diff_lo, &row->diff_hi);
+	}
 	row->effect = EXP_EFFECT_SAVING;
 	return row_done(row, kept, n);
 }
@@ -202,8 +250,12 @@ static void judge(struct exp_result *row)
 			g_string_append_printf(v, " [%s, %s]", l, h);
 		}
 	}
-	/* Below 6 pairs no order statistics bound the median at 95%. */
-	if (row->n > 1 && row->n < 6)
+	/* Over daemon pairs the interval is theirs; below 6 pairs of one
+	 * daemon pair no order statistics bound the median at 95%. */
+	if (row->blocks > 1)
+		g_string_append_printf(v, "; %u daemon pairs: mean of their medians, t interval",
+				       row->blocks);
+	else if (row->n > 1 && row->n < 6)
 		g_string_append_printf(v, "; n < 6: the interval is the range (%.0f%% coverage)",
 				       100 * (1 - pow(0.5, row->n - 1)));
 	g_strlcpy(row->verdict, v->str, sizeof(row->verdict));
@@ -229,7 +281,8 @@ static int write_tsv(const struct exp_report *r, const char *path)
 		return -1;
 	}
 	fprintf(f, "seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\t"
-		   "effect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict\n");
+		   "effect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict\t"
+		   "daemon_pairs\n");
 	for (unsigned i = 0; i < r->nr; i++) {
 		const struct exp_result *row = &r->rows[i];
 		double e, lo, hi;
@@ -247,7 +300,7 @@ static int write_tsv(const struct exp_report *r, const char *path)
 			fprintf(f, "%.6g", row->pub);
 		else
 			fputc('-', f);
-		fprintf(f, "\t%s\n", row->verdict);
+		fprintf(f, "\t%s\t%u\n", row->verdict, row->blocks);
 	}
 	return fclose(f) ? -1 : 0;
 }

@@ -5,7 +5,11 @@
  * Pairs interleave: pair i measures before then after when i is even,
  * after then before when it is odd, so that a drift of the machine hits
  * both sides alike.  Experiments with a workload stop (SIGSTOP) the daemon
- * whose turn it is not, so the two never compete for the CPUs. */
+ * whose turn it is not, so the two never compete for the CPUs.  Those
+ * whose effects are a few percent (001, 002, 004) run several daemon pairs
+ * in turn, each started and set up afresh, so that their intervals hold
+ * the spread between daemon starts (experiment.h, "Daemon pairs"); 000
+ * and 003, whose effects are many times that spread, run one. */
 #include "experiment/experiment.h"
 #include "workload/workload.h"
 
@@ -32,13 +36,16 @@
 
 static const char *const sides[2] = { "before", "after" };
 
-/* Mounts seed `seed`'s before and after with the same options. */
+/* Mounts seed `seed`'s before and after with the same options, the after
+ * first in odd daemon pairs (`block`): which starts first is not always the
+ * same side. */
 static int start_pair(struct exp_daemon d[2], const struct exp_options *o, const char *tmp,
-		      const char *seed, const char *const *opts)
+		      const char *seed, const char *const *opts, unsigned block)
 {
 	/* Both cleared first: a failure leaves nothing for stop_pair(). */
 	memset(d, 0, 2 * sizeof(*d));
-	for (int s = 0; s < 2; s++) {
+	for (int j = 0; j < 2; j++) {
+		int s = j ^ (int)(block % 2);
 		const char *argv[16];
 		char seed_opt[32];
 		unsigned n = 0;
@@ -50,8 +57,8 @@ static int start_pair(struct exp_daemon d[2], const struct exp_options *o, const
 			argv[n++] = *p;
 		argv[n] = NULL;
 		if (exp_daemon_start(&d[s], o, tmp, sides[s], argv)) {
-			if (s)
-				exp_daemon_stop(&d[0]);
+			if (j)
+				exp_daemon_stop(&d[!s]);
 			return -1;
 		}
 	}
@@ -228,7 +235,7 @@ static int seed000(const struct exp_options *o, const char *tmp, struct exp_repo
 		g_snprintf(cpus_opt, sizeof(cpus_opt), "--cpus=%u", cpus[k]);
 		progress("seed000: %u CPUs: mounting and making %u cgroups on each side", cpus[k],
 			 ncg);
-		if (start_pair(d, o, tmp, "000", opts))
+		if (start_pair(d, o, tmp, "000", opts, 0))
 			return -1;
 		for (int s = 0; s < 2; s++)
 			if (mkdirs(&d[s], "cg", 1, ncg + 1)) {
@@ -346,7 +353,7 @@ static int seed003(const struct exp_options *o, const char *tmp, struct exp_repo
 	g_strlcpy(r->xlabel, "memcgs", sizeof(r->xlabel));
 	g_strlcpy(r->ylabel, "reader ms per read of root memory.numa_stat", sizeof(r->ylabel));
 	r->logx = r->logy = true;
-	if (start_pair(d, o, tmp, "003", opts))
+	if (start_pair(d, o, tmp, "003", opts, 0))
 		goto out;
 	for (unsigned k = 0; k < nsizes; k++) {
 		unsigned pairs = sizes[k] == 10000 ? (o->quick ? 6 : 30) : (o->quick ? 3 : 30);
@@ -472,17 +479,109 @@ static double children_stat(const struct exp_daemon *d, const char *parent, unsi
  * and times are the mechanism, kept as supporting rows.  What the seed
  * file does not give (the build, its threads, the machine) is chosen here
  * and said so in the rows. */
-static int seed002(const struct exp_options *o, const char *tmp, struct exp_report *r)
+/* Runs side s of a pair alone until file `rel` of its mount reads at least
+ * `value` (a workload filling up to its limit), or `cap` seconds pass. */
+static void warm_up(struct exp_daemon d[2], int s, const char *rel, double value, double cap)
+{
+	char path[256], buf[64];
+	double end = exp_now_ns() + cap * 1e9;
+
+	g_snprintf(path, sizeof(path), "%s/%s", d[s].mnt, rel);
+	turn(d, s);
+	while (exp_now_ns() < end &&
+	       !(exp_read(path, buf, sizeof(buf)) > 0 && strtod(buf, NULL) >= value))
+		g_usleep(100 * 1000);
+}
+
+/* One side's figures of one pair of seed 002 (per reader iteration, per
+ * second, per 1000 page events). */
+struct seed002_window {
+	double cb, rd, mf, bf, io, tput_r, tput_q, cpu_r, cpu_q;
+};
+
+/* Parent p with memory.max 256M and nchild children building in it, on
+ * side s alone, run until p is at its limit: the seed's build runs under
+ * reclaim. */
+static int seed002_setup(struct exp_daemon d[2], int s, unsigned nchild, bool quick)
+{
+	turn(d, s);
+	/* The children have memory files once p enables memory. */
+	if (exp_mkdir(&d[s], "p") || exp_write(&d[s], "p/memory.max", "256M") ||
+	    exp_write(&d[s], "p/cgroup.subtree_control", "+memory") ||
+	    mkdirs(&d[s], "p/c", 1, nchild + 1))
+		return -1;
+	for (unsigned i = 1; i <= nchild; i++) {
+		char rel[64];
+
+		g_snprintf(rel, sizeof(rel), "p/c%u/memcgfs.workload", i);
+		if (exp_write(&d[s], rel,
+			      "anon=150 file_read=200 file_write=100 slab=20 kernel=10 "
+			      "footprint=32M swap=on"))
+			return -1;
+	}
+	warm_up(d, s, "p/memory.current", 0.95 * 256 * 1048576, quick ? 5 : 20);
+	return 0;
+}
+
+/* A window of `secs` with the four readers of p's files, then as long
+ * without them, on side s alone. */
+static void seed002_measure(struct exp_daemon d[2], int s, unsigned nchild, double secs,
+			    char *buf, struct seed002_window *w)
 {
 	static const char *const files[] = { "cgroup.stat", "cpu.stat", "io.stat", "memory.stat" };
+	double v0, v1, m0, m1, b0, b1, i0, i1, e0, e1, e2, t0, t1, c0, c1, c2;
+	unsigned iters = 0;
+
+	turn(d, s);
+	g_usleep(200 * 1000);
+	v0 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
+	m0 = exp_keyed(&d[s], "memcgfs.flush_stats", "flush_usec");
+	b0 = exp_keyed(&d[s], "memcgfs.flush_stats", "base_flush_usec");
+	i0 = exp_keyed(&d[s], "memcgfs.flush_stats", "io_flush_usec");
+	e0 = children_stat(&d[s], "p", nchild, "page_events");
+	c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
+	t0 = exp_now_ns();
+	for (; exp_now_ns() < t0 + secs * 1e9; iters++)
+		for (unsigned f = 0; f < G_N_ELEMENTS(files); f++) {
+			char path[256];
+
+			g_snprintf(path, sizeof(path), "%s/p/%s", d[s].mnt, files[f]);
+			exp_read(path, buf, 65536);
+		}
+	t1 = exp_now_ns();
+	c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
+	e1 = children_stat(&d[s], "p", nchild, "page_events");
+	v1 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
+	m1 = exp_keyed(&d[s], "memcgfs.flush_stats", "flush_usec");
+	b1 = exp_keyed(&d[s], "memcgfs.flush_stats", "base_flush_usec");
+	i1 = exp_keyed(&d[s], "memcgfs.flush_stats", "io_flush_usec");
+	/* Without: the same time, no reader. */
+	g_usleep((gulong)((t1 - t0) / 1e3));
+	c2 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
+	e2 = children_stat(&d[s], "p", nchild, "page_events");
+	w->cb = (v1 - v0) / iters;
+	w->rd = (t1 - t0) / 1e6 / iters;
+	w->mf = (m1 - m0) / iters;
+	w->bf = (b1 - b0) / iters;
+	w->io = (i1 - i0) / iters;
+	w->tput_r = (e1 - e0) / ((t1 - t0) / 1e9);
+	w->tput_q = (e2 - e1) / ((exp_now_ns() - t1) / 1e9);
+	w->cpu_r = (c1 - c0) / 1e3 / ((e1 - e0) / 1e3);
+	w->cpu_q = (c2 - c1) / 1e3 / ((e2 - e1) / 1e3);
+}
+
+static int seed002(const struct exp_options *o, const char *tmp, struct exp_report *r)
+{
 	const char *opts[] = { "--cpus=8", "--tick_ms=1", NULL };
 	const unsigned nchild = 26;
 	const double window = o->quick ? 0.25 : 0.5;
-	unsigned pairs = o->quick ? 6 : 30;
+	/* Daemon pairs (experiment.h), each measured in `per` pairs after
+	 * one to settle. */
+	const unsigned blocks = o->quick ? 2 : 8, per = o->quick ? 3 : 4, pairs = blocks * per;
 	double cb[2][MAX_PAIRS], rd[2][MAX_PAIRS], mf[2][MAX_PAIRS], bf[2][MAX_PAIRS],
 		io[2][MAX_PAIRS], tput_r[2][MAX_PAIRS], tput_q[2][MAX_PAIRS], cpu_r[2][MAX_PAIRS],
 		cpu_q[2][MAX_PAIRS], p, lo, hi;
-	struct exp_daemon d[2];
+	struct exp_daemon d[2] = { { 0 } };
 	char *buf = g_malloc(65536);
 	struct exp_result *row;
 	int rc = -1;
@@ -492,74 +591,40 @@ static int seed002(const struct exp_options *o, const char *tmp, struct exp_repo
 	g_strlcpy(r->ylabel, "paired delta of workers' CPU per page event with readers, %",
 		  sizeof(r->ylabel));
 	g_strlcpy(r->xlabel, "pair", sizeof(r->xlabel));
-	progress("seed002: mounting; parent p with memory.max 256M and %u children", nchild);
-	if (start_pair(d, o, tmp, "002", opts))
-		goto out;
-	for (int s = 0; s < 2; s++) {
-		/* The children have memory files once p enables memory. */
-		if (exp_mkdir(&d[s], "p") || exp_write(&d[s], "p/memory.max", "256M") ||
-		    exp_write(&d[s], "p/cgroup.subtree_control", "+memory") ||
-		    mkdirs(&d[s], "p/c", 1, nchild + 1))
+	r->blocks = blocks;
+	for (unsigned blk = 0; blk < blocks; blk++) {
+		progress("seed002: daemon pair %u/%u: a parent p with memory.max 256M and %u "
+			 "children, each side run until p is at its limit",
+			 blk + 1, blocks, nchild);
+		if (start_pair(d, o, tmp, "002", opts, blk) ||
+		    seed002_setup(d, 0, nchild, o->quick) || seed002_setup(d, 1, nchild, o->quick))
 			goto out;
-		for (unsigned i = 1; i <= nchild; i++) {
-			char rel[64];
+		for (unsigned i = 0; i < per + 1; i++) {
+			unsigned at = blk * per + i - 1;
 
-			g_snprintf(rel, sizeof(rel), "p/c%u/memcgfs.workload", i);
-			if (exp_write(&d[s], rel,
-				      "anon=150 file_read=200 file_write=100 slab=20 kernel=10 "
-				      "footprint=32M swap=on"))
-				goto out;
+			for (int j = 0; j < 2; j++) {
+				int s = (int)(i % 2) ^ j;
+				struct seed002_window w;
+
+				seed002_measure(d, s, nchild, window, buf, &w);
+				if (i == 0)
+					continue;
+				cb[s][at] = w.cb;
+				rd[s][at] = w.rd;
+				mf[s][at] = w.mf;
+				bf[s][at] = w.bf;
+				io[s][at] = w.io;
+				tput_r[s][at] = w.tput_r;
+				tput_q[s][at] = w.tput_q;
+				cpu_r[s][at] = w.cpu_r;
+				cpu_q[s][at] = w.cpu_q;
+			}
+			if (i)
+				progress("seed002: pair %u/%u: workers' us per 1000 page events "
+					 "before %.0f after %.0f", at + 1, pairs, cpu_r[0][at],
+					 cpu_r[1][at]);
 		}
-	}
-	for (unsigned i = 0; i < pairs + 1; i++) {
-		for (int j = 0; j < 2; j++) {
-			int s = (int)(i % 2) ^ j;
-			double v0, v1, m0, m1, b0, b1, i0, i1, e0, e1, e2, t0, t1, c0, c1, c2;
-			unsigned iters = 0;
-
-			turn(d, s);
-			g_usleep(200 * 1000);
-			/* With the reader. */
-			v0 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
-			m0 = exp_keyed(&d[s], "memcgfs.flush_stats", "flush_usec");
-			b0 = exp_keyed(&d[s], "memcgfs.flush_stats", "base_flush_usec");
-			i0 = exp_keyed(&d[s], "memcgfs.flush_stats", "io_flush_usec");
-			e0 = children_stat(&d[s], "p", nchild, "page_events");
-			c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-			t0 = exp_now_ns();
-			for (; exp_now_ns() < t0 + window * 1e9; iters++)
-				for (unsigned f = 0; f < G_N_ELEMENTS(files); f++) {
-					char path[256];
-
-					g_snprintf(path, sizeof(path), "%s/p/%s", d[s].mnt, files[f]);
-					exp_read(path, buf, 65536);
-				}
-			t1 = exp_now_ns();
-			c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-			e1 = children_stat(&d[s], "p", nchild, "page_events");
-			v1 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
-			m1 = exp_keyed(&d[s], "memcgfs.flush_stats", "flush_usec");
-			b1 = exp_keyed(&d[s], "memcgfs.flush_stats", "base_flush_usec");
-			i1 = exp_keyed(&d[s], "memcgfs.flush_stats", "io_flush_usec");
-			/* Without: the same time, no reader. */
-			g_usleep((gulong)((t1 - t0) / 1e3));
-			c2 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-			e2 = children_stat(&d[s], "p", nchild, "page_events");
-			if (i == 0)
-				continue;
-			cb[s][i - 1] = (v1 - v0) / iters;
-			rd[s][i - 1] = (t1 - t0) / 1e6 / iters;
-			mf[s][i - 1] = (m1 - m0) / iters;
-			bf[s][i - 1] = (b1 - b0) / iters;
-			io[s][i - 1] = (i1 - i0) / iters;
-			tput_r[s][i - 1] = (e1 - e0) / ((t1 - t0) / 1e9);
-			tput_q[s][i - 1] = (e2 - e1) / ((exp_now_ns() - t1) / 1e9);
-			cpu_r[s][i - 1] = (c1 - c0) / 1e3 / ((e1 - e0) / 1e3);
-			cpu_q[s][i - 1] = (c2 - c1) / 1e3 / ((e2 - e1) / 1e3);
-		}
-		if (i)
-			progress("seed002: pair %u/%u: workers' us per 1000 page events before %.0f "
-				 "after %.0f", i, pairs, cpu_r[0][i - 1], cpu_r[1][i - 1]);
+		stop_pair(d);
 	}
 	row = exp_add_pairs(r, "workers' CPU us per 1000 page events, with readers", "us",
 			    cpu_r[0], cpu_r[1], pairs);
@@ -692,38 +757,48 @@ static int seed004(const struct exp_options *o, const char *tmp, struct exp_repo
 		struct exp_daemon d[2];
 		char cpus_opt[32], what[128], profile[96];
 		const char *opts[] = { "--hierarchy=v1", cpus_opt, NULL };
-		unsigned pairs = threads == 2 ? (o->quick ? 8 : 30) : (o->quick ? 4 : 30);
+		/* Daemon pairs (experiment.h), each measured in `per` pairs. */
+		const unsigned blocks = o->quick ? 2 : 6;
+		unsigned per = threads == 2 ? (o->quick ? 4 : 5) : (o->quick ? 2 : 5);
+		unsigned pairs = blocks * per;
 		double ns[2][MAX_PAIRS];
 		struct exp_result *row;
 
 		g_snprintf(cpus_opt, sizeof(cpus_opt), "--cpus=%u", threads);
 		g_snprintf(profile, sizeof(profile), "anon=100000000 footprint=16M fault_work=%.0f",
 			   fixed ? work : 0);
-		progress("seed004: %u threads, %s", threads, fixed ? "fixed cost" : "memcg alone");
-		if (start_pair(d, o, tmp, "004", opts))
-			return -1;
-		for (int s = 0; s < 2; s++)
-			if (exp_mkdir(&d[s], "m") || exp_write(&d[s], "m/memcgfs.workload", profile)) {
-				stop_pair(d);
+		progress("seed004: %u threads, %s, %u daemon pairs", threads,
+			 fixed ? "fixed cost" : "memcg alone", blocks);
+		r->blocks = blocks;
+		for (unsigned blk = 0; blk < blocks; blk++) {
+			if (start_pair(d, o, tmp, "004", opts, blk))
 				return -1;
-			}
-		for (unsigned i = 0; i < pairs + 1; i++) {
-			for (int j = 0; j < 2; j++) {
-				int s = (int)(i % 2) ^ j;
-				double e0, e1, c0, c1;
+			for (int s = 0; s < 2; s++)
+				if (exp_mkdir(&d[s], "m") ||
+				    exp_write(&d[s], "m/memcgfs.workload", profile)) {
+					stop_pair(d);
+					return -1;
+				}
+			for (unsigned i = 0; i < per + 1; i++) {
+				for (int j = 0; j < 2; j++) {
+					int s = (int)(i % 2) ^ j;
+					double e0, e1, c0, c1;
 
-				turn(d, s);
-				g_usleep(100 * 1000);
-				e0 = exp_keyed(&d[s], "m/memcgfs.workload_stat", "page_events");
-				c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-				g_usleep(o->quick ? 250 * 1000 : 500 * 1000);
-				c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-				e1 = exp_keyed(&d[s], "m/memcgfs.workload_stat", "page_events");
-				if (i)
-					ns[s][i - 1] = (c1 - c0) / (e1 - e0);
+					turn(d, s);
+					g_usleep(100 * 1000);
+					e0 = exp_keyed(&d[s], "m/memcgfs.workload_stat",
+						       "page_events");
+					c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
+					g_usleep(o->quick ? 250 * 1000 : 500 * 1000);
+					c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
+					e1 = exp_keyed(&d[s], "m/memcgfs.workload_stat",
+						       "page_events");
+					if (i)
+						ns[s][blk * per + i - 1] = (c1 - c0) / (e1 - e0);
+				}
 			}
+			stop_pair(d);
 		}
-		stop_pair(d);
 		if (!fixed) {
 			g_snprintf(what, sizeof(what), "memcg alone: CPU ns per fault, %u threads",
 				   threads);
@@ -776,15 +851,19 @@ static int seed004(const struct exp_options *o, const char *tmp, struct exp_repo
  * events a second, and a flush, due once 64 x 80 updates are published,
  * finds most pairs after one event: the experiment reports the histogram
  * of changed items per visit (the plot) and its median beside the seed's.
- * What remains between the two is what one event changes here: an
- * anonymous fault moves NR_ANON_MAPPED, PGFAULT and its LRU list at once,
- * where the kernel adds folios to the LRU from a per-CPU batch of
- * FOLIO_BATCH_SIZE (31, mm/folio.c folio_batch_add_and_move()), so most
- * of its faults change two items, not three. */
+ * One anonymous fault changes two items (NR_ANON_MAPPED, PGFAULT), its LRU
+ * list only once per LRU add batch (FOLIO_BATCH_SIZE, 31: the workload's
+ * "LRU add batch"); a page read one or two.  The workloads are measured in
+ * their steady state, at their footprint, where the turnover frees a run
+ * of pages at a time as the tasks unmap them: each side runs the preset's
+ * rates until its memcgs are there (warm_up()), then the experiment's. */
 
+#define SEED001_FOOTPRINT (64.0 * 1048576)
 #define SEED001_PROFILE                                                                    \
 	"anon=200 mlock=5 file_read=100 file_write=100 mapped=20 slab=20 kernel=5 "          \
-	"footprint=64M turnover=50 reclaim=25 swap=on"
+	"footprint=64M turnover=3 reclaim=25 swap=on"
+/* The seed001 preset (twenty times the rates), to fill the footprint. */
+#define SEED001_WARM_PROFILE "preset=seed001"
 
 /* memcgfs.flush_stats' changed_hist_0 ... changed_hist_15, changed_hist_16_up. */
 #define FLUSH_STATS_HIST_KEYS 17
@@ -865,65 +944,106 @@ static double hist_median(const double *hist, unsigned n)
 	return (lo + hi) / 2.0;
 }
 
+/* The samples of one regime of seed 001, over all daemon pairs. */
+struct seed001_regime {
+	double cb[2][MAX_PAIRS], agg[2][MAX_PAIRS], out_agg[2][MAX_PAIRS], ch[MAX_PAIRS];
+	double hist[2][FLUSH_STATS_HIST_KEYS];
+	/* Each daemon pair's visits by changed items, both sides pooled. */
+	double block_hist[MAX_PAIRS][FLUSH_STATS_HIST_KEYS];
+};
+
 static int seed001(const struct exp_options *o, const char *tmp, struct exp_report *r)
 {
 	const char *opts[] = { "--cpus=80", NULL };
 	const unsigned ncg = 500;
-	struct exp_daemon d[2];
+	/* Daemon pairs (experiment.h); per regime, the pairs of each and
+	 * the window of a pair (a periodic window holds one 2 s flush). */
+	const unsigned blocks = o->quick ? 2 : 5;
+	const unsigned per[2] = { o->quick ? 5 : 14, o->quick ? 2 : 8 };
+	const double secs[2] = { o->quick ? 0.3 : 0.5, 2.1 };
+	struct seed001_regime *reg = g_new0(struct seed001_regime, 2);
+	struct exp_daemon d[2] = { { 0 } };
 	int rc = -1;
 
 	r->title = "memcg flush callback, 500 memcgs at 80 CPUs, v2-only 7.3, reader loop: "
 		   "visits by changed items, locals kept (before) vs dropped (after)";
 	g_strlcpy(r->ylabel, "% of visited pairs", sizeof(r->ylabel));
 	g_strlcpy(r->xlabel, "memcg-wide items changed (16: 16 or more)", sizeof(r->xlabel));
-	progress("seed001: mounting and making %u memcgs on each side", ncg);
-	if (start_pair(d, o, tmp, "001", opts))
-		goto out;
-	/* The cgroups first, idle, then their workload: mkdir is not slowed
-	 * by 80 busy workers, and only one side runs at a time. */
-	for (int s = 0; s < 2; s++) {
-		turn(d, s);
-		if (mkdirs(&d[s], "cg", 1, ncg + 1))
+	r->blocks = blocks;
+	for (unsigned blk = 0; blk < blocks; blk++) {
+		progress("seed001: daemon pair %u/%u: mounting, making %u memcgs on each side and "
+			 "running each until its memcgs are at their footprint",
+			 blk + 1, blocks, ncg);
+		if (start_pair(d, o, tmp, "001", opts, blk))
 			goto out;
-		for (unsigned i = 1; i <= ncg; i++) {
-			char rel[64];
-
-			g_snprintf(rel, sizeof(rel), "cg%u/memcgfs.workload", i);
-			if (exp_write(&d[s], rel, SEED001_PROFILE))
+		/* The cgroups first, idle, then their workload: mkdir is not
+		 * slowed by 80 busy workers, and only one side runs at a
+		 * time. */
+		for (int s = 0; s < 2; s++) {
+			turn(d, s);
+			if (mkdirs(&d[s], "cg", 1, ncg + 1))
 				goto out;
+			for (unsigned i = 1; i <= ncg; i++) {
+				char rel[64];
+
+				g_snprintf(rel, sizeof(rel), "cg%u/memcgfs.workload", i);
+				if (exp_write(&d[s], rel, SEED001_WARM_PROFILE))
+					goto out;
+			}
+			/* The seed's workloads run in their steady state, at
+			 * their footprint, faults and frees (the turnover)
+			 * alike: filled at the preset's rates, then measured
+			 * at the experiment's. */
+			warm_up(d, s, "cg1/memory.current", 0.9 * SEED001_FOOTPRINT,
+				o->quick ? 10 : 30);
+			for (unsigned i = 1; i <= ncg; i++) {
+				char rel[64];
+
+				g_snprintf(rel, sizeof(rel), "cg%u/memcgfs.workload", i);
+				if (exp_write(&d[s], rel, SEED001_PROFILE))
+					goto out;
+			}
 		}
+		for (int regime = 0; regime < 2; regime++) {
+			struct seed001_regime *g = &reg[regime];
+
+			for (unsigned i = 0; i < per[regime]; i++) {
+				unsigned at = blk * per[regime] + i;
+				struct flush_sample fs[2];
+
+				for (int j = 0; j < 2; j++) {
+					int s = (int)(i % 2) ^ j;
+
+					turn(d, s);
+					flush_window(&d[s], regime == 0, secs[regime], &fs[s]);
+					g->cb[s][at] = fs[s].cb_ns;
+					g->agg[s][at] = fs[s].agg_ns;
+					g->out_agg[s][at] = fs[s].cb_ns - fs[s].agg_ns;
+					for (unsigned k = 0; k < FLUSH_STATS_HIST_KEYS; k++) {
+						g->hist[s][k] += fs[s].hist[k];
+						g->block_hist[blk][k] += fs[s].hist[k];
+					}
+				}
+				/* The regime: both sides pooled (the patch does
+				 * not change what the workload dirties). */
+				g->ch[at] = (fs[0].changed + fs[1].changed) / 2;
+			}
+			progress("seed001: daemon pair %u/%u: %s: %u pairs", blk + 1, blocks,
+				 regime ? "periodic flusher only" : "reader loop", per[regime]);
+		}
+		stop_pair(d);
 	}
 	for (int regime = 0; regime < 2; regime++) {
+		struct seed001_regime *g = &reg[regime];
 		bool reader = regime == 0;
-		unsigned pairs = reader ? (o->quick ? 10 : 70) : (o->quick ? 3 : 70);
-		/* A periodic window holds at least one 2 s flush. */
-		double secs = reader ? (o->quick ? 0.3 : 0.5) : 2.1;
-		double cb[2][MAX_PAIRS], agg[2][MAX_PAIRS], out_agg[2][MAX_PAIRS], ch[MAX_PAIRS];
-		double hist[2][FLUSH_STATS_HIST_KEYS] = { { 0 } }, total[2] = { 0 }, med[2];
+		unsigned pairs = blocks * per[regime];
+		double (*cb)[MAX_PAIRS] = g->cb, (*agg)[MAX_PAIRS] = g->agg,
+		       (*out_agg)[MAX_PAIRS] = g->out_agg, *ch = g->ch;
+		double (*hist)[FLUSH_STATS_HIST_KEYS] = g->hist, total[2] = { 0 }, med[2];
 		const char *name = reader ? "reader loop" : "periodic flusher only";
 		struct exp_result *row;
 		char what[128];
 
-		for (unsigned i = 0; i < pairs; i++) {
-			struct flush_sample fs[2];
-
-			for (int j = 0; j < 2; j++) {
-				int s = (int)(i % 2) ^ j;
-
-				turn(d, s);
-				flush_window(&d[s], reader, secs, &fs[s]);
-				cb[s][i] = fs[s].cb_ns;
-				agg[s][i] = fs[s].agg_ns;
-				out_agg[s][i] = fs[s].cb_ns - fs[s].agg_ns;
-				for (unsigned k = 0; k < FLUSH_STATS_HIST_KEYS; k++)
-					hist[s][k] += fs[s].hist[k];
-			}
-			/* The regime: both sides pooled (the patch does not
-			 * change what the workload dirties). */
-			ch[i] = (fs[0].changed + fs[1].changed) / 2;
-			if (i % 10 == 9)
-				progress("seed001: %s: %u/%u pairs", name, i + 1, pairs);
-		}
 		g_snprintf(what, sizeof(what), "ns per flush callback, %s", name);
 		row = exp_add_pairs(r, what, "ns", cb[0], cb[1], pairs);
 		if (reader) {
@@ -953,32 +1073,38 @@ static int seed001(const struct exp_options *o, const char *tmp, struct exp_repo
 		 * the seed's 2452 - 1231 -> 2397 - 1180 ticks, 1221 -> 1217. */
 		g_snprintf(what, sizeof(what), "ns outside the aggregation per callback, %s", name);
 		exp_add_pairs(r, what, "ns", out_agg[0], out_agg[1], pairs);
-		/* The seed's measure: the median over its samples of the items
-		 * changed per flushed pair; here over the windows, each the
-		 * mean of its visits. */
-		g_snprintf(what, sizeof(what), "changed items per visited pair, median of %u windows, %s",
-			   pairs, name);
-		row = exp_add_values(r, what, "items", ch, pairs);
-		row->effect = EXP_EFFECT_LEVEL;
-		if (reader)
-			exp_publish(row, EXP_EFFECT_LEVEL, 1.5, 1.5, 1.5,
-				    "a median of 1.5 of the 77 memcg-wide items at each flush, " SRC001);
-		/* The histogram's own median over every visit of the run, a
-		 * whole number of items; one figure per side. */
+		/* The seed's measure: the median number of items changed at
+		 * each flush of a (memcg, CPU) pair, over every visit: here
+		 * each daemon pair's median over its visits (the histogram's,
+		 * a whole number of items or a half), both sides pooled (the
+		 * patch does not change what the workload dirties). */
 		for (int s = 0; s < 2; s++) {
 			for (unsigned k = 0; k < FLUSH_STATS_HIST_KEYS; k++)
 				total[s] += hist[s][k];
 			med[s] = hist_median(hist[s], FLUSH_STATS_HIST_KEYS);
 		}
-		g_snprintf(what, sizeof(what),
-			   "changed items per visited pair, median of %.0f visits, %s", total[0] +
-			   total[1], name);
 		{
-			double both[2] = { med[0], med[1] };
+			double block_med[MAX_PAIRS];
 
-			row = exp_add_values(r, what, "items", both, 2);
+			for (unsigned blk = 0; blk < blocks; blk++)
+				block_med[blk] =
+					hist_median(g->block_hist[blk], FLUSH_STATS_HIST_KEYS);
+			g_snprintf(what, sizeof(what),
+				   "changed items per visited pair, median of %.0f visits, %s",
+				   total[0] + total[1], name);
+			row = exp_add_values(r, what, "items", block_med, blocks);
 			row->effect = EXP_EFFECT_LEVEL;
+			if (reader)
+				exp_publish(row, EXP_EFFECT_LEVEL, 1.5, 1.5, 1.5,
+					    "a median of 1.5 of the 77 memcg-wide items at each "
+					    "flush, " SRC001);
 		}
+		/* The windows' means, which the visits with many changes (a
+		 * batch drained, a reclaim pass) pull above the median. */
+		g_snprintf(what, sizeof(what),
+			   "changed items per visit, median of %u window means, %s", pairs, name);
+		row = exp_add_values(r, what, "items", ch, pairs);
+		row->effect = EXP_EFFECT_LEVEL;
 		if (reader) {
 			for (unsigned k = 0; k < FLUSH_STATS_HIST_KEYS; k++) {
 				r->x[r->npoints] = k;
@@ -992,6 +1118,7 @@ static int seed001(const struct exp_options *o, const char *tmp, struct exp_repo
 	rc = 0;
 out:
 	stop_pair(d);
+	g_free(reg);
 	return rc;
 }
 

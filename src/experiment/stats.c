@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -71,4 +73,34 @@ void exp_median_interval(const double *v, unsigned n, double *lo, double *hi)
 		*hi = s[n - k];
 	}
 	free(s);
+}
+
+/* t(0.975, df) for df = 1 .. 30 (any table of Student's t); beyond, the
+ * normal's 1.96 is within 2% of it. */
+static const double t975[] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201,	2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080,	2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+void exp_mean_interval(const double *v, unsigned n, double *mean, double *lo, double *hi)
+{
+	double sum = 0, ss = 0, half;
+
+	if (n == 0) {
+		*mean = *lo = *hi = NAN;
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		sum += v[i];
+	*mean = sum / n;
+	if (n == 1) {
+		*lo = *hi = NAN;
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		ss += (v[i] - *mean) * (v[i] - *mean);
+	half = (n - 1 <= G_N_ELEMENTS(t975) ? t975[n - 2] : 1.96) * sqrt(ss / (n - 1) / n);
+	*lo = *mean - half;
+	*hi = *mean + half;
 }
