@@ -1205,9 +1205,9 @@ static void manual_run(struct manual_run *r, uint64_t seed)
 	ck_assert_int_eq(mcg_workload_set_profile(r->wl, r->cg,
 						  "anon=5000 file_read=3000 file_write=500 slab=200 "
 						  "footprint=8M turnover=20 nodes=all"), 0);
-	ck_assert_int_eq(mcg_workload_clock_advance(r->wl, 1500000000u), 0);
+	ck_assert_int_eq(mcg_workload_clock_advance(r->wl, 1500000000u, NULL, NULL), 0);
 	ck_assert_int_eq(mcg_workload_charge(r->wl, r->cg, MCG_PAGES_ANON, 1, 1, 256), 0);
-	ck_assert_int_eq(mcg_workload_clock_advance(r->wl, 1500000000u), 0);
+	ck_assert_int_eq(mcg_workload_clock_advance(r->wl, 1500000000u, NULL, NULL), 0);
 	ck_assert_int_eq(mcg_workload_charge(r->wl, r->cg, MCG_PAGES_ANON, 1, 1, -100), 0);
 	__mcg_memcg_flush_stats(r->e, mcg_engine_root(r->e), true);
 }
@@ -1356,6 +1356,32 @@ START_TEST(test_manual_clock_repeatable)
 }
 END_TEST
 
+/* A manual clock's advance asks before each tick whether the writer was
+ * interrupted, and stops there: an hour's advance ends on a signal. */
+static bool interrupt_after(void *arg)
+{
+	unsigned *ticks_left = arg;
+
+	return (*ticks_left)-- == 0;
+}
+
+START_TEST(test_clock_advance_interrupted)
+{
+	struct manual_run r;
+	unsigned ticks_left = 3;
+	uint64_t t0;
+
+	manual_run(&r, 1);
+	t0 = mcg_engine_clock_ns(r.e);
+	ck_assert_int_eq(mcg_workload_clock_advance(r.wl, MCG_WORKLOAD_MAX_ADVANCE_NS,
+						    interrupt_after, &ticks_left), -EINTR);
+	ck_assert_uint_gt(mcg_engine_clock_ns(r.e), t0);
+	ck_assert_uint_le(mcg_engine_clock_ns(r.e) - t0,
+			  3 * (uint64_t)MCG_WORKLOAD_DEFAULT_TICK_MS * 1000000u);
+	manual_run_free(&r);
+}
+END_TEST
+
 /* memcgfs.charge's path: pages of a kind land on the node and in the
  * counters; bad requests change nothing; a charge at the limit reclaims
  * page cache, then the OOM killer ends it with ENOMEM.  A real clock
@@ -1373,7 +1399,7 @@ START_TEST(test_direct_charge)
 	cfg.nr_nodes = 2;
 	e = mcg_engine_new(&cfg);
 	wl = mcg_workload_new(e, NULL, &err);
-	ck_assert_int_eq(mcg_workload_clock_advance(wl, 1), -EINVAL);
+	ck_assert_int_eq(mcg_workload_clock_advance(wl, 1, NULL, NULL), -EINVAL);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, mcg_engine_root(e), "a", true, &cg), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_ANON, 0, 1, 1000), 0);
 	ck_assert_int_eq(mcg_workload_charge(wl, cg, MCG_PAGES_FILE, 1, 0, 500), 0);
@@ -1467,6 +1493,56 @@ START_TEST(test_lru_add_batch)
 }
 END_TEST
 
+/* memory.high's penalty (__mem_cgroup_handle_over_high()): one sleep per
+ * return to user space, at most MEMCG_MAX_HIGH_DELAY_JIFFIES (2 s), which
+ * the tasks sleep before they charge again; writeback goes on meanwhile,
+ * and once they go idle what they owe is served within those 2 s. */
+START_TEST(test_high_penalty_bounded)
+{
+	const uint64_t max_delay_ns = 2000000000ull;
+	struct mcg_profile *busy = NULL, *idle = NULL;
+	struct rig r;
+	struct mcg_cgroup *cg;
+	struct wl_cgroup *w;
+	struct wl_ctx x;
+	bool throttled = false;
+
+	rig_up(&r, MCG_HIERARCHY_V2, 1, 1, NULL, 1);
+	cg = r.cg[0];
+	ck_assert_int_eq(mcg_profile_parse("anon=50000 file_write=20000 swap=off", 1, &busy), 0);
+	ck_assert_int_eq(mcg_profile_parse("preset=idle", 1, &idle), 0);
+	ck_assert_int_eq(mcg_workload_set_limit(r.wl, cg, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH, 256,
+						false), 0);
+	mcg_workload_pause(r.wl);
+	w = mcg_cgroup_workload(cg);
+	x = (struct wl_ctx){ r.wl, r.e, mcg_engine_cpu(r.e, 0), 0, 0, NULL };
+	for (int step = 0; step < 40; step++) {
+		mcg_cpu_enter(x.cpu);
+		wl_step(&x, w, busy, 0.1);
+		mcg_cpu_exit(x.cpu);
+		ck_assert_uint_le(wl_ledger(w, 0)->throttle_ns, max_delay_ns);
+		throttled |= wl_ledger(w, 0)->throttle_ns > 0;
+	}
+	ck_assert(throttled);
+	/* Idle: the sleep is served, and the dirty pages are written back
+	 * (a page expires within 0.5 s, its writeback ends within 0.2 s). */
+	for (int step = 0; step < 40; step++) {
+		mcg_cpu_enter(x.cpu);
+		wl_step(&x, w, idle, 0.1);
+		mcg_cpu_exit(x.cpu);
+	}
+	__mcg_memcg_flush_stats(r.e, cg, true);
+	ck_assert_uint_eq(wl_ledger(w, 0)->throttle_ns, 0);
+	ck_assert_int_gt(hs(&r, cg, MCG_FILE_PAGES), 0);
+	ck_assert_int_eq(hs(&r, cg, MCG_FILE_DIRTY), 0);
+	ck_assert_int_eq(hs(&r, cg, MCG_WRITEBACK), 0);
+	mcg_profile_free(busy);
+	mcg_profile_free(idle);
+	mcg_workload_resume(r.wl);
+	rig_down(&r);
+}
+END_TEST
+
 static Suite *make_workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -1484,6 +1560,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_loop_test(tc, test_killed_css_pins, 0, 2);
 	tcase_add_test(tc, test_limit_holds_under_load);
 	tcase_add_test(tc, test_high_and_reclaim);
+	tcase_add_test(tc, test_high_penalty_bounded);
 	tcase_add_test(tc, test_per_page_events);
 	tcase_add_test(tc, test_cgroup_stat);
 	tcase_add_loop_test(tc, test_flush_visits_touched_pairs, 0, 3);
@@ -1496,6 +1573,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_memsw_limit);
 	tcase_add_test(tc, test_swap_limits);
 	tcase_add_test(tc, test_manual_clock_repeatable);
+	tcase_add_test(tc, test_clock_advance_interrupted);
 	tcase_add_test(tc, test_psi_arithmetic);
 	tcase_add_test(tc, test_direct_charge);
 	tcase_add_loop_test(tc, test_lru_add_batch, 0, 2);

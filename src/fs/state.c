@@ -39,8 +39,15 @@ int fs_show_clock(struct fs_call *c, GString *out)
 	return 0;
 }
 
+static bool clock_interrupted(void *unused)
+{
+	(void)unused;
+	return fs_write_interrupted();
+}
+
 /* "<N><unit>", unit ns, us, ms or s: advances the manual clock by that much,
- * doing the workers' steps and the periodic flushes due on the way. */
+ * doing the workers' steps and the periodic flushes due on the way; a
+ * signal to the writer (FUSE_INTERRUPT) ends it with EINTR where it got. */
 int fs_write_clock(struct fs_call *c, char *buf)
 {
 	char *s = fs_strstrip(buf), *end;
@@ -57,7 +64,8 @@ int fs_write_clock(struct fs_call *c, char *buf)
 			continue;
 		if (n > UINT64_MAX / clock_units[i].ns)
 			return -EINVAL;
-		return mcg_workload_clock_advance(c->fs->wl, n * clock_units[i].ns);
+		return mcg_workload_clock_advance(c->fs->wl, n * clock_units[i].ns,
+						  clock_interrupted, NULL);
 	}
 	return -EINVAL;
 }

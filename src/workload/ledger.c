@@ -1564,20 +1564,19 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 		[WL_RECLAIM] = p->reclaim,
 	};
 	double footprint = (double)p->footprint / MCG_PAGE_SIZE * share;
-	double scale = 1.0, total_rate = 0;
+	double scale = 1.0, total_rate = 0, task_dt = dt;
 	long n[WL_NR_RATES];
 	uint64_t events = 0;
 
 	/* A memory.high throttle sleep in progress: the tasks spend it
-	 * asleep, stalled on memory, and fault only in what is left. */
+	 * asleep, stalled on memory, and fault only in what is left of the
+	 * step; writeback and kswapd, which are not theirs, go on. */
 	if (l->throttle_ns) {
 		uint64_t sleep = MIN(l->throttle_ns, (uint64_t)(dt * 1e9));
 
 		l->throttle_ns -= sleep;
 		wl_memstall(x, w, sleep);
-		dt -= (double)sleep / 1e9;
-		if (dt <= 0)
-			return false;
+		task_dt = MAX(dt - (double)sleep / 1e9, 0.0);
 	}
 	if (!mcg_profile_is_idle(p))
 		tasks_kernel_floor(x, w, p);
@@ -1588,8 +1587,8 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	    (double)tasks_held(x, w) >= 0.95 * footprint)
 		scale = (double)p->turnover / 100.0 * (double)p->footprint / MCG_PAGE_SIZE / total_rate;
 	for (int r = 0; r < WL_NR_RATES; r++) {
-		double want = (double)rates[r] * share * dt * (r == WL_RECLAIM ? 1.0 : scale) +
-			      l->carry[r];
+		double want = r == WL_RECLAIM ? (double)rates[r] * share * dt + l->carry[r]
+					      : (double)rates[r] * share * task_dt * scale + l->carry[r];
 
 		/* A CPU that fell behind catches up in bounded steps. */
 		if (want > 8192) {
@@ -1623,6 +1622,13 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 				x->oom_killed = NULL;
 				tasks_kernel_floor(x, w, p);
 			}
+		}
+		/* A memory.high penalty: the tasks go to sleep, and what
+		 * they had left of the step they do not do. */
+		if (l->throttle_ns) {
+			for (int r = 0; r < WL_RECLAIM; r++)
+				n[r] = MIN(n[r], 0);
+			break;
 		}
 	} while (more);
 	/* Published once a step: readers see progress a step at a time. */

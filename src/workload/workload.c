@@ -514,7 +514,8 @@ static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
  * penalty (calculate_high_delay() at HZ=250, Debian's, at most
  * MEMCG_MAX_HIGH_DELAY_JIFFIES, none at HZ/100 or less), it retries while
  * reclaim makes progress and MAX_RECLAIM_RETRIES times more, then sleeps
- * the penalty, which the next steps serve. */
+ * the penalty, which the next steps serve: the tasks make no page events
+ * meanwhile, while writeback and kswapd go on (wl_step()). */
 #define WL_HZ 250
 static uint64_t high_penalty_jiffies(struct wl_ctx *x, struct wl_cgroup *w, long nr_pages)
 {
@@ -568,7 +569,15 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 			break;
 		in_retry = true;
 	}
-	wl_ledger(w, x->cpu_id)->throttle_ns += penalty * (1000000000ull / WL_HZ);
+	/* One sleep per return to user space, at most
+	 * MEMCG_MAX_HIGH_DELAY_JIFFIES; the tasks sleep it before they
+	 * charge again (wl_step() stops their events), so penalties never
+	 * add up. */
+	{
+		struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+
+		l->throttle_ns = MAX(l->throttle_ns, penalty * (1000000000ull / WL_HZ));
+	}
 }
 
 /*
@@ -1214,7 +1223,8 @@ void mcg_workload_set_seed(struct mcg_workload *wl, uint64_t seed)
  * read between two advances sees what the last tick left; the time after
  * the last tick is not lost, the next advance reaches the next tick.
  */
-int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns)
+int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns,
+			       bool (*interrupted)(void *arg), void *arg)
 {
 	uint64_t now, target, tick_ns = (uint64_t)wl->tick_ms * 1000000u;
 	int err;
@@ -1229,6 +1239,11 @@ int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns)
 	}
 	target = now + ns;
 	while (wl->next_tick_ns <= target) {
+		/* Asked before each tick: the time stays at the last one. */
+		if (interrupted && interrupted(arg)) {
+			pthread_mutex_unlock(&wl->clock_lock);
+			return -EINTR;
+		}
 		mcg_engine_clock_set(wl->e, wl->next_tick_ns);
 		for (unsigned c = 0; c < wl->nr_cpus; c++) {
 			struct wl_worker *wk = &wl->workers[c];

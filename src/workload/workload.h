@@ -131,12 +131,15 @@ void mcg_workload_resume(struct mcg_workload *wl);
 void mcg_workload_set_seed(struct mcg_workload *wl, uint64_t seed);
 /* Manual clock only: moves the emulated time forward by ns, doing the
  * steps and periodic flushes due on the way.  Steps done this way account
- * no CPU time (cpu.stat): the workers' CPU time is this machine's.  0, or
+ * no CPU time (cpu.stat): the workers' CPU time is this machine's.  0;
  * -EINVAL (a real clock, or more than MCG_WORKLOAD_MAX_ADVANCE_NS: an
  * advance runs every tick in the caller's thread, and a file write must
- * end). */
+ * end); or -EINTR when interrupted(arg) (may be NULL), asked before each
+ * tick, says the writer has a signal pending: the time stays at the last
+ * tick done. */
 #define MCG_WORKLOAD_MAX_ADVANCE_NS (3600 * 1000000000ULL)
-int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns);
+int mcg_workload_clock_advance(struct mcg_workload *wl, uint64_t ns,
+			       bool (*interrupted)(void *arg), void *arg);
 
 /* Kinds of pages a direct charge makes, named as memory.stat names them. */
 enum mcg_page_kind {
