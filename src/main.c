@@ -6,10 +6,24 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "engine/engine.h"
 #include "fs/fs.h"
 #include "workload/workload.h"
+
+/* Every fd the hard limit allows: each cgroup.event_control registration
+ * holds one (notify.c), bounded per user by --event_limit, and a daemon
+ * serving many users should not run out at the soft 1024. */
+static void raise_nofile_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
 
 int main(int argc, char *argv[])
 {
@@ -29,6 +43,7 @@ int main(int argc, char *argv[])
 		return 2;
 	}
 
+	raise_nofile_limit();
 	fs = mcgfs_new(&opts);
 	if (!fs)
 		goto out_opts;

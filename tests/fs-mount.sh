@@ -12,11 +12,26 @@ for bad in "--hierarchy=v3" "--cpus=0" "--cpus=1025" "--nodes=65" "--kernel=5.4"
 	   "-o flush_period_ms=x" "-o no_such_option" "--seed=000:maybe" \
 	   "--seed=000:before --kernel=7.3" "--seed=005:after" \
 	   "--seed=001:after --hierarchy=v1" \
-	   "--tick_ms=0" "--tick_ms=101"; do
+	   "--tick_ms=0" "--tick_ms=101" "-o max_threads=-1" "-o max_threads=0" \
+	   "-o cpus" "--event_limit=0" "--cpus=$(printf '%05000d' 7)"; do
 	"$MEMCGFS" $bad "$TMP/m" 2>"$TMP/err" && fail "$bad accepted"
 	expect "exit status of $bad" "$?" 2
 	expect "error lines of $bad" "$(wc -l < "$TMP/err")" 1
 done
+# A long bad value is cut, not echoed whole; an option without its value
+# is called that, not unknown.
+"$MEMCGFS" --cpus="$(printf '%05000d' 7)" "$TMP/m" 2>"$TMP/err"
+[ "$(wc -c < "$TMP/err")" -lt 200 ] || fail "a 5000-byte value echoed: $(wc -c < "$TMP/err") bytes"
+"$MEMCGFS" -o cpus "$TMP/m" 2>"$TMP/err"
+grep -q "bad cpus" "$TMP/err" || fail "-o cpus: $(cat "$TMP/err")"
+# allow_other for a user fusermount3 will refuse it to: a usage error.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+   ! grep -qx "[[:space:]]*user_allow_other[[:space:]]*" /etc/fuse.conf 2>/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$MEMCGFS" -o allow_other "$TMP/m" \
+		2>"$TMP/err"
+	expect "exit status of a user's allow_other" "$?" 2
+	grep -q "user_allow_other" "$TMP/err" || fail "allow_other: $(cat "$TMP/err")"
+fi
 "$MEMCGFS" 2>/dev/null
 expect "exit status without a mount point" "$?" 2
 : >"$TMP/file"

@@ -26,6 +26,12 @@ echo preset=idle > "$M/n/memcgfs.workload"
 expect "psi without trigger" "$("$SEQREAD" "$M/n/memory.pressure" P:300)" "PRI ERR"
 expect "psi trigger waits" \
 	"$("$SEQREAD" "$M/n/memory.pressure" "w:some 150000 2000000" P:300 | tail -n1)" timeout
+# psi_trigger_destroy(): removing the cgroup wakes a trigger's poller,
+# which then sees POLLERR|POLLPRI, however long it meant to wait.
+mkdir "$M/gone" || fail "mkdir gone"
+expect "psi poller woken by rmdir" \
+	"$(timeout 5 "$SEQREAD" "$M/gone/memory.pressure" "w:some 150000 2000000" \
+		"x:(sleep 0.3; rmdir $M/gone) &" P:-1 | tail -n1)" "PRI ERR"
 # PSI from the emulated stalls: a cgroup under its limit reclaims and
 # refaults; its tasks stall, memory.pressure says so, and a trigger of
 # 50 ms of stall in a 2 s window fires (psi_trigger_create(),

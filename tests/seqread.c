@@ -22,6 +22,15 @@
  *   seqread -F CONTROL EVENT_CONTROL ARGS MS
  *                           the same with /dev/null, not an eventfd, as
  *                           <efd>.
+ *   seqread -G FILE COMMAND CONTROL EVENT_CONTROL ARGS
+ *                           opens FILE as <efd> ("eventfd": an eventfd)
+ *                           and CONTROL (any files: of a FUSE server that
+ *                           is stopped meanwhile), runs COMMAND, writes
+ *                           the registration: "OK" or its errno.
+ *   seqread -N COUNT CONTROL EVENT_CONTROL ARGS MS
+ *                           COUNT registrations, each with an eventfd
+ *                           closed right after it: "OK", or the first
+ *                           errno and "at I"; then lives on for MS.
  *   seqread -e OP ARGS...   one system call, prints "OK" or its errno name:
  *     mkdir DIR | rmdir DIR | rename OLD NEW | unlink PATH | creat PATH |
  *     openr PATH | openw PATH | read PATH | write PATH TEXT | mknod PATH |
@@ -191,6 +200,78 @@ static int event_control(int argc, char *argv[], bool not_eventfd)
 	return 0;
 }
 
+/* Writes "<efd> <cfd> ARGS" to event_control: 0, or an errno. */
+static int register_event(int efd, int cfd, const char *event_control, const char *args)
+{
+	char line[256];
+	int ecfd = open(event_control, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (ecfd < 0)
+		return errno;
+	snprintf(line, sizeof(line), "%d %d%s%s", efd, cfd, strcmp(args, "-") ? " " : "",
+		 strcmp(args, "-") ? args : "");
+	if (write(ecfd, line, strlen(line)) < 0)
+		err = errno;
+	close(ecfd);
+	return err;
+}
+
+/* -G FILE COMMAND CONTROL EVENT_CONTROL ARGS */
+static int event_control_file(int argc, char *argv[])
+{
+	int efd, cfd, err;
+
+	if (argc < 5)
+		return 2;
+	efd = strcmp(argv[0], "eventfd") ? open(argv[0], O_RDONLY | O_CLOEXEC)
+					 : eventfd(0, EFD_CLOEXEC);
+	cfd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	if (efd < 0 || cfd < 0) {
+		print_errno(errno);
+		return 1;
+	}
+	if (system(argv[1]) != 0)
+		fprintf(stderr, "seqread: command failed: %s\n", argv[1]);
+	err = register_event(efd, cfd, argv[3], argv[4]);
+	if (err)
+		print_errno(err);
+	else
+		printf("OK\n");
+	return 0;
+}
+
+/* -N COUNT CONTROL EVENT_CONTROL ARGS MS */
+static int event_control_churn(int argc, char *argv[])
+{
+	int count, cfd;
+
+	if (argc < 5)
+		return 2;
+	count = atoi(argv[0]);
+	cfd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	if (cfd < 0) {
+		print_errno(errno);
+		return 1;
+	}
+	for (int i = 0; i < count; i++) {
+		int efd = eventfd(0, EFD_CLOEXEC), err;
+
+		if (efd < 0)
+			return 2;
+		err = register_event(efd, cfd, argv[2], argv[3]);
+		close(efd);
+		if (err) {
+			print_errno(err);
+			printf("at %d\n", i);
+			return 0;
+		}
+	}
+	printf("OK\n");
+	fflush(stdout);
+	usleep((useconds_t)atoi(argv[4]) * 1000);
+	return 0;
+}
+
 static void print_text(const char *buf, ssize_t n)
 {
 	putchar('[');
@@ -207,6 +288,10 @@ int main(int argc, char *argv[])
 		return one_call(argc - 2, argv + 2);
 	if (argc > 2 && (!strcmp(argv[1], "-E") || !strcmp(argv[1], "-F")))
 		return event_control(argc - 2, argv + 2, argv[1][1] == 'F');
+	if (argc > 2 && !strcmp(argv[1], "-G"))
+		return event_control_file(argc - 2, argv + 2);
+	if (argc > 2 && !strcmp(argv[1], "-N"))
+		return event_control_churn(argc - 2, argv + 2);
 	if (argc < 2) {
 		fprintf(stderr, "usage: seqread FILE OP... | seqread -e OP ARGS...\n");
 		return 2;

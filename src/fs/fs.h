@@ -33,6 +33,8 @@ struct fuse_args;
 #define MCGFS_DEFAULT_TIMEOUT 86400.0	/* s; every tree change goes through us */
 #define MCGFS_DEFAULT_MAX_READ 4096	/* bytes per READ request, see fs.c */
 #define MCGFS_DEFAULT_MAX_THREADS 8
+/* cgroup.event_control registrations per uid (notify.c). */
+#define MCGFS_DEFAULT_EVENT_LIMIT 1024
 
 struct mcgfs_options {
 	struct mcg_engine_config engine;	/* hierarchy, CPUs, nodes, kernel ... */
@@ -50,6 +52,7 @@ struct mcgfs_options {
 	double timeout;				/* entry and attribute cache, s */
 	unsigned max_read;			/* bytes per READ request */
 	bool pagecache;				/* read-only files via the page cache */
+	unsigned event_limit;			/* event_control registrations per uid */
 	unsigned max_threads;			/* worker threads, at most */
 	unsigned max_idle_threads;		/* idle workers kept; UINT_MAX: all */
 	bool single_thread;			/* -s: serve on one thread */

@@ -346,6 +346,7 @@ struct mcgfs {
 	bool notify_stop;		/* protected by notify_lock */
 	GPtrArray *pollers;		/* struct fs_open *; protected by notify_lock */
 	GArray *events;			/* struct fs_event; protected by notify_lock */
+	GHashTable *writers;		/* tgid -> struct fs_writer; notify_lock */
 	GPtrArray *psi_triggers;	/* struct fs_open * with a trigger; notify_lock */
 
 	atomic_uint vm_swappiness;	/* v1 root's memory.swappiness */

@@ -21,6 +21,11 @@ dist_man_MANS += man/memcgfs.8
 # Shell tests that mount (skipped with 77 where /dev/fuse is unusable).
 check_PROGRAMS += tests/seqread
 tests_seqread_SOURCES = tests/seqread.c
+# A FUSE server whose closes wait for it (tests/fs-hostile.sh).
+check_PROGRAMS += tests/flushfs
+tests_flushfs_SOURCES = tests/flushfs.c
+tests_flushfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
+tests_flushfs_LDADD = $(FUSE_LIBS)
 
 FS_TESTS = \
 	tests/fs-mount.sh \
@@ -42,6 +47,7 @@ FS_TESTS = \
 	tests/fs-reclaim.sh \
 	tests/fs-memcss.sh \
 	tests/fs-rootstat.sh \
+	tests/fs-hostile.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh

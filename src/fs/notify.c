@@ -8,7 +8,10 @@
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
 #include <limits.h>
+#include <linux/kcmp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +53,11 @@
  * eventfd to memory.usage_in_bytes or memory.memsw.usage_in_bytes
  * (a usage threshold), memory.oom_control (OOM in this memcg or an
  * ancestor) or memory.pressure_level (vmpressure).  The numbers are the
- * writer's fds: the daemon takes its own copies with pidfd_getfd(2), checks
- * them as the kernel does (EBADF, an eventfd, read permission on the
- * control file, a regular file of this mount in the same cgroup), and the
- * notifier thread signals the eventfd (writes 1) as the kernel would:
+ * writer's fds: the daemon checks them as the kernel does (EBADF, an
+ * eventfd, read permission on the control file, a regular file of this
+ * mount in the same cgroup), takes its own copy of the eventfd with
+ * pidfd_getfd(2), and the notifier thread signals it (writes 1) as the
+ * kernel would:
  *  - a threshold, when usage crosses it either way (__mem_cgroup_threshold());
  *  - oom_control, at each OOM of the memcg or an ancestor
  *    (mem_cgroup_oom_notify());
@@ -64,8 +68,23 @@
  *    no listener below heard (vmpressure_work_fn(), vmpressure_event());
  *  - and once more when the cgroup goes (memcg_event_remove()).
  * The kernel unbinds an event when the writer closes its eventfd, which
- * the daemon's copy hides; the daemon keeps a pidfd of the writer and
- * drops its events when it exits, or when the cgroup goes.
+ * the daemon's copy hides; the daemon drops an event when the fd the
+ * writer registered no longer holds that eventfd (kcmp(2), every
+ * EVENT_LIVENESS_NS), when the writer exits (a pidfd, one per writer), or
+ * when the cgroup goes.
+ *
+ * A writer controls its fds, so no request may wait on one.  Closing a
+ * copy of a file of a FUSE mount sends that server a FLUSH and waits for
+ * it: a writer that passes a file of its own stopped server as "eventfd"
+ * would pin the thread serving it for ever.  So the request looks at the
+ * writer's fds through /proc/TGID/fd, which opens nothing (readlink(2) for
+ * the eventfd; statx(2) without sync for the control file, whose cached
+ * attributes are all it needs), takes a copy only of an eventfd, and a
+ * copy that turns out not to be one (the writer swapped the fd meanwhile)
+ * is closed on a thread of its own, off the request path.  What one user
+ * holds is bounded: at most event_limit registrations per uid (each one
+ * daemon fd), beyond which a write fails with ENOMEM as the kernel's
+ * kzalloc() of the event would under the writer's memcg limit.
  */
 
 #define NOTIFY_INTERVAL_NS (10 * 1000 * 1000)	/* CGROUP_FILE_NOTIFY_MIN_INTV */
@@ -74,11 +93,29 @@
 enum fs_event_kind { EVENT_USAGE, EVENT_MEMSW, EVENT_OOM, EVENT_PRESSURE };
 enum vmpressure_mode { VMP_DEFAULT, VMP_HIERARCHY, VMP_LOCAL };
 
+/* How often an event looks whether its writer still holds the eventfd. */
+#define EVENT_LIVENESS_NS (100 * 1000 * 1000)
+/* Copies of fds that were not eventfds, being closed off the request path:
+ * beyond this many a registration waits (EAGAIN) rather than copying. */
+#define MAX_LATE_CLOSES 16
+
+/* A process that registered events: the pidfd that tells its exit, one
+ * daemon fd for all its events.  Protected by fs->notify_lock. */
+struct fs_writer {
+	pid_t tgid;
+	uid_t uid;
+	int pidfd;
+	unsigned refs;			/* events holding it */
+	bool listed;			/* in fs->writers (not seen to exit) */
+};
+
 /* One cgroup.event_control registration.  Protected by fs->notify_lock. */
 struct fs_event {
 	uint64_t id;			/* the memcg's cgroup id */
 	int efd;			/* the daemon's copy of the eventfd */
-	int pidfd;			/* the registering process, to see it exit */
+	struct fs_writer *writer;	/* a reference */
+	int writer_fd;			/* the eventfd's number in the writer */
+	uint64_t next_liveness_ns;	/* monotonic: when to look again */
 	enum fs_event_kind kind;
 	unsigned long threshold;	/* pages: EVENT_USAGE, EVENT_MEMSW */
 	unsigned long last_usage;	/* pages, at the last check */
@@ -366,15 +403,47 @@ int fs_task_stat(pid_t pid, unsigned long long *ppid, unsigned long long *flags)
 	return 0;
 }
 
-/* A copy of the writer's fd, or a negative errno (EBADF: not open there). */
-static int take_fd(int pidfd, unsigned long fd)
+/* The path of fd `fd` of process tgid in /proc, or false if fd is no fd
+ * number at all. */
+static bool writer_fd_path(pid_t tgid, unsigned long fd, char *path, size_t size)
 {
-	int r;
-
 	if (fd > INT_MAX)
+		return false;
+	g_snprintf(path, size, "/proc/%d/fd/%lu", (int)tgid, fd);
+	return true;
+}
+
+/* fdget(efd) and eventfd_ctx_fileget() of the writer's fd, from its link
+ * alone: 0 for an eventfd, -EBADF if the fd is not open, -EINVAL for any
+ * other file.  Opens nothing. */
+static int writer_fd_eventfd(pid_t tgid, unsigned long fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	if (!writer_fd_path(tgid, fd, path, sizeof(path)))
 		return -EBADF;
-	r = (int)syscall(SYS_pidfd_getfd, pidfd, (int)fd, 0);
-	return r < 0 ? -errno : r;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -EBADF;
+	target[n] = '\0';
+	return strcmp(target, "anon_inode:[eventfd]") ? -EINVAL : 0;
+}
+
+/* fdget(cfd) and the file's attributes, as cached: 0, -EBADF if the fd is
+ * not open, -EINVAL if its file cannot be looked at (another FUSE mount
+ * that lets no other user in), which cannot be this mount's.  Opens
+ * nothing and asks no file system: AT_STATX_DONT_SYNC. */
+static int writer_fd_statx(pid_t tgid, unsigned long fd, struct statx *stx)
+{
+	char path[64];
+
+	if (!writer_fd_path(tgid, fd, path, sizeof(path)))
+		return -EBADF;
+	if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC,
+		  STATX_TYPE | STATX_MODE | STATX_INO | STATX_UID | STATX_GID, stx) == 0)
+		return 0;
+	return errno == ENOENT ? -EBADF : -EINVAL;
 }
 
 static bool is_eventfd(int fd)
@@ -388,6 +457,92 @@ static bool is_eventfd(int fd)
 		return false;
 	target[n] = '\0';
 	return strcmp(target, "anon_inode:[eventfd]") == 0;
+}
+
+static atomic_uint late_closes;
+
+static void *close_late_thread(void *arg)
+{
+	close(GPOINTER_TO_INT(arg));
+	atomic_fetch_sub(&late_closes, 1);
+	return NULL;
+}
+
+/* Closes fd on a thread of its own: its close may wait on a FUSE server
+ * the writer controls.  Counted in late_closes, which the caller raised. */
+static void close_late(int fd)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &attr, close_late_thread, GINT_TO_POINTER(fd)) != 0) {
+		/* No thread to spare: keep the fd rather than block. */
+		g_warning("cannot close fd %d off the request path; kept open", fd);
+		atomic_fetch_sub(&late_closes, 1);
+	}
+	pthread_attr_destroy(&attr);
+}
+
+/* The writer of tgid (uid), a reference; NULL if it cannot be watched.
+ * A listed writer seen to have exited is unlisted (its pid may be
+ * another process's now).  notify_lock held. */
+static struct fs_writer *writer_get(struct mcgfs *fs, pid_t tgid, uid_t uid)
+{
+	struct fs_writer *w = g_hash_table_lookup(fs->writers, GINT_TO_POINTER(tgid));
+
+	if (w) {
+		struct pollfd exited = { .fd = w->pidfd, .events = POLLIN };
+
+		if (poll(&exited, 1, 0) == 0) {
+			w->refs++;
+			return w;
+		}
+		g_hash_table_remove(fs->writers, GINT_TO_POINTER(tgid));
+		w->listed = false;
+	}
+	w = g_new0(struct fs_writer, 1);
+	w->pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	if (w->pidfd < 0) {
+		g_free(w);
+		return NULL;
+	}
+	w->tgid = tgid;
+	w->uid = uid;
+	w->refs = 1;
+	w->listed = true;
+	g_hash_table_insert(fs->writers, GINT_TO_POINTER(tgid), w);
+	return w;
+}
+
+/* notify_lock held. */
+static void writer_put(struct mcgfs *fs, struct fs_writer *w)
+{
+	if (--w->refs)
+		return;
+	if (w->listed)
+		g_hash_table_remove(fs->writers, GINT_TO_POINTER(w->tgid));
+	close(w->pidfd);
+	g_free(w);
+}
+
+/* An event's end: its eventfd copy closed (an eventfd's close waits on
+ * nothing), its writer let go.  notify_lock held. */
+static void event_free(struct mcgfs *fs, struct fs_event *ev)
+{
+	close(ev->efd);
+	writer_put(fs, ev->writer);
+}
+
+/* Registrations of uid's processes.  notify_lock held. */
+static unsigned events_of_uid(struct mcgfs *fs, uid_t uid)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < fs->events->len; i++)
+		n += g_array_index(fs->events, struct fs_event, i).writer->uid == uid;
+	return n;
 }
 
 /* file_permission(cfile, MAY_READ) for the writer, from the file's mode
@@ -450,64 +605,51 @@ static int parse_vmpressure(const char *args, struct fs_event *ev)
 int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, const char *args)
 {
 	struct mcgfs *fs = c->fs;
-	struct fs_event ev = { .id = c->node->id, .efd = -1 };
+	struct fs_event ev = { .id = c->node->id, .efd = -1, .writer_fd = (int)efd };
+	pid_t tgid = fs_task_tgid(c->pid);
+	struct fs_writer *w;
 	struct statx stx;
 	const char *name;
 	unsigned idx;
-	int pidfd, cfile = -1, err;
+	int err, copy;
 
-	pidfd = (int)syscall(SYS_pidfd_open, fs_task_tgid(c->pid), 0);
-	if (pidfd < 0)
-		return -ESRCH;
-	err = take_fd(pidfd, efd);
-	if (err < 0)
-		goto out;
-	ev.efd = err;
-	/* eventfd_ctx_fileget() of another kind of file */
-	err = -EINVAL;
-	if (!is_eventfd(ev.efd))
-		goto out;
-	err = cfile = take_fd(pidfd, cfd);
-	if (err < 0)
-		goto out;
-	/* file_permission(cfile, MAY_READ) first, whatever the file; the
-	 * cached attributes are enough, and asking the daemon about one of
-	 * its own files would wait on itself. */
-	if (statx(cfile, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
-		  STATX_TYPE | STATX_MODE | STATX_INO | STATX_UID | STATX_GID, &stx) != 0) {
-		err = -EBADF;
-		goto out;
-	}
-	err = -EACCES;
+	/* The kernel's order (memcg_write_event_control()): the eventfd,
+	 * then the control file; each looked at in the writer's fd table
+	 * (see "Notification" above), nothing opened. */
+	err = writer_fd_eventfd(tgid, efd);
+	if (err)
+		return err;
+	err = writer_fd_statx(tgid, cfd, &stx);
+	if (err)
+		return err;
+	/* file_permission(cfile, MAY_READ) first, whatever the file. */
 	if (!may_read(stx.stx_mode, stx.stx_uid, stx.stx_gid, c))
-		goto out;
+		return -EACCES;
 	/* A regular file of this mount (the kernel: of cgroup_fs_type). */
-	err = -EINVAL;
 	if (!S_ISREG(stx.stx_mode) || makedev(stx.stx_dev_major, stx.stx_dev_minor) != fs->dev)
-		goto out;
+		return -EINVAL;
 	idx = (unsigned)(stx.stx_ino & (FS_IDX_LIMIT - 1));
 	if (idx == 0 || idx > fs->nr_files)
-		goto out;
+		return -EINVAL;
 	name = fs->files[idx - 1].name;
-	if (!strcmp(name, "memory.usage_in_bytes") || !strcmp(name, "memory.memsw.usage_in_bytes")) {
+	if (!strcmp(name, "memory.usage_in_bytes") || !strcmp(name, "memory.memsw.usage_in_bytes"))
 		ev.kind = strstr(name, "memsw") ? EVENT_MEMSW : EVENT_USAGE;
-	} else if (!strcmp(name, "memory.oom_control")) {
+	else if (!strcmp(name, "memory.oom_control"))
 		ev.kind = EVENT_OOM;
-	} else if (!strcmp(name, "memory.pressure_level")) {
+	else if (!strcmp(name, "memory.pressure_level"))
 		ev.kind = EVENT_PRESSURE;
-	} else {
-		goto out;
-	}
+	else
+		return -EINVAL;
 	/* css_tryget_online_from_dir(): the control file's own cgroup. */
 	if ((stx.stx_ino >> FS_IDX_BITS) != c->node->id)
-		goto out;
+		return -EINVAL;
 	switch (ev.kind) {
 	case EVENT_USAGE:
 	case EVENT_MEMSW:
 		/* __mem_cgroup_usage_register_event() */
 		err = fs_page_counter_memparse(args, "-1", &ev.threshold);
 		if (err)
-			goto out;
+			return err;
 		ev.last_usage = usage_pages(c->cg, ev.kind == EVENT_MEMSW);
 		break;
 	case EVENT_OOM:
@@ -519,37 +661,78 @@ int fs_event_control(struct fs_call *c, unsigned long efd, unsigned long cfd, co
 	case EVENT_PRESSURE:
 		err = parse_vmpressure(args, &ev);
 		if (err)
-			goto out;
+			return err;
 		break;
 	}
-	ev.pidfd = pidfd;
 	pthread_mutex_lock(&fs->notify_lock);
-	g_array_append_val(fs->events, ev);
-	pthread_mutex_unlock(&fs->notify_lock);
-	ev.efd = pidfd = -1;	/* owned by the list */
-	err = 0;
+	if (events_of_uid(fs, c->uid) >= fs->opt->event_limit) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (atomic_load(&late_closes) >= MAX_LATE_CLOSES) {
+		err = -EAGAIN;
+		goto out;
+	}
+	w = writer_get(fs, tgid, c->uid);
+	if (!w) {
+		err = -ESRCH;
+		goto out;
+	}
+	copy = (int)syscall(SYS_pidfd_getfd, w->pidfd, (int)efd, 0);
+	if (copy < 0) {
+		err = -EBADF;
+	} else if (!is_eventfd(copy)) {
+		/* Swapped since it was looked at: not ours to wait on. */
+		atomic_fetch_add(&late_closes, 1);
+		close_late(copy);
+		err = -EINVAL;
+	} else {
+		ev.efd = copy;
+		ev.writer = w;
+		w = NULL;
+		ev.next_liveness_ns = fs_monotonic_ns() + EVENT_LIVENESS_NS;
+		g_array_append_val(fs->events, ev);
+		err = 0;
+	}
+	if (w)
+		writer_put(fs, w);
 out:
-	if (cfile >= 0)
-		close(cfile);
-	if (ev.efd >= 0)
-		close(ev.efd);
-	if (pidfd >= 0)
-		close(pidfd);
+	pthread_mutex_unlock(&fs->notify_lock);
 	return err;
+}
+
+/* Does the writer still hold ev's eventfd at the number it registered, and
+ * live?  kcmp(2) compares the two files; where it cannot tell (a kernel
+ * without it), the event stays until the writer exits. */
+static bool event_writer_holds(struct fs_event *ev)
+{
+	struct pollfd exited = { .fd = ev->writer->pidfd, .events = POLLIN };
+	long same;
+
+	if (poll(&exited, 1, 0) == 1)
+		return false;
+	same = syscall(SYS_kcmp, (pid_t)getpid(), ev->writer->tgid, KCMP_FILE, ev->efd,
+		       ev->writer_fd);
+	if (same == 0)
+		return true;
+	return same < 0 && errno != EBADF && errno != ESRCH;
 }
 
 /* One event's check; false when its cgroup went (signalled, to drop). */
 static bool event_check(struct mcgfs *fs, struct fs_event *ev)
 {
-	struct pollfd exited = { .fd = ev->pidfd, .events = POLLIN };
 	struct mcg_cgroup *cg;
 	struct fs_node *n;
+	uint64_t now = fs_monotonic_ns();
 
 	/* The kernel drops an event when its eventfd is closed
-	 * (memcg_event_wake() on EPOLLHUP), which the daemon's copy hides;
-	 * the registering process exiting closes it, and that shows. */
-	if (poll(&exited, 1, 0) == 1)
-		return false;
+	 * (memcg_event_wake() on EPOLLHUP), which the daemon's copy hides:
+	 * the writer's fd closed or the writer gone show it. */
+	if (now >= ev->next_liveness_ns) {
+		ev->next_liveness_ns = now + EVENT_LIVENESS_NS;
+		if (!event_writer_holds(ev))
+			return false;
+	}
 
 	pthread_mutex_lock(&fs->lock);
 	n = g_hash_table_lookup(fs->nodes, &ev->id);
@@ -644,9 +827,13 @@ static void *notifier(void *arg)
 			psi_trigger_check(fs, g_ptr_array_index(fs->psi_triggers, i), now);
 		for (unsigned i = 0; i < fs->pollers->len;) {
 			struct fs_open *of = g_ptr_array_index(fs->pollers, i);
-			bool woken = fs_file_notifies(of->file)
-					     ? render_hash(fs, of) != atomic_load(&of->seen)
-					     : of->psi_event;
+			/* A cgroup removed wakes its pollers, a PSI trigger's
+			 * too (psi_trigger_destroy(): wake_up_pollfree()),
+			 * whose poll then answers POLLERR|POLLPRI. */
+			bool woken = !mcg_cgroup_online(of->node->cg) ||
+				     (fs_file_notifies(of->file)
+					      ? render_hash(fs, of) != atomic_load(&of->seen)
+					      : of->psi_event);
 
 			if (!woken) {
 				i++;
@@ -665,8 +852,7 @@ static void *notifier(void *arg)
 				i++;
 				continue;
 			}
-			close(ev->efd);
-			close(ev->pidfd);
+			event_free(fs, ev);
 			g_array_remove_index_fast(fs->events, i);
 		}
 	}
@@ -679,6 +865,7 @@ void fs_notify_init(struct mcgfs *fs)
 	pthread_mutex_init(&fs->notify_lock, NULL);
 	fs->pollers = g_ptr_array_new();
 	fs->events = g_array_new(FALSE, FALSE, sizeof(struct fs_event));
+	fs->writers = g_hash_table_new(NULL, NULL);
 	fs->psi_triggers = g_ptr_array_new();
 }
 
@@ -687,6 +874,7 @@ void fs_notify_free(struct mcgfs *fs)
 	fs_notify_stop(fs);
 	g_ptr_array_free(fs->pollers, TRUE);
 	g_array_free(fs->events, TRUE);
+	g_hash_table_destroy(fs->writers);
 	g_ptr_array_free(fs->psi_triggers, TRUE);
 	pthread_mutex_destroy(&fs->notify_lock);
 }
@@ -725,8 +913,7 @@ void fs_notify_stop(struct mcgfs *fs)
 		struct fs_event *ev = &g_array_index(fs->events, struct fs_event, i);
 
 		eventfd_signal_one(ev->efd);
-		close(ev->efd);
-		close(ev->pidfd);
+		event_free(fs, ev);
 	}
 	g_array_set_size(fs->events, 0);
 	for (unsigned i = 0; i < fs->pollers->len; i++) {

@@ -38,6 +38,7 @@ enum {
 	KEY_PAGECACHE,
 	KEY_MEMCG_V1,
 	KEY_LRU_GEN,
+	KEY_EVENT_LIMIT,
 };
 
 /* Options that take a value, by key name. */
@@ -56,14 +57,64 @@ static const struct { const char *name; int key; } valued[] = {
 	{ "random_seed", KEY_RANDOM_SEED },
 	{ "memcg_v1", KEY_MEMCG_V1 },
 	{ "lru_gen", KEY_LRU_GEN },
+	{ "event_limit", KEY_EVENT_LIMIT },
 };
 
+static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
+{
+	guint64 v;
 
+	if (!g_ascii_string_to_unsigned(s, 10, min, max, &v, NULL))
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
 
+/* The value as given, cut at 64 bytes: an error line stays a line. */
 static int bad(const char *what, const char *value, const char *expected)
 {
-	fprintf(stderr, "memcgfs: bad %s '%s' (expected %s)\n", what, value, expected);
+	int len = (int)strnlen(value, 65);
+
+	fprintf(stderr, "memcgfs: bad %s '%.*s%s' (expected %s)\n", what, len > 64 ? 64 : len,
+		value, len > 64 ? "..." : "", expected);
 	return -1;
+}
+
+/* fusermount3 lets a user other than root mount with allow_other only
+ * where /etc/fuse.conf says user_allow_other (fuse.conf(5)). */
+static bool user_allow_other(void)
+{
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	if (!g_file_get_contents("/etc/fuse.conf", &text, NULL, NULL))
+		return false;
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (!strcmp(g_strstrip(*l), "user_allow_other"))
+			return true;
+	return false;
+}
+
+/* libfuse's options that memcgfs checks before libfuse takes them: -1 for
+ * a bad one (printed), 1 to pass it on. */
+static int fuse_opt_check(const char *arg)
+{
+	unsigned threads;
+
+	if (g_str_has_prefix(arg, "max_threads=") &&
+	    !parse_uint(arg + strlen("max_threads="), 1, 100000, &threads))
+		return bad("max_threads", arg + strlen("max_threads="), "1..100000");
+	if (!strcmp(arg, "allow_other") && geteuid() != 0 && !user_allow_other()) {
+		fprintf(stderr, "memcgfs: allow_other needs user_allow_other in /etc/fuse.conf "
+				"(or root)\n");
+		return -1;
+	}
+	/* One of memcgfs's own options without its value. */
+	for (unsigned i = 0; i < G_N_ELEMENTS(valued); i++)
+		if (!strcmp(arg, valued[i].name))
+			return bad(valued[i].name, "", "a value: -o NAME=VALUE or --NAME=VALUE");
+	return 1;
 }
 
 /* A kernel build option's value, as Kconfig writes it. */
@@ -78,15 +129,6 @@ static bool parse_kconfig(const char *s, enum mcg_kconfig_choice *out)
 	return true;
 }
 
-static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
-{
-	guint64 v;
-
-	if (!g_ascii_string_to_unsigned(s, 10, min, max, &v, NULL))
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
 
 /* What fuse_opt_parse() fills: the options, and what it leaves to us. */
 struct parse_ctx {
@@ -115,7 +157,7 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 	if (key == FUSE_OPT_KEY_OPT) {
 		ctx->has_fsname |= g_str_has_prefix(arg, "fsname=");
 		ctx->has_subtype |= g_str_has_prefix(arg, "subtype=");
-		return 1;	/* libfuse's */
+		return fuse_opt_check(arg);	/* libfuse's */
 	}
 	switch (key) {
 	case KEY_HIERARCHY:
@@ -193,6 +235,10 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 		o->has_random_seed = true;
 		return 0;
 	}
+	case KEY_EVENT_LIMIT:
+		if (!parse_uint(v, 1, 1000000, &o->event_limit))
+			return bad("event_limit", v, "1..1000000 registrations per user");
+		return 0;
 	case KEY_MAX_READ:
 		if (!parse_uint(v, 512, 1 << 20, &o->max_read))
 			return bad("max_read", v, "512..1048576 bytes");
@@ -297,13 +343,16 @@ static void usage(const char *prog)
 	       "                           memcgfs.clock (repeatable runs; default real)\n"
 	       "    --random_seed=N        seed of the workers' random choices (default:\n"
 	       "                           a random seed)\n"
+	       "    --event_limit=N        cgroup.event_control registrations one user may\n"
+	       "                           hold, each a daemon fd; more fail with ENOMEM\n"
+	       "                           (default %u)\n"
 	       "\n"
 	       "From fstab or mount -t fuse.memcgfs, mount.fuse3 runs\n"
 	       "`%s SOURCE MOUNTPOINT -o OPTIONS`: SOURCE names the mount.\n"
 	       "\n"
 	       "Kernels:\n",
 	       prog, (unsigned)MCG_DEFAULT_FLUSH_PERIOD_MS, MCGFS_DEFAULT_TIMEOUT,
-	       MCGFS_DEFAULT_MAX_READ, MCG_WORKLOAD_DEFAULT_TICK_MS, prog);
+	       MCGFS_DEFAULT_MAX_READ, MCG_WORKLOAD_DEFAULT_TICK_MS, MCGFS_DEFAULT_EVENT_LIMIT, prog);
 	usage_kernels();
 	/* libfuse's fuse_cmdline_help() prints its own defaults (10 threads),
 	 * not memcgfs's: the same options, with the values memcgfs uses. */
@@ -413,6 +462,7 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 	o->engine.hierarchy = MCG_HIERARCHY_V2;
 	o->timeout = MCGFS_DEFAULT_TIMEOUT;
 	o->max_read = MCGFS_DEFAULT_MAX_READ;
+	o->event_limit = MCGFS_DEFAULT_EVENT_LIMIT;
 	o->tick_ms = MCG_WORKLOAD_DEFAULT_TICK_MS;
 	o->fuse_args = g_new0(struct fuse_args, 1);
 	*o->fuse_args = (struct fuse_args)FUSE_ARGS_INIT(0, NULL);

@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What a user set on breaking a root-run daemon may not do: hang a request
+# thread on a file it controls, or exhaust the daemon's fds with
+# cgroup.event_control registrations (notify.c, "Notification").  Each
+# check is bounded in time.
+. "${top_srcdir:-.}/tests/fs-lib.sh"
+
+# v1 at 6.1: cgroup.event_control is world-writable, as in the kernel
+# (cgroup_file_mode() before 6.18).
+mount_fs "$TMP/m" --hierarchy=v1 --kernel=6.1 --cpus=2
+M=$TMP/m
+MAIN_PID=$FS_PID
+mkdir "$M/a" || fail "mkdir a"
+
+# As another user where we are root: the attacker is not root.
+as_user() {
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+chmod 755 "$TMP"
+mkdir "$TMP/sync" && chmod 1777 "$TMP/sync" || fail "mkdir sync"
+
+# A second FUSE server, which the writers stop: closing a file of it
+# waits for its FLUSH (tests/flushfs.c; memcgfs's own files ask for none).
+FLUSHFS=$top_builddir/tests/flushfs
+[ -x "$FLUSHFS" ] || fail "no $FLUSHFS"
+mkdir "$TMP/s"
+if [ "$(id -u)" -eq 0 ]; then
+	"$FLUSHFS" -f -o allow_other "$TMP/s" 2>"$TMP/flushfs.log" &
+else
+	"$FLUSHFS" -f "$TMP/s" 2>"$TMP/flushfs.log" &
+fi
+VICTIM_PID=$!
+FS_PIDS="$FS_PIDS $VICTIM_PID"
+FS_MOUNTS="$FS_MOUNTS $TMP/s"
+trap 'kill -CONT $VICTIM_PID 2>/dev/null; cleanup' EXIT
+wait_mount "$TMP/s" 1 || fail "flushfs did not mount: $(cat "$TMP/flushfs.log")"
+
+# Ten writers open a file of that server, which is then stopped, and pass
+# it as their "eventfd"; an eleventh passes it as its control file.  Each
+# is refused at once, EINVAL (not an eventfd; not a file of this mount),
+# and none pins a thread.
+attempt() {	# N EVENTFD CONTROL
+	as_user timeout 10 "$SEQREAD" -G "$2" \
+		"touch $TMP/sync/ready.$1; while [ ! -e $TMP/sync/go ]; do sleep 0.05; done" \
+		"$3" "$M/a/cgroup.event_control" 1M >"$TMP/hang.$1" 2>&1
+}
+writers=""
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	attempt $i "$TMP/s/f" "$M/a/memory.usage_in_bytes" &
+	writers="$writers $!"
+done
+attempt 11 eventfd "$TMP/s/f" &
+writers="$writers $!"
+i=0
+while [ "$(ls "$TMP/sync" | grep -c '^ready\.')" -lt 11 ]; do
+	i=$((i + 1))
+	[ $i -gt 200 ] && fail "the writers did not open their files"
+	sleep 0.05
+done
+kill -STOP "$VICTIM_PID"
+touch "$TMP/sync/go"
+# Their answers (the writers themselves then wait, in their own closes, for
+# the stopped server).
+i=0
+while [ "$(cat "$TMP"/hang.* | grep -c .)" -lt 11 ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "registrations unanswered after 5 s: $(cat "$TMP"/hang.*)"
+	sleep 0.05
+done
+for i in 1 2 3 4 5 6 7 8 9 10 11; do
+	expect "stopped server's file ($i)" "$(cat "$TMP/hang.$i")" "EINVAL"
+done
+# Everyone else is still served, at once.
+timeout 2 cat "$M/a/memory.stat" >/dev/null || fail "a read after the attempts timed out"
+timeout 2 mkdir "$M/b" || fail "mkdir after the attempts timed out"
+kill -CONT "$VICTIM_PID"
+wait $writers
+
+# Registrations whose eventfds are closed go, and their fds with them,
+# while their writer lives on: a thousand, then the daemon holds what it
+# held before (at most the writer's pidfd more).
+fds() { ls "/proc/$MAIN_PID/fd" | wc -l; }
+before=$(fds)
+as_user "$SEQREAD" -N 1000 "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M 8000 \
+	>"$TMP/churn" 2>&1 &
+churner=$!
+i=0
+until grep -q . "$TMP/churn"; do
+	i=$((i + 1))
+	[ $i -gt 200 ] && fail "a thousand registrations took over 10 s"
+	sleep 0.05
+done
+expect "a thousand short registrations" "$(cat "$TMP/churn")" "OK"
+i=0
+while [ "$(fds)" -gt $((before + 1)) ]; do
+	i=$((i + 1))
+	[ $i -gt 40 ] && fail "the daemon holds $(fds) fds, $before before the registrations"
+	sleep 0.1
+done
+kill "$churner"
+wait "$churner"
+# ... and another user registers as before.
+expect "another user registers" \
+	"$(timeout 5 "$SEQREAD" -E "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M 10)" \
+	"OK
+timeout"
+
+# After all of it, SIGTERM still ends the daemon, and its mount.
+kill -TERM "$MAIN_PID"
+i=0
+while kill -0 "$MAIN_PID" 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "SIGTERM did not end the daemon in 5 s"
+	sleep 0.05
+done
+wait_mount "$M" 0 || fail "still mounted"
+
+# What one user may hold at once is bounded (--event_limit): beyond it
+# ENOMEM, and another user is not affected.
+mount_fs "$TMP/m" --hierarchy=v1 --kernel=6.1 --cpus=2 --event_limit=4
+mkdir "$M/a" || fail "mkdir a"
+holders=""
+for i in 1 2 3 4; do
+	as_user "$SEQREAD" -E "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M +3000 \
+		>"$TMP/held.$i" 2>&1 &
+	holders="$holders $!"
+done
+i=0
+while [ "$(cat "$TMP"/held.* 2>/dev/null | grep -c OK)" -lt 4 ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "four registrations did not all answer: $(cat "$TMP"/held.*)"
+	sleep 0.05
+done
+expect "a fifth of one user's" \
+	"$(as_user "$SEQREAD" -E "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M 10)" \
+	"ENOMEM"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	expect "another user's first" \
+		"$(timeout 5 "$SEQREAD" -E "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M 10)" \
+		"OK
+timeout"
+fi
+wait $holders
+
+# An hour of a manual clock asked for, then SIGINT: the write ends with
+# the signal (FUSE_INTERRUPT), not an emulated hour later.
+mount_fs "$TMP/c" --clock=manual --cpus=2 --workload=seed001
+mkdir "$TMP/c/busy" || fail "mkdir busy"
+start=$(date +%s%N)
+timeout -s INT 0.5 sh -c "echo 3600s > $TMP/c/memcgfs.clock" 2>/dev/null
+took=$((($(date +%s%N) - start) / 1000000))
+[ "$took" -lt 3000 ] || fail "a clock write went on for $took ms after SIGINT"
+timeout 2 cat "$TMP/c/memcgfs.clock" >/dev/null || fail "the clock is still busy"
+echo "PASS: fs-hostile"
