@@ -1127,12 +1127,12 @@ START_TEST(test_seed004_css_ref)
 		enum mcg_counter limited;
 
 		mcg_cpu_enter(c);
-		ck_assert(mcg_memcg_try_charge(c, a, 5, false, &over, &limited));
-		ck_assert(mcg_memcg_try_charge(c, a, 2, false, &over, &limited));
+		ck_assert(mcg_memcg_try_charge(c, a, 5, false, &over, &limited, NULL));
+		ck_assert(mcg_memcg_try_charge(c, a, 2, false, &over, &limited, NULL));
 		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 7 : 0);
 		/* Over max: refused, and the reference goes back. */
 		ck_assert_int_eq(mcg_counter_set_max(a, MCG_COUNTER_MEMORY, 100), 0);
-		ck_assert_int_eq(mcg_memcg_try_charge(c, a, 1000, false, &over, &limited),
+		ck_assert_int_eq(mcg_memcg_try_charge(c, a, 1000, false, &over, &limited, NULL),
 				 MCG_CHARGE_FAILED);
 		mcg_cpu_exit(c);
 		ck_assert_int_eq(mcg_cgroup_css_refs(a), on ? 7 : 0);
@@ -1163,13 +1163,13 @@ START_TEST(test_charge_stock)
 	enum mcg_counter limited;
 
 	mcg_cpu_enter(c0);
-	ck_assert(mcg_memcg_try_charge(c0, a, 5, false, &over, &limited));
+	ck_assert(mcg_memcg_try_charge(c0, a, 5, false, &over, &limited, NULL));
 	mcg_cpu_exit(c0);
 	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
 	ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
 	ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 27);
 	mcg_cpu_enter(c0);
-	ck_assert(mcg_memcg_try_charge(c0, a, 27, false, &over, &limited));	/* from the stock */
+	ck_assert(mcg_memcg_try_charge(c0, a, 27, false, &over, &limited, NULL));	/* from the stock */
 	mcg_cpu_exit(c0);
 	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
 	ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 0);
@@ -1178,9 +1178,9 @@ START_TEST(test_charge_stock)
 
 	/* b's charge on CPU 0 replaces a in the one-memcg stock. */
 	mcg_cpu_enter(c0);
-	ck_assert(mcg_memcg_try_charge(c0, a, 1, false, &over, &limited));
+	ck_assert(mcg_memcg_try_charge(c0, a, 1, false, &over, &limited, NULL));
 	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 54);
-	ck_assert(mcg_memcg_try_charge(c0, b, 1, false, &over, &limited));
+	ck_assert(mcg_memcg_try_charge(c0, b, 1, false, &over, &limited, NULL));
 	mcg_cpu_exit(c0);
 	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 23);
 	ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 32);
@@ -1188,9 +1188,9 @@ START_TEST(test_charge_stock)
 	/* Under a limit the batch shrinks to the charge. */
 	ck_assert_int_eq(mcg_counter_set_max(a, MCG_COUNTER_MEMORY, 30), 0);
 	mcg_cpu_enter(c1);
-	ck_assert(mcg_memcg_try_charge(c1, a, 4, false, &over, &limited));
+	ck_assert(mcg_memcg_try_charge(c1, a, 4, false, &over, &limited, NULL));
 	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 27);
-	ck_assert(!mcg_memcg_try_charge(c1, a, 4, false, &over, &limited));
+	ck_assert(!mcg_memcg_try_charge(c1, a, 4, false, &over, &limited, NULL));
 	ck_assert_ptr_eq(over, a);
 	ck_assert_int_eq(limited, MCG_COUNTER_MEMORY);
 	/* A drain from inside a CPU: its own stock now, the others' later. */
@@ -1206,7 +1206,7 @@ START_TEST(test_charge_stock)
 		struct mcg_cgroup *d = test_cgroup_make(e, root, "d");
 
 		mcg_cpu_enter(c0);
-		ck_assert(mcg_memcg_try_charge(c0, b, 1, false, &over, &limited));
+		ck_assert(mcg_memcg_try_charge(c0, b, 1, false, &over, &limited, NULL));
 		mcg_cpu_exit(c0);
 		ck_assert_uint_eq(mcg_memcg_stocked(e, b, false), 31);
 		mcg_cpu_enter(c1);
@@ -1243,12 +1243,12 @@ START_TEST(test_charge_stock)
 		}
 		mcg_cpu_enter(c);
 		for (int i = 0; i < 7; i++)
-			ck_assert(mcg_memcg_try_charge(c, cg[i], 1, false, &over, &limited));
+			ck_assert(mcg_memcg_try_charge(c, cg[i], 1, false, &over, &limited, NULL));
 		mcg_cpu_exit(c);
 		ck_assert_uint_eq(mcg_memcg_stocked(e, mcg_engine_root(e), false), 7 * 63);
 		/* The eighth evicts the first slot, round robin. */
 		mcg_cpu_enter(c);
-		ck_assert(mcg_memcg_try_charge(c, cg[7], 1, false, &over, &limited));
+		ck_assert(mcg_memcg_try_charge(c, cg[7], 1, false, &over, &limited, NULL));
 		mcg_cpu_exit(c);
 		ck_assert_uint_eq(mcg_counter_read(cg[0], MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 1);
 		ck_assert_uint_eq(mcg_counter_read(cg[1], MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 64);
@@ -1281,7 +1281,7 @@ START_TEST(test_charge_kmem_uncharge_refills_stock)
 		enum mcg_counter limited;
 
 		mcg_cpu_enter(c);
-		ck_assert(mcg_memcg_try_charge(c, a, 200, false, &over, &limited));
+		ck_assert(mcg_memcg_try_charge(c, a, 200, false, &over, &limited, NULL));
 		mcg_cpu_exit(c);
 		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 200);
 		ck_assert_uint_eq(mcg_memcg_stocked(e, a, false), 0);

@@ -1505,7 +1505,7 @@ START_TEST(test_high_penalty_bounded)
 	struct mcg_cgroup *cg;
 	struct wl_cgroup *w;
 	struct wl_ctx x;
-	bool throttled = false;
+	uint64_t max_seen = 0;
 
 	rig_up(&r, MCG_HIERARCHY_V2, 1, 1, NULL, 1);
 	cg = r.cg[0];
@@ -1521,9 +1521,10 @@ START_TEST(test_high_penalty_bounded)
 		wl_step(&x, w, busy, 0.1);
 		mcg_cpu_exit(x.cpu);
 		ck_assert_uint_le(wl_ledger(w, 0)->throttle_ns, max_delay_ns);
-		throttled |= wl_ledger(w, 0)->throttle_ns > 0;
+		max_seen = MAX(max_seen, wl_ledger(w, 0)->throttle_ns);
 	}
-	ck_assert(throttled);
+	/* Far over high, the clamp is what bounds it. */
+	ck_assert_uint_ge(max_seen, max_delay_ns * 9 / 10);
 	/* Idle: the sleep is served, and the dirty pages are written back
 	 * (a page expires within 0.5 s, its writeback ends within 0.2 s). */
 	for (int step = 0; step < 40; step++) {

@@ -302,7 +302,8 @@ static void css_put_pages(struct mcg_cgroup *cg, unsigned long nr_pages)
 
 enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg,
 					    unsigned long nr_pages, bool memsw,
-					    struct mcg_cgroup **over, enum mcg_counter *limited)
+					    struct mcg_cgroup **over, enum mcg_counter *limited,
+					    unsigned long *charged)
 {
 	unsigned long batch = c->engine->charge_batch > nr_pages ? c->engine->charge_batch
 								   : nr_pages;
@@ -321,6 +322,8 @@ enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup
 	}
 	if (batch > nr_pages)
 		stock_refill(c, cg, batch - nr_pages, memsw);
+	if (charged)
+		*charged = batch;
 	return MCG_CHARGE_FROM_COUNTERS;
 }
 

@@ -307,14 +307,19 @@ long mcg_cgroup_css_refs(const struct mcg_cgroup *cg);
  * then checks memory.high up the hierarchy); or MCG_CHARGE_FAILED when even
  * nr_pages do not fit, with *over the limiting cgroup and *limited the
  * counter that refused: the caller reclaims, may drain the stocks, and
- * retries.  Seed 004's before also takes nr_pages shared css references. */
+ * retries.  From the counters, *charged (if not NULL) says how many pages
+ * went to them: the batch (MEMCG_CHARGE_BATCH, or nr_pages if more), or
+ * nr_pages where the batch did not fit; what memory.high's penalty is
+ * scaled by (memcg_nr_pages_over_high += batch).  Seed 004's before also
+ * takes nr_pages shared css references. */
 enum mcg_charge_result {
 	MCG_CHARGE_FAILED = 0,
 	MCG_CHARGE_FROM_STOCK,
 	MCG_CHARGE_FROM_COUNTERS,
 };
 enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
-			  bool memsw, struct mcg_cgroup **over, enum mcg_counter *limited);
+			  bool memsw, struct mcg_cgroup **over, enum mcg_counter *limited,
+			  unsigned long *charged);
 /* uncharge_batch(): straight to the counters, never to the stock. */
 void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw);
 /* Kernel memory freed on CPU c (obj_cgroup_uncharge_pages(); 5.10

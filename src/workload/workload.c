@@ -569,10 +569,9 @@ static void charge_over_high(struct wl_ctx *x, struct wl_cgroup *w, long nr_page
 			break;
 		in_retry = true;
 	}
-	/* One sleep per return to user space, at most
-	 * MEMCG_MAX_HIGH_DELAY_JIFFIES; the tasks sleep it before they
-	 * charge again (wl_step() stops their events), so penalties never
-	 * add up. */
+	/* One sleep per handling, at most MEMCG_MAX_HIGH_DELAY_JIFFIES; the
+	 * tasks sleep it before they charge again (wl_step() stops their
+	 * events), so penalties never add up. */
 	{
 		struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 
@@ -665,9 +664,10 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 		enum mcg_counter limited = MCG_COUNTER_MEMORY;
 		long want = pages > SWAP_CLUSTER_MAX ? pages : SWAP_CLUSTER_MAX;
 
+		unsigned long batch = 0;
 		enum mcg_charge_result got = mcg_memcg_try_charge(x->cpu, wl_memcg(w),
 								  (unsigned long)pages, memsw,
-								  &over, &limited);
+								  &over, &limited, &batch);
 
 		if (got != MCG_CHARGE_FAILED) {
 			if (memsw && !(flags & WL_MEMSW))
@@ -681,9 +681,11 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 					      (uint64_t)pages);
 			}
 			/* Only a charge that went to the counters looks at
-			 * memory.high; one from the stock returns at once. */
+			 * memory.high, for the batch it charged
+			 * (memcg_nr_pages_over_high += batch); one from the
+			 * stock returns at once. */
 			if (got == MCG_CHARGE_FROM_COUNTERS && !(flags & WL_NOT_TASKS))
-				charge_over_high(x, w, pages);
+				charge_over_high(x, w, (long)batch);
 			return charge_done(x, w, stall_start, true);
 		}
 		if (flags & WL_NO_RECLAIM)
