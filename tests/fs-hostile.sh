@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What a user set on breaking a root-run daemon may not do: hang a request
-# thread on a file it controls, or exhaust the daemon's fds with
-# cgroup.event_control registrations (notify.c, "Notification").  Each
-# check is bounded in time.
+# thread on a file it controls, exhaust the daemon's fds with
+# cgroup.event_control registrations (notify.c, "Notification"), make
+# cgroups without end, or keep a clock write going.  Each check is bounded
+# in time.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
 # v1 at 6.1: cgroup.event_control is world-writable, as in the kernel
@@ -146,6 +147,16 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 timeout"
 fi
 wait $holders
+
+# mkdir stops at the daemon's bound (--max_cgroups), live and dying
+# cgroups alike, with ENOMEM; a removal makes room again.
+mount_fs "$TMP/b" --cpus=2 --max_cgroups=4
+mkdir "$TMP/b/p" "$TMP/b/p/c" "$TMP/b/q" "$TMP/b/r" || fail "four mkdirs under the bound"
+expect "a fifth cgroup" "$(err mkdir "$TMP/b/s")" ENOMEM
+expect "a fifth, nested" "$(err mkdir "$TMP/b/p/d")" ENOMEM
+rmdir "$TMP/b/r" || fail "rmdir r"
+expect "after a removal" "$(err mkdir "$TMP/b/s")" OK
+expect "the default bound" "$("$MEMCGFS" --help | grep -c max_cgroups)" 1
 
 # An hour of a manual clock asked for, then SIGINT: the write ends with
 # the signal (FUSE_INTERRUPT), not an emulated hour later.

@@ -559,6 +559,27 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 	fuse_reply_attr(req, &st, fs->opt->timeout);
 }
 
+unsigned mcgfs_default_max_cgroups(unsigned nr_cpus)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t bytes = (uint64_t)(8 + 3 * (uint64_t)nr_cpus) * 1024;
+	uint64_t n = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 4 / bytes : 0;
+
+	return (unsigned)MIN(MAX(n, 1024), 1000000);
+}
+
+/* Room for one more cgroup under the daemon's bound (--max_cgroups): the
+ * live ones and the dying ones, which hold their memory too.  Caller holds
+ * ctl_lock, which every mkdir takes. */
+static bool may_grow(struct mcgfs *fs)
+{
+	struct mcg_cgroup *root = fs->root->cg;
+
+	return mcg_cgroup_nr_descendants(fs->e, root) +
+		       mcg_cgroup_nr_dying_descendants(fs->e, root) <
+	       fs->opt->max_cgroups;
+}
+
 static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
 {
 	struct mcgfs *fs = fs_of(req);
@@ -586,6 +607,8 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 	pthread_mutex_lock(&fs->ctl_lock);
 	if (atomic_load(&fs->nr_limited) && !fs_node_may_mkdir(fs, p))
 		err = -EAGAIN;
+	else if (!may_grow(fs))
+		err = -ENOMEM;
 	else	/* a memory css if the parent enables memory (always on v1) */
 		err = mcg_workload_cgroup_create(
 			fs->wl, p->cg, name,

@@ -36,6 +36,13 @@ struct fuse_args;
 /* cgroup.event_control registrations per uid (notify.c). */
 #define MCGFS_DEFAULT_EVENT_LIMIT 1024
 
+/* The default --max_cgroups: as many cgroups as a quarter of this
+ * machine's memory holds at nr_cpus emulated CPUs, each some 8 KiB and
+ * 3 KiB per CPU of the engine's, the workload's and the node's (README,
+ * "memory per cgroup"), between 1024 and 1000000.  In the kernel the
+ * creator's memcg pays for a cgroup's memory; nothing pays here. */
+unsigned mcgfs_default_max_cgroups(unsigned nr_cpus);
+
 struct mcgfs_options {
 	struct mcg_engine_config engine;	/* hierarchy, CPUs, nodes, kernel ... */
 	char *kernel_version;			/* owned: --kernel as given, or NULL */
@@ -53,6 +60,7 @@ struct mcgfs_options {
 	unsigned max_read;			/* bytes per READ request */
 	bool pagecache;				/* read-only files via the page cache */
 	unsigned event_limit;			/* event_control registrations per uid */
+	unsigned max_cgroups;			/* live and dying cgroups, at most */
 	unsigned max_threads;			/* worker threads, at most */
 	unsigned max_idle_threads;		/* idle workers kept; UINT_MAX: all */
 	bool single_thread;			/* -s: serve on one thread */

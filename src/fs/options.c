@@ -39,6 +39,7 @@ enum {
 	KEY_MEMCG_V1,
 	KEY_LRU_GEN,
 	KEY_EVENT_LIMIT,
+	KEY_MAX_CGROUPS,
 };
 
 /* Options that take a value, by key name. */
@@ -58,6 +59,7 @@ static const struct { const char *name; int key; } valued[] = {
 	{ "memcg_v1", KEY_MEMCG_V1 },
 	{ "lru_gen", KEY_LRU_GEN },
 	{ "event_limit", KEY_EVENT_LIMIT },
+	{ "max_cgroups", KEY_MAX_CGROUPS },
 };
 
 static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
@@ -239,6 +241,10 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 		if (!parse_uint(v, 1, 1000000, &o->event_limit))
 			return bad("event_limit", v, "1..1000000 registrations per user");
 		return 0;
+	case KEY_MAX_CGROUPS:
+		if (!parse_uint(v, 1, 10000000, &o->max_cgroups))
+			return bad("max_cgroups", v, "1..10000000 cgroups");
+		return 0;
 	case KEY_MAX_READ:
 		if (!parse_uint(v, 512, 1 << 20, &o->max_read))
 			return bad("max_read", v, "512..1048576 bytes");
@@ -346,6 +352,10 @@ static void usage(const char *prog)
 	       "    --event_limit=N        cgroup.event_control registrations one user may\n"
 	       "                           hold, each a daemon fd; more fail with ENOMEM\n"
 	       "                           (default %u)\n"
+	       "    --max_cgroups=N        cgroups, live and dying, the daemon holds; a\n"
+	       "                           mkdir beyond fails with ENOMEM (default: what a\n"
+	       "                           quarter of this machine's memory holds at the\n"
+	       "                           emulated CPUs)\n"
 	       "\n"
 	       "From fstab or mount -t fuse.memcgfs, mount.fuse3 runs\n"
 	       "`%s SOURCE MOUNTPOINT -o OPTIONS`: SOURCE names the mount.\n"
@@ -498,6 +508,8 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 			goto fail;
 		}
 	}
+	if (!o->max_cgroups)
+		o->max_cgroups = mcgfs_default_max_cgroups(o->engine.nr_cpus);
 	if (o->workload) {
 		struct mcg_profile *p;
 
