@@ -52,6 +52,20 @@ for h in v1 v2; do
 			"$(err write "$M/a/cgroup.procs" $$)" EBUSY
 		expect "$h pid into the root" "$(err write "$M/cgroup.procs" $$)" EOPNOTSUPP
 		echo -memory > "$M/a/cgroup.subtree_control" || fail "-memory"
+		# cgroup_subtree_control_write(): a controller the kernel has
+		# but the parent does not offer is ENOENT, and the write
+		# changes nothing; disabling it is a no-op; a v1-only or
+		# unknown name is EINVAL.
+		for c in cpu cpuset pids hugetlb rdma perf_event misc; do
+			expect "$h +$c" "$(err write "$M/a/cgroup.subtree_control" "+$c")" ENOENT
+		done
+		expect "$h +memory +pids" \
+			"$(err write "$M/a/cgroup.subtree_control" "+memory +pids")" ENOENT
+		expect "$h nothing enabled" "$(cat "$M/a/cgroup.subtree_control")" ""
+		expect "$h -cpu" "$(err write "$M/a/cgroup.subtree_control" "-cpu")" OK
+		expect "$h +cpuacct" "$(err write "$M/a/cgroup.subtree_control" "+cpuacct")" EINVAL
+		expect "$h +bogus" "$(err write "$M/a/cgroup.subtree_control" "+bogus")" EINVAL
+		expect "$h memory unsigned" "$(err write "$M/a/cgroup.subtree_control" "memory")" EINVAL
 	fi
 	expect "$h symlink" "$(err symlink x "$M/a/sym")" EPERM
 	expect "$h link" "$(err link "$M/a/memory.stat" "$M/a/l")" EPERM

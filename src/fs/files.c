@@ -532,10 +532,39 @@ static void memory_css_killed(struct fs_node *kid)
  * that change nothing are dropped first.  The children's files of an
  * enabled controller appear owned by the writer (css_populate_dir() ->
  * cgroup_add_file() with current_fsuid()), and go when it is disabled. */
+/*
+ * The cgroup2 controllers cgroup_subtree_control_write() knows by name
+ * (kernel/cgroup/cgroup.c): those of include/linux/cgroup_subsys.h that
+ * the kernel is built with and that have cgroup2 files or are implicit
+ * there (not cgrp_dfl_inhibit_ss_mask: cpuacct, devices, freezer, net_cls
+ * and net_prio are v1 only), in subsystem order.  Debian builds cpuset,
+ * cpu, io, memory, perf_event, hugetlb, pids and rdma in every release
+ * (CONFIG_CPUSETS, _CGROUP_SCHED, _BLK_CGROUP, _MEMCG, _CGROUP_PERF,
+ * _CGROUP_HUGETLB, _CGROUP_PIDS, _CGROUP_RDMA), misc from its 6.1 on
+ * (CONFIG_CGROUP_MISC, 5.13+; its 5.10 config predates it), and neither
+ * dmem nor debug.  memcgfs has io and memory; a name of the others parses,
+ * and enabling it is ENOENT (cgroup_control() never offers it here: the
+ * root's cgroup.controllers lists io and memory), disabling it a no-op (it
+ * is not in subtree_control).  Any other name is EINVAL.
+ */
+static const struct {
+	const char *name;
+	unsigned ctrl;		/* FS_CTRL_*, or 0: not emulated */
+	unsigned since;		/* MCG_KVER() of Debian's first build with it */
+} v2_controllers[] = {
+	{ "cpuset", 0, 0 }, { "cpu", 0, 0 }, { "io", FS_CTRL_IO, 0 },
+	{ "memory", FS_CTRL_MEMORY, 0 }, { "perf_event", 0, 0 }, { "hugetlb", 0, 0 },
+	{ "pids", 0, 0 }, { "rdma", 0, 0 }, { "misc", 0, MCG_KVER(6, 1) },
+};
+
 static int write_subtree_control(struct fs_call *c, char *buf)
 {
 	struct mcgfs *fs = c->fs;
 	unsigned enable = 0, disable = 0, have, changed = 0;
+	/* The controllers not emulated that the write enables, by their
+	 * place in v2_controllers[]. */
+	unsigned other_enable = 0;
+	unsigned version = mcg_engine_layout(fs->e)->version;
 	char *tok, *save = NULL;
 	struct mcg_cgroup **kids;
 	unsigned nr = 0;
@@ -543,22 +572,26 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 
 	buf = fs_strstrip(buf);
 	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		unsigned bit;
+		unsigned k, bit;
 
-		if (strcmp(tok + 1, "io") == 0)
-			bit = FS_CTRL_IO;
-		else if (strcmp(tok + 1, "memory") == 0)
-			bit = FS_CTRL_MEMORY;
-		else
+		for (k = 0; k < G_N_ELEMENTS(v2_controllers); k++)
+			if (version >= v2_controllers[k].since &&
+			    strcmp(tok + 1, v2_controllers[k].name) == 0)
+				break;
+		if (k == G_N_ELEMENTS(v2_controllers) || (tok[0] != '+' && tok[0] != '-'))
 			return -EINVAL;
-		if (tok[0] == '+') {
+		bit = v2_controllers[k].ctrl;
+		if (!bit) {
+			if (tok[0] == '+')
+				other_enable |= 1u << k;
+			else
+				other_enable &= ~(1u << k);
+		} else if (tok[0] == '+') {
 			enable |= bit;
 			disable &= ~bit;
-		} else if (tok[0] == '-') {
+		} else {
 			disable |= bit;
 			enable &= ~bit;
-		} else {
-			return -EINVAL;
 		}
 	}
 
@@ -566,10 +599,17 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 	have = atomic_load(&c->node->st.subtree_control);
 	kids = mcg_cgroup_children(fs->e, c->cg, &nr);
 	pthread_mutex_lock(&fs->lock);
-	/* Each controller in subsystem order (io, then memory): one already
-	 * so is dropped, enabling one the cgroup lacks is ENOENT, disabling
-	 * one a child enables EBUSY, the first error wins. */
-	for (unsigned bit = FS_CTRL_IO; !err && bit <= FS_CTRL_MEMORY; bit <<= 1) {
+	/* Each controller in subsystem order: one already so is dropped,
+	 * enabling one the cgroup lacks is ENOENT (any not emulated),
+	 * disabling one a child enables EBUSY, the first error wins. */
+	for (unsigned k = 0; !err && k < G_N_ELEMENTS(v2_controllers); k++) {
+		unsigned bit = v2_controllers[k].ctrl;
+
+		if (!bit) {
+			if (other_enable & (1u << k))
+				err = -ENOENT;
+			continue;
+		}
 		if (enable & bit) {
 			if (have & bit)
 				enable &= ~bit;
