@@ -75,11 +75,13 @@ static void stat_apply(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup 
  * mm/swap.c in 6.1 and 6.12, mm/folio.c in 7.3; lru_cache_add() in 5.10.)
  * So a fault moves NR_ANON_MAPPED and PGFAULT, and the LRU size only once
  * a batch: most faults change two memcg-wide items, not three (seed 001
- * counts what a flush finds changed).  Anything that takes folios off the
- * lists first empties the batch on its CPU: reclaim (lru_add_drain() in
- * shrink_inactive_list() and shrink_active_list(), mm/vmscan.c), freeing
- * (free_pages_and_swap_cache(), mm/swap_state.c), force_empty
- * (lru_add_drain_all()).
+ * counts what a flush finds changed).  Reclaim first empties the batch on
+ * its CPU (lru_add_drain() in shrink_inactive_list() and
+ * shrink_active_list(), mm/vmscan.c), and so does force_empty
+ * (lru_add_drain_all()) on every CPU; freeing does up to 6.12
+ * (free_pages_and_swap_cache(), mm/swap_state.c), 7.3 only on truncation
+ * (__folio_batch_release(), mm/folio.c), where a freed folio still in the
+ * batch leaves the lists at the drain.
  *
  * Here the batch is the ledger's (this cgroup on this CPU), not the CPU's:
  * a worker steps every cgroup of its CPU in turn, a few events each, where
@@ -88,10 +90,13 @@ static void stat_apply(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup 
  * of a folio of each, and the kernel's batching would be lost.  The pages
  * are in the ledger's lists at once (the ledger counts what the tasks
  * hold); lru_add_pages says which of them the statistics do not count yet.
- * Any update of an LRU list's size of the ledger drains it first (the
- * kernel's paths above), except activation, which the kernel batches apart
- * (folio_activate(): its own lru_activate batch, and a folio not yet on
- * the LRU is not activated) and which here activates drained pages only.
+ * Any update of an LRU list's size of the ledger drains it first, except
+ * activation, which the kernel batches apart (folio_activate(): its own
+ * lru_activate batch, and a folio not yet on the LRU is not activated) and
+ * which here activates drained pages only.  That is the kernel's rule for
+ * its own CPU's reclaim; it is not for 7.3's frees, nor for a reclaim of
+ * another CPU's ledger (reclaim_cpus()), which in the kernel cannot take
+ * folios that wait in that CPU's batch and leaves the batch alone.
  */
 static const enum mcg_item lru_items[WL_NR_LRU] = {
 	[WL_LRU_INACTIVE_ANON] = MCG_INACTIVE_ANON, [WL_LRU_ACTIVE_ANON] = MCG_ACTIVE_ANON,
