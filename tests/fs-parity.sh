@@ -34,7 +34,10 @@ expect "tasks inside: no domain controllers below" \
 echo preset=idle > "$M/busy/memcgfs.workload"
 expect "no tasks: fine" "$(err write "$M/busy/cgroup.subtree_control" +memory)" OK
 rmdir "$M/busy"
-expect "x +io -memory: unknown word" "$(err write "$M/x/cgroup.subtree_control" "+io +cpu")" EINVAL
+expect "x +io +bogus: unknown word" "$(err write "$M/x/cgroup.subtree_control" "+io +bogus")" EINVAL
+# a controller the kernel has but x's parent does not offer: ENOENT, and
+# io, which comes after cpu in subsystem order, is not enabled either
+expect "x +io +cpu: not offered" "$(err write "$M/x/cgroup.subtree_control" "+io +cpu")" ENOENT
 # an fd opened before the controller goes reads ENODEV after (kernfs)
 out=$("$SEQREAD" "$M/x/y/memory.stat" r:5 "x:echo -memory > $M/x/cgroup.subtree_control" s:0 r:5)
 expect "open fd after -memory" "$(echo "$out" | tail -n1)" ENODEV

@@ -50,7 +50,8 @@ wr "$C/cgroup.max.descendants" "max" OK max
 rmdir "$C/kid/deeper" "$C/kid" || fail rmdir
 wr "$C/cgroup.subtree_control" "+memory" OK memory
 wr "$C/cgroup.subtree_control" "+io -memory" OK io
-wr "$C/cgroup.subtree_control" "+cpu" EINVAL io
+wr "$C/cgroup.subtree_control" "+cpu" ENOENT io	# a controller not offered here
+wr "$C/cgroup.subtree_control" "+bogus" EINVAL io
 wr "$C/cgroup.subtree_control" "memory" EINVAL io
 wr "$C/cgroup.subtree_control" "-io" OK ""
 wr "$C/cgroup.type" "threaded" EOPNOTSUPP domain
