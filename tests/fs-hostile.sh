@@ -23,6 +23,16 @@ as_user() {
 	fi
 }
 chmod 755 "$TMP"
+# Waits up to SECONDS for the shell condition COND to hold: 0, or 1 when
+# it did not in time (the caller fails, saying what it saw).
+wait_for() {	# SECONDS COND
+	n=0
+	until eval "$2"; do
+		n=$((n + 1))
+		[ $n -gt $(($1 * 20)) ] && return 1
+		sleep 0.05
+	done
+}
 mkdir "$TMP/sync" && chmod 1777 "$TMP/sync" || fail "mkdir sync"
 
 # A second FUSE server, which the writers stop: closing a file of it
@@ -57,22 +67,14 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 attempt 11 eventfd "$TMP/s/f" &
 writers="$writers $!"
-i=0
-while [ "$(ls "$TMP/sync" | grep -c '^ready\.')" -lt 11 ]; do
-	i=$((i + 1))
-	[ $i -gt 200 ] && fail "the writers did not open their files"
-	sleep 0.05
-done
+wait_for 10 '[ "$(ls "$TMP/sync" | grep -c "^ready\.")" -ge 11 ]' ||
+	fail "the writers did not open their files"
 kill -STOP "$VICTIM_PID"
 touch "$TMP/sync/go"
 # Their answers (the writers themselves then wait, in their own closes, for
 # the stopped server).
-i=0
-while [ "$(cat "$TMP"/hang.* | grep -c .)" -lt 11 ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "registrations unanswered after 5 s: $(cat "$TMP"/hang.*)"
-	sleep 0.05
-done
+wait_for 5 '[ "$(cat "$TMP"/hang.* | grep -c .)" -ge 11 ]' ||
+	fail "registrations unanswered after 5 s: $(cat "$TMP"/hang.*)"
 for i in 1 2 3 4 5 6 7 8 9 10 11; do
 	expect "stopped server's file ($i)" "$(cat "$TMP/hang.$i")" "EINVAL"
 done
@@ -90,19 +92,11 @@ before=$(fds)
 as_user "$SEQREAD" -N 1000 "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M 8000 \
 	>"$TMP/churn" 2>&1 &
 churner=$!
-i=0
-until grep -q . "$TMP/churn"; do
-	i=$((i + 1))
-	[ $i -gt 200 ] && fail "a thousand registrations took over 10 s"
-	sleep 0.05
-done
+wait_for 10 'grep -q . "$TMP/churn"' ||
+	fail "a thousand registrations took over 10 s"
 expect "a thousand short registrations" "$(cat "$TMP/churn")" "OK"
-i=0
-while [ "$(fds)" -gt $((before + 1)) ]; do
-	i=$((i + 1))
-	[ $i -gt 40 ] && fail "the daemon holds $(fds) fds, $before before the registrations"
-	sleep 0.1
-done
+wait_for 4 '[ "$(fds)" -le $((before + 1)) ]' ||
+	fail "the daemon holds $(fds) fds, $before before the registrations"
 kill "$churner"
 wait "$churner"
 # ... and another user registers as before.
@@ -113,12 +107,8 @@ timeout"
 
 # After all of it, SIGTERM still ends the daemon, and its mount.
 kill -TERM "$MAIN_PID"
-i=0
-while kill -0 "$MAIN_PID" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "SIGTERM did not end the daemon in 5 s"
-	sleep 0.05
-done
+wait_for 5 '! kill -0 "$MAIN_PID" 2>/dev/null' ||
+	fail "SIGTERM did not end the daemon in 5 s"
 wait_mount "$M" 0 || fail "still mounted"
 
 # What one user may hold at once is bounded (--event_limit): beyond it
@@ -131,12 +121,8 @@ for i in 1 2 3 4; do
 		>"$TMP/held.$i" 2>&1 &
 	holders="$holders $!"
 done
-i=0
-while [ "$(cat "$TMP"/held.* 2>/dev/null | grep -c OK)" -lt 4 ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "four registrations did not all answer: $(cat "$TMP"/held.*)"
-	sleep 0.05
-done
+wait_for 5 '[ "$(cat "$TMP"/held.* 2>/dev/null | grep -c OK)" -ge 4 ]' ||
+	fail "four registrations did not all answer: $(cat "$TMP"/held.*)"
 expect "a fifth of one user's" \
 	"$(as_user "$SEQREAD" -E "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M 10)" \
 	"ENOMEM"

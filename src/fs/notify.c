@@ -413,21 +413,36 @@ static bool writer_fd_path(pid_t tgid, unsigned long fd, char *path, size_t size
 	return true;
 }
 
+/* Is the fd at /proc path `path` an eventfd (its link names one)?  1, 0
+ * for any other file, -1 if there is no such fd. */
+static int link_is_eventfd(const char *path)
+{
+	char target[64];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	return strcmp(target, "anon_inode:[eventfd]") == 0;
+}
+
 /* fdget(efd) and eventfd_ctx_fileget() of the writer's fd, from its link
  * alone: 0 for an eventfd, -EBADF if the fd is not open, -EINVAL for any
  * other file.  Opens nothing. */
 static int writer_fd_eventfd(pid_t tgid, unsigned long fd)
 {
-	char path[64], target[64];
-	ssize_t n;
+	char path[64];
 
 	if (!writer_fd_path(tgid, fd, path, sizeof(path)))
 		return -EBADF;
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
+	switch (link_is_eventfd(path)) {
+	case 1:
+		return 0;
+	case 0:
+		return -EINVAL;
+	default:
 		return -EBADF;
-	target[n] = '\0';
-	return strcmp(target, "anon_inode:[eventfd]") ? -EINVAL : 0;
+	}
 }
 
 /* fdget(cfd) and the file's attributes, as cached: 0, -EBADF if the fd is
@@ -448,15 +463,10 @@ static int writer_fd_statx(pid_t tgid, unsigned long fd, struct statx *stx)
 
 static bool is_eventfd(int fd)
 {
-	char path[64], target[64];
-	ssize_t n;
+	char path[64];
 
 	g_snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return false;
-	target[n] = '\0';
-	return strcmp(target, "anon_inode:[eventfd]") == 0;
+	return link_is_eventfd(path) == 1;
 }
 
 static atomic_uint late_closes;
