@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memcgfs-bench: figures of the engine's and the workloads' cost, measured
- * with the same library the daemon links, and (`experiment seedNNN`,
- * src/experiment) each seed patch's experiment rerun through mounted
- * daemons.
+ * with the same library the daemon links, and (`experiment NAME`,
+ * src/patches) each patch's experiment run through mounted daemons.
  *
  * Every engine figure is the median of --runs runs (default 5), printed
  * with the smallest and largest run.
@@ -22,7 +21,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "experiment/experiment.h"
+#include "patches/patches.h"
 #include "render/format.h"
 #include "workload/workload.h"
 
@@ -709,20 +708,22 @@ int main(int argc, char **argv)
 	gchar **rest = NULL;
 	int runs = 5;
 	gchar *out_dir = NULL;
-	gboolean same = FALSE;
+	gboolean same = FALSE, list = FALSE;
 	GOptionEntry entries[] = {
 		{ "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "runs per figure (median reported)", "N" },
 		{ "quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick, "smaller sizes, for a smoke run", NULL },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
-		  "experiment: where seedNNN.tsv and .png go (default: .)", "DIR" },
+		  "experiment: where NAME.tsv and .png go (default: .)", "DIR" },
 		{ "same", 0, 0, G_OPTION_ARG_NONE, &same,
 		  "experiment: the before kernel on both sides (A/A: the noise floor; "
-		  "seedNNN-aa.tsv)", NULL },
+		  "NAME-aa.tsv)", NULL },
+		{ "list", 0, 0, G_OPTION_ARG_NONE, &list,
+		  "experiment: list every patch, its base, source and published figures", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx =
-		g_option_context_new("[engine|workload|all|hotpath] | experiment seedNNN|all");
+		g_option_context_new("[engine|workload|all|hotpath] | experiment NAME|all|--list");
 	g_autoptr(GError) err = NULL;
 	const char *what;
 
@@ -730,8 +731,8 @@ int main(int argc, char **argv)
 	 * run takes minutes. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	g_option_context_set_summary(ctx, "Prints the engine's cost figures and the before/after "
-					  "of each seed patch (medians of --runs runs).");
+	g_option_context_set_summary(ctx, "Prints the engine's cost figures (medians of --runs "
+					  "runs), or runs a patch's experiment, before against after.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "memcgfs-bench: %s\n", err->message);
@@ -746,7 +747,14 @@ int main(int argc, char **argv)
 	if (!strcmp(what, "experiment")) {
 		struct exp_options eo = { opt_quick, out_dir ? out_dir : ".", memcgfs_binary(),
 					  same };
-		int rc = exp_main(rest[1], &eo);
+		int rc;
+
+		if (list) {
+			mcg_patch_print_list();
+			rc = 0;
+		} else {
+			rc = mcg_patch_experiment_main(rest[1], &eo);
+		}
 
 		g_strfreev(rest);
 		g_free(out_dir);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "patches/patches.h"
 #include "engine/internal.h"	/* the eras' locks, to hold them in tests */
 #include "engine/rstat.h"
 #include "helpers.h"
@@ -503,7 +504,7 @@ START_TEST(test_conservation)
 	struct mcg_kernel kernel;
 	const char *why = NULL;
 
-	ck_assert_int_eq(mcg_kernel_resolve(cons_kernels[k].version, cons_kernels[k].seed, &kernel,
+	ck_assert_int_eq(mcg_patch_resolve(cons_kernels[k].version, cons_kernels[k].seed, &kernel,
 					    &why), 0);
 	if (mcg_kernel_check_hierarchy(&kernel, _i & 1, &why) != 0) {
 		ck_assert(!kernel.memcg_v1 && (_i & 1));
@@ -949,20 +950,21 @@ START_TEST(test_seed_equivalence)
 	struct mcg_engine *e[2];
 	struct mcg_cgroup *cgs[2][5];
 	const struct mcg_layout *l;
-	unsigned nr_seeds;
-	const struct mcg_seed *seeds = mcg_seed_list(&nr_seeds);
+	unsigned nr_patches;
+	const struct mcg_patch *const *patches = mcg_patch_list(&nr_patches);
 
-	for (unsigned s = 0; s < nr_seeds; s++) {
+	for (unsigned s = 0; s < nr_patches; s++) {
 		struct mcg_kernel k;
 		const char *why;
-		char spec[16];
+		char spec[80];
 
-		g_snprintf(spec, sizeof(spec), "%s:before", seeds[s].id);
-		ck_assert_int_eq(mcg_kernel_resolve(NULL, spec, &k, &why), 0);
+		g_snprintf(spec, sizeof(spec), "%s:before", patches[s]->name);
+		ck_assert_int_eq(mcg_patch_resolve(NULL, spec, &k, &why), 0);
 		if (mcg_kernel_check_hierarchy(&k, h == MCG_HIERARCHY_V1, &why) != 0)
 			continue;	/* seed 001 has no v1 */
 		for (int v = 0; v < 2; v++) {
-			g_snprintf(spec, sizeof(spec), "%s:%s", seeds[s].id, v ? "after" : "before");
+			g_snprintf(spec, sizeof(spec), "%s:%s", patches[s]->name,
+				   v ? "after" : "before");
 			e[v] = test_engine_make(3, 2, NULL, h, spec);
 			cgs[v][0] = mcg_engine_root(e[v]);
 			cgs[v][1] = test_cgroup_make(e[v], cgs[v][0], "a");
@@ -1617,44 +1619,52 @@ START_TEST(test_kernel_resolve)
 	struct mcg_kernel k, base;
 	const char *why = NULL;
 
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, NULL, &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, NULL, &k, &why), 0);
 	ck_assert_str_eq(k.version, "7.3");
-	ck_assert_ptr_null(k.seed);
-	ck_assert_int_eq(mcg_kernel_resolve("6.1", NULL, &k, &why), 0);
+	ck_assert_ptr_null(k.patch);
+	ck_assert_int_eq(mcg_patch_resolve("6.1", NULL, &k, &why), 0);
 	ck_assert_int_eq(k.flush, MCG_FLUSH_GLOBAL);
 	ck_assert_int_eq(k.local, MCG_LOCAL_PERCPU_SUM);
 
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "000:after", &k, &why), 0);
-	ck_assert_int_eq(mcg_kernel_resolve("6.1", NULL, &base, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "000:after", &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve("6.1", NULL, &base, &why), 0);
 	ck_assert_str_eq(k.version, "6.1");
-	ck_assert(k.seed == mcg_seed_get("000") && k.seed_after);
+	ck_assert(k.patch == mcg_patch_get("seed000") && k.patch_after);
+	ck_assert(k.patch == mcg_patch_get("000"));
 	ck_assert_int_eq(k.local, MCG_LOCAL_FLUSHED);
 	k.local = base.local;
-	k.seed = NULL;
-	k.seed_after = false;
+	k.patch = NULL;
+	k.patch_after = false;
 	ck_assert_int_eq(memcmp(&k, &base, sizeof(k)), 0);
 
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "002:before", &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "002:before", &k, &why), 0);
 	ck_assert_str_eq(k.version, "6.12");
 	ck_assert(!k.split_trees);
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "002:after", &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "002:after", &k, &why), 0);
 	ck_assert(k.split_trees && k.updater == MCG_UPDATER_LOCKED);
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "003:before", &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "003:before", &k, &why), 0);
 	ck_assert_str_eq(k.version, "5.10");
 	ck_assert_int_eq(k.numa_stat, MCG_NUMA_STAT_SUBTREE_WALK);
-	ck_assert_int_eq(mcg_kernel_resolve("6.12", "004:before", &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve("6.12", "004:before", &k, &why), 0);
 	ck_assert_int_eq(k.css_ref, MCG_CSS_REF_PER_PAGE_ATOMIC);
-	ck_assert_int_eq(mcg_kernel_resolve("6.12", "004:after", &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve("6.12", "004:after", &k, &why), 0);
 	ck_assert_int_eq(k.css_ref, MCG_CSS_REF_OWNER_TASK_LOCK);
 
 	/* Combinations that never existed, and malformed specs. */
-	ck_assert_int_eq(mcg_kernel_resolve("7.3", "000:before", &k, &why), -1);
+	ck_assert_int_eq(mcg_patch_resolve("7.3", "000:before", &k, &why), -1);
 	ck_assert_ptr_nonnull(why);
-	ck_assert_int_eq(mcg_kernel_resolve("6.1", "003:after", &k, &why), -1);
-	ck_assert_int_eq(mcg_kernel_resolve("4.19", NULL, &k, &why), -1);
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "000", &k, &why), -1);
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "000:during", &k, &why), -1);
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "009:after", &k, &why), -1);
+	ck_assert_int_eq(mcg_patch_resolve("6.1", "003:after", &k, &why), -1);
+	ck_assert_int_eq(mcg_patch_resolve("4.19", NULL, &k, &why), -1);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "000:during", &k, &why), -1);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "009:after", &k, &why), -1);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, ":after", &k, &why), -1);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "nosuchpatch", &k, &why), -1);
+	/* A patch's name alone is its after; its before is the base less it. */
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "seed003", &k, &why), 0);
+	ck_assert(k.patch_after && k.numa_stat == MCG_NUMA_STAT_COUNTERS);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "seed004:before", &k, &why), 0);
+	ck_assert_str_eq(k.version, "5.10");
+	ck_assert(!k.patch_after && k.css_ref == MCG_CSS_REF_PER_PAGE_ATOMIC);
 }
 END_TEST
 
@@ -1708,7 +1718,7 @@ START_TEST(test_kernel_releases)
 		const struct mcg_kernel *era = mcg_kernel_get(cases[i].era);
 
 		ck_assert_msg(mcg_kernel_release_known(cases[i].release), "%s", cases[i].release);
-		ck_assert_int_eq(mcg_kernel_resolve(cases[i].release, NULL, &k, &why), 0);
+		ck_assert_int_eq(mcg_patch_resolve(cases[i].release, NULL, &k, &why), 0);
 		ck_assert_str_eq(k.version, cases[i].release);
 		ck_assert_str_eq(k.era, cases[i].era);
 		ck_assert_msg(k.layout == cases[i].layout, "%s: layout %d", cases[i].release,
@@ -1735,15 +1745,15 @@ START_TEST(test_kernel_releases)
 	for (unsigned i = 0; i < G_N_ELEMENTS(unknown); i++) {
 		why = NULL;
 		ck_assert_msg(!mcg_kernel_release_known(unknown[i]), "'%s'", unknown[i]);
-		ck_assert_int_eq(mcg_kernel_resolve(unknown[i], NULL, &k, &why), -1);
+		ck_assert_int_eq(mcg_patch_resolve(unknown[i], NULL, &k, &why), -1);
 		ck_assert_ptr_nonnull(why);
 		ck_assert_ptr_null(strchr(why, '\n'));
 	}
 	ck_assert(!mcg_kernel_release_known(NULL));
 	/* a seed's base is a release, not an era: 6.3 runs 6.1's mechanisms
 	 * but is not the kernel seed 000 was written for */
-	ck_assert_int_eq(mcg_kernel_resolve("6.3", "000:after", &k, &why), -1);
-	ck_assert_int_eq(mcg_kernel_resolve("6.3", "004:after", &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve("6.3", "000:after", &k, &why), -1);
+	ck_assert_int_eq(mcg_patch_resolve("6.3", "004:after", &k, &why), 0);
 	ck_assert_str_eq(k.version, "6.3");
 }
 END_TEST
@@ -1755,7 +1765,7 @@ static int kernel_of(const char *version, const char *seed, enum mcg_kconfig_cho
 {
 	const struct mcg_kernel_config c = { .memcg_v1 = memcg_v1, .lru_gen = lru_gen };
 
-	ck_assert_int_eq(mcg_kernel_resolve(version, seed, k, why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(version, seed, k, why), 0);
 	return mcg_kernel_configure(k, &c, v1, why);
 }
 
@@ -2301,7 +2311,7 @@ START_TEST(test_config_limits)
 	{
 		const char *why;
 
-		ck_assert_int_eq(mcg_kernel_resolve(NULL, "001:after", &cfg.kernel, &why), 0);
+		ck_assert_int_eq(mcg_patch_resolve(NULL, "001:after", &cfg.kernel, &why), 0);
 		cfg.hierarchy = MCG_HIERARCHY_V1;
 		ck_assert_ptr_null(mcg_engine_new(&cfg));
 		ck_assert_int_eq(errno, EINVAL);

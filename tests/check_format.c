@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "patches/patches.h"
 #include "render/format.h"
 #include "helpers.h"
 
@@ -743,8 +744,8 @@ START_TEST(test_seed001_kernel)
 	unsigned nr;
 	const struct mcg_kernel *const *eras = mcg_kernel_list(&nr);
 
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "001:before", &b, &why), 0);
-	ck_assert_int_eq(mcg_kernel_resolve("7.3", "001:after", &a, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "001:before", &b, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve("7.3", "001:after", &a, &why), 0);
 	ck_assert(!b.memcg_v1);
 	ck_assert(!a.memcg_v1);
 	ck_assert_int_eq(b.layout, MCG_LAYOUT_7_3_NO_V1);
@@ -806,7 +807,7 @@ START_TEST(test_v2_stat_no_v1_same)
 	struct mcg_engine *e[2];
 	g_autofree gchar *t0 = NULL, *t1 = NULL;
 
-	ck_assert_int_eq(mcg_kernel_resolve(NULL, "001:before", &k, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "001:before", &k, &why), 0);
 	e[0] = engine_of_kernel(mcg_kernel_get("7.3"), MCG_HIERARCHY_V2);
 	e[1] = engine_of_kernel(&k, MCG_HIERARCHY_V2);
 	for (unsigned v = 0; v < 2; v++) {
@@ -1636,7 +1637,7 @@ START_TEST(test_kernel_goldens)
 			const char *why = NULL;
 
 			mcg_engine_config_init(&cfg);
-			ck_assert_int_eq(mcg_kernel_resolve(ver, NULL, &cfg.kernel, &why), 0);
+			ck_assert_int_eq(mcg_patch_resolve(ver, NULL, &cfg.kernel, &why), 0);
 			ck_assert_int_eq(cfg.kernel.layout, id);
 			if (v1 && mcg_kernel_check_hierarchy(&cfg.kernel, true, &why) != 0) {
 				g_autofree gchar *none = NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "engine/engine.h"
+#include "patches/patches.h"
 #include "engine/internal.h"
 #include "engine/rstat.h"
 #include "helpers.h"
@@ -158,7 +159,7 @@ START_TEST(test_shadow_count_and_dirty_throttle)
 	const char *why = NULL;
 
 	mcg_engine_config_init(&cfg);
-	ck_assert_msg(mcg_kernel_resolve(cases[k].seed ? NULL : cases[k].version, cases[k].seed,
+	ck_assert_msg(mcg_patch_resolve(cases[k].seed ? NULL : cases[k].version, cases[k].seed,
 					 &cfg.kernel, &why) == 0, "%s", why);
 	cfg.nr_cpus = 2;
 	cfg.hierarchy = cases[k].v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;

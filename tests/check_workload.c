@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "patches/patches.h"
 #include "kernel/kernel.h"
 #include "workload/workload.h"
 /* White box: the long-run test drives steps of emulated time itself. */
@@ -100,7 +101,7 @@ START_TEST(test_seed004_charge_paths)
 		mcg_engine_config_init(&cfg);
 		cfg.nr_cpus = 2;
 		cfg.hierarchy = MCG_HIERARCHY_V1;
-		ck_assert_msg(mcg_kernel_resolve(NULL, after ? "004:after" : "004:before",
+		ck_assert_msg(mcg_patch_resolve(NULL, after ? "004:after" : "004:before",
 						 &cfg.kernel, &why) == 0, "%s", why);
 		struct mcg_engine *e = mcg_engine_new(&cfg);
 
@@ -381,7 +382,7 @@ static struct mcg_workload *era_pool(const char *era, unsigned cpus, unsigned no
 	if (nodes)
 		cfg->nr_nodes = nodes;
 	cfg->flush_period_ms = 0;
-	ck_assert_int_eq(mcg_kernel_resolve(era, NULL, &cfg->kernel, &why), 0);
+	ck_assert_int_eq(mcg_patch_resolve(era, NULL, &cfg->kernel, &why), 0);
 	*e = mcg_engine_new(cfg);
 	ck_assert_ptr_nonnull(*e);
 	wl = mcg_workload_new(*e, profile, &err);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Every seed experiment in --quick mode, through real mounts: the table,
-# DIR/seedNNN.tsv well formed with exactly one headline row, and the plot
+# Every patch's experiment in --quick mode, through real mounts: the table,
+# DIR/NAME.tsv well formed with exactly one headline row, and the plot
 # where gnuplot is installed.  No timing is asserted: this machine's
 # figures belong to the README, not to a test.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
@@ -17,17 +17,17 @@ for n in 000 001 002 003 004; do
 	tsv=$out/seed$n.tsv
 	[ -s "$tsv" ] || fail "no $tsv"
 	expect "seed$n header" "$(head -n 1 "$tsv")" \
-		"$(printf 'seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\teffect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict\tdaemon_pairs')"
+		"$(printf 'patch\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\teffect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict\tdaemon_pairs')"
 	# Every row is well formed; a row with a published effect has one of
 	# the three verdicts, a row without says so.
-	awk -F '\t' -v seed="$n" '
+	awk -F '\t' -v patch="seed$n" '
 		function num(v) { return v ~ /^-?(inf|nan|[0-9.]+(e[-+]?[0-9]+)?)$/ }
 		NR == 1 { next }
 		NF != 17 { print "line " NR ": " NF " fields"; bad = 1 }
 		$17 !~ /^[1-9][0-9]*$/ { print "line " NR ": daemon pairs " $17; bad = 1 }
 		$17 > 1 && $16 !~ /daemon pairs: mean of their medians/ {
 			print "line " NR ": verdict " $16 " of " $17 " daemon pairs"; bad = 1 }
-		$1 != seed { print "line " NR ": seed " $1; bad = 1 }
+		$1 != patch { print "line " NR ": patch " $1; bad = 1 }
 		!num($4) || !num($5) || !num($6) || !num($7) || !num($8) || !num($10) ||
 		!num($11) || !num($12) { print "line " NR ": not a number"; bad = 1 }
 		$9 !~ /^(ratio-1|before-after|level)$/ { print "line " NR ": effect " $9; bad = 1 }

@@ -11,7 +11,9 @@ case $out in "memcgfs "*) ;; *) fail "--version said: $out" ;; esac
 for bad in "--hierarchy=v3" "--cpus=0" "--cpus=1025" "--nodes=65" "--kernel=5.4" \
 	   "-o flush_period_ms=x" "-o no_such_option" "--seed=000:maybe" \
 	   "--seed=000:before --kernel=7.3" "--seed=005:after" \
-	   "--seed=001:after --hierarchy=v1" \
+	   "--seed=001:after --hierarchy=v1" "--seed=000" "--patch=nosuchpatch" \
+	   "--patch=seed000:maybe" "--patch=seed000 --kernel=7.3" "-o patch=" \
+	   "--patch=seed000 --seed=002:after" \
 	   "--tick_ms=0" "--tick_ms=101" "-o max_threads=-1" "-o max_threads=0" \
 	   "-o cpus" "--event_limit=0" "--cpus=$(printf '%05000d' 7)"; do
 	"$MEMCGFS" $bad "$TMP/m" 2>"$TMP/err" && fail "$bad accepted"
@@ -52,7 +54,8 @@ for bad in "--memcg_v1=x|bad memcg_v1" "-o memcg_v1=yes|bad memcg_v1" \
 	   "--kernel=6.10 --memcg_v1=n|CONFIG_MEMCG_V1 came in 6.11" \
 	   "--kernel=6.0 --lru_gen=y|CONFIG_LRU_GEN) came in 6.1" \
 	   "-o kernel=5.4,lru_gen=y|CONFIG_LRU_GEN) came in 6.1" \
-	   "--seed=001:before --memcg_v1=y|seed 001" \
+	   "--seed=001:before --memcg_v1=y|patch 001:before: this patch runs a kernel" \
+	   "--patch=seed001 --memcg_v1=y|patch seed001: this patch runs a kernel" \
 	   "--seed=001:before --hierarchy=v1|without CONFIG_MEMCG_V1"; do
 	opts=${bad%%|*}
 	"$MEMCGFS" $opts "$TMP/m" 2>"$TMP/err" && fail "$opts accepted"
@@ -110,9 +113,12 @@ wait "$FS_PID"
 expect "exit status after fusermount3 -u" "$?" 0
 mountpoint -q "$TMP/v2" && fail "still mounted"
 
-# v1, unmounted with umount
-mount_fs "$TMP/v1" --hierarchy=v1
+# v1 with a patch by name (seed 003's before, on its base 5.10), unmounted
+# with umount
+mount_fs "$TMP/v1" --hierarchy=v1 --patch=seed003:before
 [ -r "$TMP/v1/memory.usage_in_bytes" ] || fail "v1 root has no memory.usage_in_bytes"
+grep -q "^hierarchical_total=0 N0=0$" "$TMP/v1/memory.numa_stat" ||
+	fail "5.10 v1 numa_stat: $(cat "$TMP/v1/memory.numa_stat")"
 expect "v1 root mode" "$FS_ROOT_MODE" "dr-xr-xr-x"
 umount "$TMP/v1" || fail "umount"
 wait "$FS_PID"

@@ -6,6 +6,7 @@
 #include <check.h>
 
 #include "engine/engine.h"
+#include "patches/patches.h"
 #include "kernel/kernel.h"
 
 /* An engine of kernel `version` (NULL: the default) with `seed` applied
@@ -21,7 +22,7 @@ static inline struct mcg_engine *test_engine_make(unsigned cpus, unsigned nodes,
 	mcg_engine_config_init(&cfg);
 	cfg.nr_cpus = cpus;
 	cfg.nr_nodes = nodes;
-	ck_assert_msg(mcg_kernel_resolve(version, seed, &cfg.kernel, &why) == 0, "%s", why);
+	ck_assert_msg(mcg_patch_resolve(version, seed, &cfg.kernel, &why) == 0, "%s", why);
 	cfg.hierarchy = h;
 	cfg.flush_period_ms = 0;
 	e = mcg_engine_new(&cfg);

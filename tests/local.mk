@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Check suites: one program per module, each linking libmemcgfs.a.
+# Check suites: one program per module, each linking libmemcgfs.a (and the
+# patches above it).
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-TEST_LDADD = $(LIBMEMCGFS) $(CHECK_LIBS)
+TEST_LDADD = $(LIBPATCHES) $(CHECK_LIBS)
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=60 top_builddir=$(top_builddir) top_srcdir=$(top_srcdir); export CK_DEFAULT_TIMEOUT top_builddir top_srcdir;
 
 if HAVE_CHECK

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The seed experiments, rerun through a mounted memcgfs (memcgfs-bench
- * experiment seedNNN).
+/* The machinery of the patch experiments (memcgfs-bench experiment NAME),
+ * each rerun through a mounted memcgfs; the experiments themselves are
+ * their patches' (src/patches/).
  *
- * Each experiment mounts a "before" and an "after" daemon of the seed's
- * kernel, builds the seed's setup with mkdir and the file interface, and
+ * Each experiment mounts a "before" and an "after" daemon of the patch's
+ * kernel, builds the patch's setup with mkdir and the file interface, and
  * measures through the mount: the reading process's wall time, and the
  * daemon's own cost of the same reads (memcgfs.read_stats), the analogue
  * of the seed's `sys` time, which FUSE round trips do not drown.  Before
@@ -28,17 +29,26 @@
 
 struct exp_options {
 	bool quick;		/* under a minute per experiment, direction only */
-	const char *out_dir;	/* where seedNNN.tsv and seedNNN.png go */
+	const char *out_dir;	/* where NAME.tsv and NAME.png go */
 	const char *memcgfs;	/* the daemon binary */
 	/* An A/A run: the before kernel on both sides, so every effect is
 	 * the noise floor of two identical daemons; no verdicts, and the
-	 * files are seedNNN-aa.tsv and .png. */
+	 * files are NAME-aa.tsv and .png. */
 	bool same;
 };
 
-/* Runs experiment `name` ("seed000" ... "seed004", or "all").  0 on
- * success, 2 on a usage error (printed), 1 on a failure (printed). */
-int exp_main(const char *name, const struct exp_options *o);
+struct exp_report;
+
+/* One experiment: measures into r, with scratch directory tmp; arg is the
+ * caller's (the patch).  0, 1 for a run whose check failed (its report
+ * says which), -1 if it could not run. */
+typedef int (*exp_run_fn)(const void *arg, const struct exp_options *o, const char *tmp,
+			  struct exp_report *r);
+/* Runs one experiment called `name` (the files' stem) with its title,
+ * then writes its report (exp_report_finish()).  0, or 1 after a message
+ * on a failure. */
+int exp_run(const char *name, const char *title, exp_run_fn run, const void *arg,
+	    const struct exp_options *o);
 
 /* ---- statistics (stats.c) ---- */
 
@@ -91,6 +101,33 @@ double exp_thread_cpu_ns(void);
 /* The 1-minute load average, and a warning on stderr if the machine is
  * busier than its CPUs. */
 double exp_loadavg(void);
+
+/* ---- daemon pairs (pairs.c) ---- */
+
+/* Full mode: at least 30 pairs per figure; --quick only shows the
+ * direction.  No row takes more. */
+#define EXP_MAX_PAIRS 128
+
+/* Mounts patch `patch`'s before (d[0]) and after (d[1]) with the same
+ * options (--patch=NAME:before|after, then opts, NULL-terminated); the
+ * after first in odd daemon pairs (`block`), so that which starts first
+ * is not always the same side.  With o->same both are the before.  0, or
+ * -1 after a message with nothing left mounted. */
+int exp_pair_start(struct exp_daemon d[2], const struct exp_options *o, const char *tmp,
+		   const char *patch, const char *const *opts, unsigned block);
+void exp_pair_stop(struct exp_daemon d[2]);
+/* Only side s runs: the other is stopped (exp_daemon_pause()). */
+void exp_pair_turn(struct exp_daemon d[2], int s);
+/* Runs side s alone until file `rel` of its mount reads at least `value`
+ * (a workload filling up to its limit), or `cap` seconds pass. */
+void exp_warm_up(struct exp_daemon d[2], int s, const char *rel, double value, double cap);
+/* mkdir PREFIXfrom ... PREFIX(to - 1) under the mount.  0, or -1. */
+int exp_mkdirs(const struct exp_daemon *d, const char *prefix, unsigned from, unsigned to);
+/* The sum of memcgfs.workload_stat key `key` over PARENT/c1 ... cN. */
+double exp_children_stat(const struct exp_daemon *d, const char *parent, unsigned n,
+			 const char *key);
+/* A progress line ("  .. text"), flushed. */
+void exp_progress(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 /* ---- results (report.c) ---- */
 
@@ -197,7 +234,7 @@ struct exp_result {
 };
 
 struct exp_report {
-	const char *seed;	/* "seed000" */
+	const char *name;	/* "seed000": the files' stem */
 	const char *file_tag;	/* "" or "-aa", after the seed in file names */
 	const char *title;
 	struct exp_result rows[48];
@@ -235,7 +272,7 @@ void exp_publish(struct exp_result *row, enum exp_effect effect, double p, doubl
  * (half the source's last digit; 0 for exact figures): p and its range. */
 void exp_published_ratio(double before, double after, double res, double *p, double *p_lo,
 			 double *p_hi);
-/* Writes DIR/seedNNN.tsv and DIR/seedNNN.png (if gnuplot is there) and
+/* Writes DIR/NAME.tsv and DIR/NAME.png (if gnuplot is there) and
  * prints the table.  0, or -1 after a message. */
 int exp_report_finish(struct exp_report *r, const struct exp_options *o);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Results: the table on the terminal, DIR/seedNNN.tsv and DIR/seedNNN.png,
+/* Results: the table on the terminal, DIR/NAME.tsv and DIR/NAME.png,
  * and each row's verdict against the published figure (experiment.h says
  * the rule). */
 #include "experiment/experiment.h"
@@ -280,7 +280,7 @@ static int write_tsv(const struct exp_report *r, const char *path)
 		fprintf(stderr, "experiment: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "seed\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\t"
+	fprintf(f, "patch\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\t"
 		   "effect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict\t"
 		   "daemon_pairs\n");
 	for (unsigned i = 0; i < r->nr; i++) {
@@ -289,7 +289,7 @@ static int write_tsv(const struct exp_report *r, const char *path)
 
 		effect_of(row, &e, &lo, &hi);
 		fprintf(f, "%s\t%s%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%s\t%.6g\t%.6g\t%.6g\t%u\t%s\t",
-			r->seed + 4, row->headline ? "headline: " : "", row->measure, row->unit,
+			r->name, row->headline ? "headline: " : "", row->measure, row->unit,
 			row->before, row->after, row->ratio, row->lo, row->hi,
 			row->effect == EXP_EFFECT_SAVING  ? "before-after"
 			: row->effect == EXP_EFFECT_LEVEL ? "level"
@@ -310,9 +310,9 @@ static int write_tsv(const struct exp_report *r, const char *path)
 static void write_plot(const struct exp_report *r, const char *dir)
 {
 	char *scratch = g_dir_make_tmp("memcgfs-plot.XXXXXX", NULL);
-	char *dat = g_strdup_printf("%s/%s.dat", scratch ? scratch : dir, r->seed);
-	char *gp = g_strdup_printf("%s/%s.gp", scratch ? scratch : dir, r->seed);
-	char *png = g_strdup_printf("%s/%s%s.png", dir, r->seed, r->file_tag);
+	char *dat = g_strdup_printf("%s/%s.dat", scratch ? scratch : dir, r->name);
+	char *gp = g_strdup_printf("%s/%s.gp", scratch ? scratch : dir, r->name);
+	char *png = g_strdup_printf("%s/%s%s.png", dir, r->name, r->file_tag);
 	char *cmd;
 	FILE *f;
 
@@ -378,7 +378,7 @@ int exp_report_finish(struct exp_report *r, const struct exp_options *o)
 	char *tsv;
 	int rc;
 
-	printf("\n%s: %s\n", r->seed, r->title);
+	printf("\n%s: %s\n", r->name, r->title);
 	printf("  %-52s %-6s %11s %11s %8s %19s %4s\n", "measure", "unit", "before", "after",
 	       "effect", "95% interval", "n");
 	for (unsigned i = 0; i < r->nr; i++) {
@@ -413,7 +413,7 @@ int exp_report_finish(struct exp_report *r, const struct exp_options *o)
 		fprintf(stderr, "experiment: %s: %s\n", o->out_dir, strerror(errno));
 		return -1;
 	}
-	tsv = g_strdup_printf("%s/%s%s.tsv", o->out_dir, r->seed, r->file_tag);
+	tsv = g_strdup_printf("%s/%s%s.tsv", o->out_dir, r->name, r->file_tag);
 	rc = write_tsv(r, tsv);
 	if (!rc)
 		printf("  wrote %s\n", tsv);

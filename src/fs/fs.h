@@ -46,7 +46,7 @@ unsigned mcgfs_default_max_cgroups(unsigned nr_cpus);
 struct mcgfs_options {
 	struct mcg_engine_config engine;	/* hierarchy, CPUs, nodes, kernel ... */
 	char *kernel_version;			/* owned: --kernel as given, or NULL */
-	char *seed;				/* owned: --seed as given, or NULL */
+	char *patch;				/* owned: --patch (or --seed) as given, or NULL */
 	struct mcg_kernel_config kconfig;	/* memcg_v1=, lru_gen= */
 	char *workload;				/* owned: profile of new cgroups, or NULL */
 	unsigned tick_ms;			/* the workers' pacing clock */

@@ -14,7 +14,7 @@ memcgfs_SOURCES = \
 	$(NULL)
 memcgfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)
 memcgfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
-memcgfs_LDADD = $(LIBMEMCGFS) $(FUSE_LIBS)
+memcgfs_LDADD = $(LIBPATCHES) $(FUSE_LIBS)
 
 dist_man_MANS += man/memcgfs.8
 

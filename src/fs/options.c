@@ -20,6 +20,7 @@
 
 #include "fs/internal.h"
 #include "kernel/kernel.h"
+#include "patches/patches.h"
 
 enum {
 	KEY_HIERARCHY,
@@ -32,6 +33,7 @@ enum {
 	KEY_MAX_READ,
 	KEY_WORKLOAD,
 	KEY_SEED,
+	KEY_PATCH,
 	KEY_TICK,
 	KEY_CLOCK,
 	KEY_RANDOM_SEED,
@@ -53,6 +55,7 @@ static const struct { const char *name; int key; } valued[] = {
 	{ "max_read", KEY_MAX_READ },
 	{ "workload", KEY_WORKLOAD },
 	{ "seed", KEY_SEED },
+	{ "patch", KEY_PATCH },
 	{ "tick_ms", KEY_TICK },
 	{ "clock", KEY_CLOCK },
 	{ "random_seed", KEY_RANDOM_SEED },
@@ -185,8 +188,18 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 		o->kernel_version = g_strdup(v);
 		return 0;
 	case KEY_SEED:
-		g_free(o->seed);
-		o->seed = g_strdup(v);
+		/* The seeds' own form, NNN:before|after, of --patch=seedNNN:... */
+		if (strlen(v) < 5 || v[3] != ':' || !g_ascii_isdigit(v[0]))
+			return bad("seed", v, "NNN:before or NNN:after");
+		/* fall through */
+	case KEY_PATCH:
+		if (o->patch && strcmp(o->patch, v) != 0) {
+			fprintf(stderr, "memcgfs: --patch and --seed name one patch: '%s' was "
+					"given already\n", o->patch);
+			return -1;
+		}
+		g_free(o->patch);
+		o->patch = g_strdup(v);
 		return 0;
 	case KEY_MEMCG_V1:
 		if (!parse_kconfig(v, &o->kconfig.memcg_v1))
@@ -281,7 +294,7 @@ static struct fuse_opt *build_spec(GPtrArray *strings)
 	return (struct fuse_opt *)(void *)g_array_free(spec, FALSE);
 }
 
-/* The eras and the seed patches, from their tables. */
+/* The eras and the patches, from their tables. */
 static void usage_kernels(void)
 {
 	static const char *const eras_help[] = {
@@ -293,7 +306,7 @@ static void usage_kernels(void)
 		"7.3", "rstat, a tree per subsystem, lockless updater; per-memcg\n"
 		"                           thresholds; locals kept and reparented",
 	};
-	const struct mcg_seed *seeds;
+	const struct mcg_patch *const *patches;
 	unsigned nr;
 
 	printf("    --kernel takes any release from 5.4 to 7.3.  It prints the layout of the\n"
@@ -302,13 +315,16 @@ static void usage_kernels(void)
 	       "    5.4-5.12 the 5.10 era, 5.13-6.7 6.1, 6.8-6.16 6.12, 6.17-7.3 7.3.\n\n");
 	for (unsigned i = 0; i < G_N_ELEMENTS(eras_help); i += 2)
 		printf("    %-22s %s\n", eras_help[i], eras_help[i + 1]);
-	printf("\nSeed patches (--seed=NNN:before|after):\n");
-	seeds = mcg_seed_list(&nr);
+	printf("\nPatches (--patch=NAME[:before|after]; the seeds also as --seed=NNN:...):\n");
+	patches = mcg_patch_list(&nr);
 	for (unsigned i = 0; i < nr; i++) {
-		printf("    %s on %-15s %s\n", seeds[i].id, seeds[i].base ? seeds[i].base : "any kernel",
-		       seeds[i].title);
-		printf("    %-22s before: %s\n", "", seeds[i].before_help);
-		printf("    %-22s after:  %s\n", "", seeds[i].after_help);
+		const struct mcg_patch *p = patches[i];
+
+		printf("    %s on %s%s\n", p->name, p->base ? p->base : "any kernel, default ",
+		       p->base ? "" : p->any_base);
+		printf("    %-22s %s\n", "", p->title);
+		printf("    %-22s before: %s\n", "", p->before_help);
+		printf("    %-22s after:  %s\n", "", p->after_help);
 	}
 }
 
@@ -323,10 +339,12 @@ static void usage(const char *prog)
 	       "    --cpus=N               emulated CPUs, 1..1024 (default: online CPUs)\n"
 	       "    --nodes=N              NUMA nodes, 1..64 (default 1)\n"
 	       "    --kernel=VERSION       the kernel modelled, 5.4 to 7.3: its files and its\n"
-	       "                           statistics machinery (default 7.3, or the seed's\n"
+	       "                           statistics machinery (default 7.3, or the patch's\n"
 	       "                           base); see Kernels below\n"
-	       "    --seed=NNN:before|after  a seed patch's experiment: its base kernel\n"
-	       "                           without (before) or with (after) the patch\n"
+	       "    --patch=NAME[:before|after]  a patch on its base kernel: with it (NAME,\n"
+	       "                           NAME:after) or without it (NAME:before); see\n"
+	       "                           Patches below\n"
+	       "    --seed=NNN:before|after  the same for seed NNN (--patch=seedNNN:...)\n"
 	       "    --memcg_v1=y|n         CONFIG_MEMCG_V1, the v1 memory controller (6.11+;\n"
 	       "                           default: as Debian builds the release, n from\n"
 	       "                           6.11, y before; y with --hierarchy=v1)\n"
@@ -499,12 +517,12 @@ int mcgfs_options_parse(int argc, char *argv[], struct mcgfs_options *o)
 
 		/* The release as Debian configures it, then the mount's
 		 * choices and its hierarchy (a v1 one builds CONFIG_MEMCG_V1). */
-		if (mcg_kernel_resolve(o->kernel_version, o->seed, &o->engine.kernel, &why) != 0 ||
+		if (mcg_patch_resolve(o->kernel_version, o->patch, &o->engine.kernel, &why) != 0 ||
 		    mcg_kernel_configure(&o->engine.kernel, &o->kconfig,
 					 o->engine.hierarchy == MCG_HIERARCHY_V1, &why) != 0) {
-			fprintf(stderr, "memcgfs: kernel %s, seed %s: %s\n",
+			fprintf(stderr, "memcgfs: kernel %s, patch %s: %s\n",
 				o->kernel_version ? o->kernel_version : "(default)",
-				o->seed ? o->seed : "(none)", why);
+				o->patch ? o->patch : "(none)", why);
 			goto fail;
 		}
 	}
@@ -569,6 +587,6 @@ void mcgfs_options_free(struct mcgfs_options *o)
 	g_free(o->source);
 	g_free(o->workload);
 	g_free(o->kernel_version);
-	g_free(o->seed);
+	g_free(o->patch);
 	memset(o, 0, sizeof(*o));
 }

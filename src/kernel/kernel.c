@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The list of eras, the releases memcgfs models, and the resolution of "--kernel" and
- * "--seed" into one kernel. */
+/* The list of eras, the releases memcgfs models, and the resolution of
+ * "--kernel" into one kernel (a patch goes on top: src/patches/). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -250,63 +250,15 @@ const struct mcg_kernel *mcg_kernel_default(void)
 	return &mcg_era_7_3;
 }
 
-int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel *out,
-		       const char **why)
+int mcg_kernel_resolve(const char *version, struct mcg_kernel *out, const char **why)
 {
-	struct mcg_kernel release;
-	const struct mcg_kernel *era = NULL;
-	const struct mcg_seed *s = NULL;
-	bool after = false;
-
-	if (version) {
-		if (!mcg_kernel_release_known(version)) {
-			*why = "unknown kernel version (known: " MCG_KERNEL_RELEASES ")";
-			return -1;
-		}
-		release_kernel(version, &release);
-		era = &release;
+	if (!version)
+		version = mcg_kernel_default()->version;
+	if (!mcg_kernel_release_known(version)) {
+		*why = "unknown kernel version (known: " MCG_KERNEL_RELEASES ")";
+		return -1;
 	}
-	if (seed) {
-		const char *colon = strchr(seed, ':');
-		char id[8];
-
-		if (!colon || (size_t)(colon - seed) >= sizeof(id)) {
-			*why = "a seed is given as NNN:before or NNN:after";
-			return -1;
-		}
-		memcpy(id, seed, (size_t)(colon - seed));
-		id[colon - seed] = '\0';
-		s = mcg_seed_get(id);
-		if (!s) {
-			*why = "unknown seed (known: 000, 001, 002, 003, 004)";
-			return -1;
-		}
-		if (strcmp(colon + 1, "after") == 0)
-			after = true;
-		else if (strcmp(colon + 1, "before") != 0) {
-			*why = "a seed is given as NNN:before or NNN:after";
-			return -1;
-		}
-		if (era && s->base && strcmp(s->base, era->version) != 0) {
-			*why = "this seed's patch was written for another kernel: "
-			       "000 runs on 6.1, 001 on 7.3, 002 on 6.12, 003 on 5.10";
-			return -1;
-		}
-		if (!era) {
-			release_kernel(s->base ? s->base : "5.10", &release);
-			era = &release;
-		}
-	}
-	if (!era) {
-		release_kernel(mcg_kernel_default()->version, &release);
-		era = &release;
-	}
-	*out = *era;
-	if (s) {
-		(after ? s->after : s->before)(out);
-		out->seed = s;
-		out->seed_after = after;
-	}
+	release_kernel(version, out);
 	return 0;
 }
 
@@ -324,8 +276,8 @@ int mcg_kernel_configure(struct mcg_kernel *k, const struct mcg_kernel_config *c
 			return -1;
 		}
 		if (k->memcg_v1_chosen && on != k->memcg_v1) {
-			/* seed 001 is the one resolved kernel that chose */
-			*why = "seed 001 runs a kernel built without CONFIG_MEMCG_V1 on both "
+			/* a patch chose the build (seed 001's) */
+			*why = "this patch runs a kernel built without CONFIG_MEMCG_V1 on both "
 			       "sides: memcg_v1=y is not its experiment";
 			return -1;
 		}
@@ -356,8 +308,9 @@ int mcg_kernel_configure(struct mcg_kernel *k, const struct mcg_kernel_config *c
 int mcg_kernel_check_hierarchy(const struct mcg_kernel *k, bool v1, const char **why)
 {
 	if (v1 && !k->memcg_v1 && k->memcg_v1_chosen) {
-		*why = "this kernel is built without CONFIG_MEMCG_V1 (seed 001's, or "
-		       "memcg_v1=n): there is no v1 memory controller, use --hierarchy=v2";
+		*why = "this kernel is built without CONFIG_MEMCG_V1 (by its patch, as "
+		       "seed 001's, or memcg_v1=n): there is no v1 memory controller, use "
+		       "--hierarchy=v2";
 		return -1;
 	}
 	return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The modelled kernels: each era is a file layout plus a choice of mechanisms,
- * and each seed patch is a named delta on its base era.
+/* The modelled kernels: each era is a file layout plus a choice of mechanisms;
+ * a patch (src/patches/patches.h) is a named delta on its base.
  *
  * Why eras and not switches.  The seed threads measure one patch against the
  * kernel it was written for.  Grafting an old behaviour onto the newest engine
@@ -19,9 +19,9 @@
  *         subsystem                                                               reparented
  *
  * (src/kernel/era-*.c give each row with the kernel functions it follows.)
- * A seed is then "base era without the patch" against "base era with it"
- * (src/kernel/seeds.c), so the before and the after differ in exactly what the
- * patch changed.
+ * A patch is then "base without the patch" against "base with it"
+ * (src/patches/), so the before and the after differ in exactly what the
+ * patch changed; the fields of struct mcg_kernel are what it may change.
  *
  * The engine reads these choices once, when it is created; nothing on the
  * update path calls through a pointer chosen here.
@@ -130,7 +130,7 @@ enum mcg_css_ref {
 	MCG_CSS_REF_OWNER_TASK_LOCK,
 };
 
-struct mcg_seed;
+struct mcg_patch;
 
 /* The per-CPU object stock (mm/memcontrol.c: consume_obj_stock(),
  * refill_obj_stock(), drain_obj_stock(), mod_objcg_state()), era by era. */
@@ -233,10 +233,10 @@ struct mcg_kernel {
 	unsigned nr_memcg_stock;
 	/* The object stock's rules (obj_cgroup_charge()). */
 	enum mcg_obj_stock obj_stock;
-	/* The seed patch applied, or NULL for the plain era; and whether
-	 * this is its after (true) or its before. */
-	const struct mcg_seed *seed;
-	bool seed_after;
+	/* The patch applied (src/patches/patches.h), or NULL for the plain
+	 * release; and whether this is its after (true) or its before. */
+	const struct mcg_patch *patch;
+	bool patch_after;
 };
 
 /* The plain era of a version ("5.10", "6.1", "6.12", "7.3"), or NULL: each
@@ -256,29 +256,13 @@ bool mcg_kernel_release_known(const char *version);
 unsigned mcg_kernel_release(const struct mcg_kernel *k);
 /* The default era (the newest), as mcg_kernel_get("7.3"): the engine's
  * default (mcg_engine_config_init()).  A mount's default is the release
- * 7.3 (mcg_kernel_resolve(NULL, NULL, ...)). */
+ * 7.3 (mcg_kernel_resolve(NULL, ...)). */
 const struct mcg_kernel *mcg_kernel_default(void);
 /* Every era, oldest first; *nr receives the count. */
 const struct mcg_kernel *const *mcg_kernel_list(unsigned *nr);
 
-/* A seed patch: the thread in ../shared/seeds, its base era and what it
- * changes.  before() and after() turn a copy of the base era into the two
- * kernels of the experiment. */
-struct mcg_seed {
-	const char *id;			/* "000" */
-	const char *base;		/* base era, "6.1"; NULL = any era */
-	const char *title;		/* the patch's subject */
-	const char *before_help;	/* one line each */
-	const char *after_help;
-	void (*before)(struct mcg_kernel *k);
-	void (*after)(struct mcg_kernel *k);
-};
-
-const struct mcg_seed *mcg_seed_get(const char *id);
-const struct mcg_seed *mcg_seed_list(unsigned *nr);
-
-/* Resolves the kernel a mount runs: `version` (NULL: the seed's base, or
- * 7.3) with `seed` ("NNN:before" or "NNN:after", NULL for none) applied.
+/* Resolves release `version` (NULL: 7.3) into the kernel a mount runs; a
+ * patch is applied on top by mcg_patch_resolve() (src/patches/patches.h).
  * Any release from 5.4 to 7.3 resolves (see kernel.c): it prints the layout
  * of the newest tabulated release at or before it, runs the mechanisms of
  * the era of its stats machinery, and is configured as Debian configures
@@ -286,8 +270,7 @@ const struct mcg_seed *mcg_seed_list(unsigned *nr);
  * source at or before it; memcg_v1_chosen false).  0, or -1 with a one-line
  * reason in *why (static string, for a user who asked for a combination that
  * never existed). */
-int mcg_kernel_resolve(const char *version, const char *seed, struct mcg_kernel *out,
-		       const char **why);
+int mcg_kernel_resolve(const char *version, struct mcg_kernel *out, const char **why);
 
 /* A mount's choice of a kernel build option. */
 enum mcg_kconfig_choice {

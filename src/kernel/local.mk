@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What each modelled kernel is: item tables and layouts, one file per era
-# with its choice of mechanisms, and the seed patches as deltas on their base
-# eras.  Pure data and small choosers, below the engine: no threads, no FUSE.
+# with its choice of mechanisms (the patches on top are src/patches/).
+# Pure data and small choosers, below the engine: no threads, no FUSE.
 libmemcgfs_a_SOURCES += \
 	src/kernel/items.h \
 	src/kernel/items.c \
@@ -12,5 +12,4 @@ libmemcgfs_a_SOURCES += \
 	src/kernel/era-6.1.c \
 	src/kernel/era-6.12.c \
 	src/kernel/era-7.3.c \
-	src/kernel/seeds.c \
 	$(NULL)
