@@ -1463,6 +1463,84 @@ START_TEST(test_era_reclaim_refault_flush)
 }
 END_TEST
 
+/* The knobs of "memcg: flush stats only if updated" (5.15 -> 5.16), through
+ * the patch's two kernels: before, nothing counts and every request
+ * flushes the root, refault and reclaim alike; after, each update counts
+ * one, whatever its size, and a request flushes once more than nr_cpus
+ * batches of MEMCG_CHARGE_BATCH (32) updates were counted.  And
+ * flush_threshold_pct scales the threshold. */
+START_TEST(test_flush_count_knobs)
+{
+	struct mcg_engine *b = test_engine_make(2, 1, NULL, MCG_HIERARCHY_V1,
+						"flush-only-if-updated:before");
+	struct mcg_engine *a = test_engine_make(2, 1, NULL, MCG_HIERARCHY_V1,
+						"flush-only-if-updated");
+	struct mcg_cgroup *bm = test_cgroup_make(b, mcg_engine_root(b), "m");
+	struct mcg_cgroup *am = test_cgroup_make(a, mcg_engine_root(a), "m");
+	struct mcg_flush_counters fc;
+	struct mcg_kernel k;
+	const char *why;
+
+	/* Before: no update at all, and still every call flushes. */
+	ck_assert(mcg_memcg_needs_flush(b, bm));
+	mcg_memcg_flush_for_refault(b, bm);
+	mcg_memcg_flush_for_refault(b, bm);
+	mcg_memcg_flush_for_reclaim(b, bm);
+	mcg_engine_flush_counters(b, &fc);
+	ck_assert_uint_eq(fc.flushes, 3);
+	ck_assert_uint_eq(fc.refault, 2);
+	ck_assert_uint_eq(fc.reclaim, 1);
+
+	/* After: 3 x 32 updates of 1000 pages each are 3 batches, one over
+	 * the 2 CPUs: the 95th update leaves it at 2, not over. */
+	for (unsigned i = 0; i < 95; i++)
+		test_stat_mod(a, 0, am, 0, MCG_ANON_MAPPED, 1000);
+	ck_assert(!mcg_memcg_needs_flush(a, am));
+	mcg_memcg_flush_for_refault(a, am);
+	mcg_engine_flush_counters(a, &fc);
+	ck_assert_uint_eq(fc.flushes, 0);
+	ck_assert_uint_eq(fc.skipped, 1);
+	test_stat_mod(a, 0, am, 0, MCG_ANON_MAPPED, 1);
+	ck_assert(mcg_memcg_needs_flush(a, am));
+	mcg_memcg_flush_for_refault(a, am);
+	mcg_engine_flush_counters(a, &fc);
+	ck_assert_uint_eq(fc.refault, 1);
+	ck_assert_int_eq(mcg_stat_read_raw(a, am, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 95001);
+	ck_assert(!mcg_memcg_needs_flush(a, am));
+
+	/* Twice the threshold: 4 batches are not over 2 x 2 CPUs, 5 are. */
+	ck_assert_int_eq(mcg_patch_resolve(NULL, "flush-only-if-updated", &k, &why), 0);
+	ck_assert_int_eq(k.charge_batch, 32);
+	ck_assert_int_eq(k.flush_count, MCG_COUNT_EVENTS);
+	mcg_cgroup_put(am);
+	mcg_engine_free(a);
+	{
+		struct mcg_engine_config cfg;
+
+		mcg_engine_config_init(&cfg);
+		cfg.nr_cpus = 2;
+		cfg.hierarchy = MCG_HIERARCHY_V1;
+		cfg.flush_period_ms = 0;
+		cfg.kernel = k;
+		cfg.kernel.flush_threshold_pct = 200;
+		a = mcg_engine_new(&cfg);
+		ck_assert_ptr_nonnull(a);
+	}
+	am = test_cgroup_make(a, mcg_engine_root(a), "m");
+	for (unsigned i = 0; i < 4 * 32; i++)
+		test_stat_mod(a, 1, am, 0, MCG_ANON_MAPPED, 1);
+	ck_assert(!mcg_memcg_needs_flush(a, am));
+	for (unsigned i = 0; i < 32; i++)
+		test_stat_mod(a, 1, am, 0, MCG_ANON_MAPPED, 1);
+	ck_assert(mcg_memcg_needs_flush(a, am));
+
+	mcg_cgroup_put(am);
+	mcg_cgroup_put(bm);
+	mcg_engine_free(a);
+	mcg_engine_free(b);
+}
+END_TEST
+
 static void count_one(struct mcg_cgroup *cg, void *arg)
 {
 	(void)cg;
@@ -2371,6 +2449,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_era_5_10_batch_overflow);
 	tcase_add_test(tc, test_era_6_1_global_flush);
 	tcase_add_test(tc, test_era_reclaim_refault_flush);
+	tcase_add_test(tc, test_flush_count_knobs);
 	tcase_add_test(tc, test_era_dying_memcg);
 	tcase_add_loop_test(tc, test_rstat_updater_cpu_lock, 0, 2);
 	tcase_add_loop_test(tc, test_rstat_walk_cpu_lock, 0, 2);

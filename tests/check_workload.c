@@ -25,6 +25,7 @@ START_TEST(test_profile_parse)
 		"footprint=12Q", "footprint=M", "nodes=4", "nodes=1-0", "nodes=", "swap=maybe",
 		"bogus=1", "anon=1 preset=idle", "preset=nope", "preset=idle preset=idle",
 		"anon=100000001", "anon=5\x01", "fault_work=-1", "fault_work=1.5",
+		"swapin=101", "cpus=1025", "cpus=-1",
 	};
 
 	ck_assert_int_eq(mcg_profile_parse("", 2, &p), 0);
@@ -39,6 +40,9 @@ START_TEST(test_profile_parse)
 	ck_assert_ptr_nonnull(strstr(text, "footprint=2097152\n"));
 	ck_assert_ptr_nonnull(strstr(text, "nodes=1\n"));
 	ck_assert_ptr_nonnull(strstr(text, "swap=on\n"));
+	/* Every key is 0 unless given, but swapin's quarter. */
+	ck_assert_ptr_nonnull(strstr(text, "swapin=25\n"));
+	ck_assert_ptr_nonnull(strstr(text, "cpus=0\n"));
 	/* The canonical text parses back to the same profile. */
 	ck_assert_int_eq(mcg_profile_parse(text, 2, &q), 0);
 	again = mcg_profile_format(q);
@@ -1221,6 +1225,64 @@ static void manual_run_free(struct manual_run *r)
 	mcg_engine_free(r->e);
 }
 
+/* cpus=1: the tasks fault on CPU 0 alone, so a flush of their memcg folds
+ * one (cgroup, CPU) pair per level; swapin=100: once force_empty pushed
+ * everything out, every fault reads a page back (a refault) until none is
+ * left in swap, and only then faults a new one. */
+START_TEST(test_profile_cpus_swapin)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *cg;
+	struct mcg_flush_counters f0, f1;
+	unsigned long swapped, refaults;
+	int err;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 4;
+	cfg.manual_clock = true;
+	cfg.hierarchy = MCG_HIERARCHY_V1;
+	e = mcg_engine_new(&cfg);
+	wl = mcg_workload_new(e, NULL, &err);
+	ck_assert_ptr_nonnull(wl);
+	ck_assert_int_eq(mcg_workload_start(wl), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, mcg_engine_root(e), "m", true, &cg), 0);
+	ck_assert_int_eq(mcg_workload_set_profile(wl, cg, "anon=4000 cpus=1 swap=on footprint=4M"), 0);
+	ck_assert_int_eq(mcg_workload_clock_advance(wl, 1000000000u, NULL, NULL), 0);
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	mcg_engine_flush_counters(e, &f0);
+	ck_assert_int_eq(mcg_workload_clock_advance(wl, 10000000u, NULL, NULL), 0);
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	mcg_engine_flush_counters(e, &f1);
+	/* m and the root, on CPU 0 only. */
+	ck_assert_uint_eq(f1.visited - f0.visited, 2);
+
+	ck_assert_int_eq(mcg_workload_set_profile(wl, cg, "tasks=on cpus=1 swap=on footprint=4M"),
+			 0);
+	ck_assert_int_eq(mcg_workload_force_empty(wl, cg, NULL, NULL), 0);
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	swapped = mcg_stat_read(e, cg, MCG_MEMCG_SWAP, MCG_HIERARCHICAL);
+	ck_assert_uint_ge(swapped, 1000);
+	refaults = mcg_stat_read(e, cg, MCG_WORKINGSET_REFAULT_ANON, MCG_HIERARCHICAL);
+	/* Half of what is in swap read back: all of it refaults. */
+	ck_assert_int_eq(mcg_workload_set_profile(wl, cg, "anon=1000 swapin=100 cpus=1 swap=on "
+						  "footprint=4M"), 0);
+	ck_assert_int_eq(mcg_workload_clock_advance(wl, (uint64_t)swapped / 2 * 1000000u, NULL,
+						    NULL), 0);
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	ck_assert_uint_eq(mcg_stat_read(e, cg, MCG_WORKINGSET_REFAULT_ANON, MCG_HIERARCHICAL) -
+				  refaults,
+			  swapped - mcg_stat_read(e, cg, MCG_MEMCG_SWAP, MCG_HIERARCHICAL));
+	ck_assert_uint_gt(mcg_stat_read(e, cg, MCG_MEMCG_SWAP, MCG_HIERARCHICAL), 0);
+
+	mcg_workload_cgroup_destroy(wl, cg);
+	mcg_cgroup_put(cg);
+	mcg_workload_free(wl);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* PSI's arithmetic, with the stalls put in by hand on a manual clock.
  * Averages: update_averages() and calc_avgs() of kernel/sched/psi.c, the
  * expected figures worked out apart from psi.c with the kernel's
@@ -1552,6 +1614,7 @@ static Suite *make_workload_suite(void)
 
 	tc = tcase_create("profiles");
 	tcase_add_test(tc, test_profile_parse);
+	tcase_add_test(tc, test_profile_cpus_swapin);
 	tcase_add_test(tc, test_seed004_charge_paths);
 	suite_add_tcase(s, tc);
 

@@ -13,14 +13,17 @@ export MEMCGFS
 out=$TMP/out
 "$BENCH" experiment all --quick --out "$out" >"$TMP/log" 2>&1 ||
 	fail "experiment all --quick: $(tail -n 20 "$TMP/log")"
-for n in 000 001 002 003 004; do
-	tsv=$out/seed$n.tsv
+# Every patch memcgfs-bench lists (its names start a line).
+patches=$("$BENCH" experiment --list | grep -v "^ ")
+expect "the seeds among the patches" "$(echo "$patches" | grep -c "^seed00[0-4]$")" 5
+for n in $patches; do
+	tsv=$out/$n.tsv
 	[ -s "$tsv" ] || fail "no $tsv"
-	expect "seed$n header" "$(head -n 1 "$tsv")" \
+	expect "$n header" "$(head -n 1 "$tsv")" \
 		"$(printf 'patch\tmeasure\tunit\tbefore\tafter\tratio\tci_low\tci_high\teffect_kind\teffect\teffect_low\teffect_high\tn\tpublished\tpublished_effect\tverdict\tdaemon_pairs')"
 	# Every row is well formed; a row with a published effect has one of
 	# the three verdicts, a row without says so.
-	awk -F '\t' -v patch="seed$n" '
+	awk -F '\t' -v patch="$n" '
 		function num(v) { return v ~ /^-?(inf|nan|[0-9.]+(e[-+]?[0-9]+)?)$/ }
 		NR == 1 { next }
 		NF != 17 { print "line " NR ": " NF " fields"; bad = 1 }
@@ -41,21 +44,21 @@ for n in 000 001 002 003 004; do
 			if (heads != 1) { print heads + 0 " headline rows"; bad = 1 }
 			if (NR < 3) { print "only " NR - 1 " rows"; bad = 1 }
 			exit bad
-		}' "$tsv" || fail "seed$n.tsv is malformed"
+		}' "$tsv" || fail "$n.tsv is malformed"
 	# The headline has real figures.
 	awk -F '\t' '$2 ~ /^headline: / && ($10 !~ /^-?[0-9.e+-]+$/) { exit 1 }' \
-		"$tsv" || fail "seed$n headline is not a number"
+		"$tsv" || fail "$n headline is not a number"
 	grep -q "^\* " "$TMP/log" || fail "no headline in the table"
 	if command -v gnuplot >/dev/null 2>&1; then
-		[ -s "$out/seed$n.png" ] || fail "no seed$n.png"
-		expect "seed$n.png is a PNG" "$(head -c 4 "$out/seed$n.png" | tail -c 3)" PNG
+		[ -s "$out/$n.png" ] || fail "no $n.png"
+		expect "$n.png is a PNG" "$(head -c 4 "$out/$n.png" | tail -c 3)" PNG
 	fi
 done
 grep -q "identical text" "$out/seed003.tsv" || fail "seed003: before and after differ"
 # The experiments of small effects measure over several daemon pairs.
-for n in 001 002 004; do
+for n in seed001 seed002 seed004 flush-only-if-updated; do
 	awk -F '\t' '$2 ~ /^headline: / && $17 >= 2 { ok = 1 } END { exit !ok }' \
-		"$out/seed$n.tsv" || fail "seed$n: headline from one daemon pair"
+		"$out/$n.tsv" || fail "$n: headline from one daemon pair"
 done
 # An A/A run (--same): the before kernel on both sides, its own files,
 # no verdict against a published figure.

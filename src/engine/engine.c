@@ -109,6 +109,8 @@ static enum mcg_update_path engine_update_path(const struct mcg_kernel *k)
 {
 	if (k->stats == MCG_STATS_BATCHED_ATOMICS)
 		return MCG_PATH_BATCHED;
+	if (k->flush_count != MCG_COUNT_VALUES)
+		return MCG_PATH_ANY;
 	if (k->updater == MCG_UPDATER_LLIST && k->flush == MCG_FLUSH_PER_MEMCG &&
 	    k->pending_stop_at_flushable)
 		return MCG_PATH_LLIST_PER_MEMCG_STOP;
@@ -191,7 +193,9 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	e->nr_stock = cfg->kernel.nr_memcg_stock;
 	e->nr_obj_stock = cfg->kernel.obj_stock == MCG_OBJ_STOCK_7_3 ? MCG_MAX_OBJ_STOCK : 1;
 	e->update_path = engine_update_path(&cfg->kernel);
-	e->flush_threshold = e->charge_batch * cfg->nr_cpus;
+	g_assert(cfg->kernel.flush_threshold_pct > 0);
+	e->flush_threshold = e->charge_batch * cfg->nr_cpus * cfg->kernel.flush_threshold_pct / 100;
+	e->global_flush_threshold = (long)cfg->nr_cpus * cfg->kernel.flush_threshold_pct / 100;
 	/* Does the flush keep memcg-wide locals?  Not before 6.6, and not
 	 * with seed 001's patch unless on v1 (which its CONFIG_MEMCG_V1=n
 	 * kernel does not have: see mcg_kernel_check_hierarchy()). */

@@ -22,8 +22,11 @@
 
 bool flush_global_needed(const struct mcg_engine *e)
 {
+	/* 5.15's mem_cgroup_flush_stats() had no threshold to check. */
+	if (e->cfg.kernel.flush_count == MCG_COUNT_NONE)
+		return true;
 	return atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed) >
-	       (long)e->cfg.nr_cpus;
+	       e->global_flush_threshold;
 }
 
 /* __mem_cgroup_flush_stats(): force is the periodic worker's or an internal

@@ -23,6 +23,8 @@
 
 bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup *cg)
 {
+	if (e->cfg.kernel.flush_count == MCG_COUNT_NONE)
+		return true;	/* a patch's choice: nothing counted, all flush */
 	return atomic_load_explicit(&cg->vmstats.stats_updates, memory_order_relaxed) >
 	       e->flush_threshold;
 }

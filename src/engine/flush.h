@@ -64,12 +64,21 @@ static inline void flush_global_updated(struct mcg_engine *e, unsigned long val,
 
 	if (x > e->charge_batch) {
 		if (atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed) <=
-		    (long)e->cfg.nr_cpus)
+		    e->global_flush_threshold)
 			atomic_fetch_add_explicit(&e->stats_flush_threshold,
 						  (long)(x / e->charge_batch), memory_order_relaxed);
 		x = 0;
 	}
 	c->stats_updates = x;
+}
+
+/* 5.16 memcg_rstat_updated() (11192d9c124d): every update counts one, and
+ * each MEMCG_CHARGE_BATCH-th of a CPU adds one to the global count,
+ * unguarded (the guard came with 873f64b791a2). */
+static inline void flush_global_updated_event(struct mcg_engine *e, struct mcg_cpu *c)
+{
+	if (++c->stats_updates % e->charge_batch == 0)
+		atomic_fetch_add_explicit(&e->stats_flush_threshold, 1, memory_order_relaxed);
 }
 
 #endif

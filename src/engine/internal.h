@@ -282,7 +282,10 @@ struct mcg_engine {
 	unsigned long charge_batch;		/* the era's MEMCG_CHARGE_BATCH */
 	unsigned nr_stock;			/* the era's NR_MEMCG_STOCK */
 	unsigned nr_obj_stock;			/* 1, or 7.3's NR_OBJ_STOCK */
-	unsigned long flush_threshold;		/* charge_batch x nr_cpus */
+	/* The thresholds, flush_threshold_pct of the kernels': per memcg,
+	 * charge_batch x nr_cpus updates; 6.1's global one, nr_cpus batches. */
+	unsigned long flush_threshold;
+	long global_flush_threshold;
 	bool maintain_local;			/* memcg-wide local arrays kept */
 
 	/* Per-CPU block layout (immutable). */

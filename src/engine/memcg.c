@@ -58,7 +58,7 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
 static inline __attribute__((always_inline)) void
 stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, int nid,
 	       enum mcg_item item, long val, enum mcg_rstat_updater updater,
-	       enum mcg_flush_policy flush, bool stop_at_flushable)
+	       enum mcg_flush_policy flush, enum mcg_flush_count count, bool stop_at_flushable)
 {
 	const struct memcg_item_path *ip = &e->item_path[item];
 	unsigned cpu = c->id;
@@ -95,7 +95,14 @@ stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, i
 		rstat_cpu_updated_llist(t, rc, cpu);
 	else
 		rstat_cpu_updated_locked(t, rc, cpu);
-	if (flush == MCG_FLUSH_GLOBAL)
+	/* 5.13-5.15 count nothing; 5.16 counts each update as one. */
+	if (count == MCG_COUNT_NONE)
+		return;
+	if (count == MCG_COUNT_EVENTS)
+		pages = 1;
+	if (flush == MCG_FLUSH_GLOBAL && count == MCG_COUNT_EVENTS)
+		flush_global_updated_event(e, c);
+	else if (flush == MCG_FLUSH_GLOBAL)
 		flush_global_updated(e, pages, c);
 	else if (stop_at_flushable)
 		flush_per_memcg_updated_stop(e, pc, pages);
@@ -120,21 +127,23 @@ void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_it
 			cg = cg->parent;
 	switch (e->update_path) {
 	case MCG_PATH_LLIST_PER_MEMCG_STOP:
-		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_PER_MEMCG, true);
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_PER_MEMCG,
+			       MCG_COUNT_VALUES, true);
 		break;
 	case MCG_PATH_LOCKED_PER_MEMCG_ALL:
 		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_PER_MEMCG,
-			       false);
+			       MCG_COUNT_VALUES, false);
 		break;
 	case MCG_PATH_LOCKED_GLOBAL:
-		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_GLOBAL, false);
+		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_GLOBAL,
+			       MCG_COUNT_VALUES, false);
 		break;
 	case MCG_PATH_BATCHED:
 		memcg_batched_mod(e, cg, c->id, nid, item, val);
 		break;
 	case MCG_PATH_ANY:
 		stat_mod_rstat(e, c, cg, nid, item, val, e->cfg.kernel.updater, e->cfg.kernel.flush,
-			       e->cfg.kernel.pending_stop_at_flushable);
+			       e->cfg.kernel.flush_count, e->cfg.kernel.pending_stop_at_flushable);
 		break;
 	}
 }
@@ -449,34 +458,43 @@ void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *
 
 /*
  * A flush a kernel path makes before it reads memcg stats, counted in
- * *count when it flushed: 6.12's and 7.3's are all
- * mem_cgroup_flush_stats_ratelimited(memcg); 6.1's are the thresholded
- * global mem_cgroup_flush_stats(), or its _delayed() one where `delayed`;
- * 5.10 has none.
+ * *count when it flushed: the path's call (struct mcg_kernel's
+ * reclaim_flush, refault_flush; see kernel_call() for the others), made
+ * with the era's policy: 6.1's global root flush, or the memcg's subtree
+ * from 6.8 on; 5.10 has none.
  */
-static void reader_flush(struct mcg_engine *e, struct mcg_cgroup *memcg, bool delayed,
+static void reader_flush(struct mcg_engine *e, struct mcg_cgroup *memcg, enum mcg_flush_call call,
 			 _Atomic uint64_t *count)
 {
-	bool flushed = false;
+	bool global = e->cfg.kernel.flush == MCG_FLUSH_GLOBAL, flushed = false;
 
-	if (e->cfg.kernel.flush == MCG_FLUSH_GLOBAL)
-		flushed = delayed ? flush_global_delayed(e) : flush_global(e, false);
-	else if (e->cfg.kernel.flush == MCG_FLUSH_PER_MEMCG)
-		flushed = flush_per_memcg_ratelimited(e, memcg);
+	if (e->cfg.kernel.flush == MCG_FLUSH_NONE)
+		return;
+	if (call == MCG_CALL_FLUSH)
+		flushed = global ? flush_global(e, false) : flush_per_memcg(e, memcg, false);
+	else if (call == MCG_CALL_RATELIMITED)
+		flushed = global ? flush_global_delayed(e) : flush_per_memcg_ratelimited(e, memcg);
 	if (flushed)
 		atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+}
+
+/* The call of the paths a patch has no knob for: 6.1's
+ * mem_cgroup_flush_stats(), 6.8's mem_cgroup_flush_stats_ratelimited(). */
+static enum mcg_flush_call kernel_call(const struct mcg_engine *e)
+{
+	return e->cfg.kernel.flush == MCG_FLUSH_GLOBAL ? MCG_CALL_FLUSH : MCG_CALL_RATELIMITED;
 }
 
 void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target)
 {
 	if (!e->cfg.kernel.lru_gen_enabled)
-		reader_flush(e, target, false, &e->nr_reclaim);
+		reader_flush(e, target, e->cfg.kernel.reclaim_flush, &e->nr_reclaim);
 }
 
 void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	if (!e->cfg.kernel.lru_gen_enabled)
-		reader_flush(e, memcg, true, &e->nr_refault);
+		reader_flush(e, memcg, e->cfg.kernel.refault_flush, &e->nr_refault);
 }
 
 /* count_shadow_nodes() (mm/workingset.c), the shadow-node shrinker's
@@ -491,7 +509,7 @@ void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	if (e->cfg.kernel.local != MCG_LOCAL_PERCPU_SUM)
-		reader_flush(e, memcg, false, &e->nr_shadow_count);
+		reader_flush(e, memcg, kernel_call(e), &e->nr_shadow_count);
 }
 
 /* mem_cgroup_wb_stats(), which balance_dirty_pages() asks for the memcg
@@ -501,7 +519,7 @@ void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *m
 void mcg_memcg_flush_for_dirty_throttle(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	if (e->cfg.hierarchy != MCG_HIERARCHY_V1)
-		reader_flush(e, memcg, false, &e->nr_dirty_throttle);
+		reader_flush(e, memcg, kernel_call(e), &e->nr_dirty_throttle);
 }
 
 /* ---- readers ---- */

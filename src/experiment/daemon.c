@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -277,6 +278,15 @@ double exp_keyed(const struct exp_daemon *d, const char *rel, const char *key)
 	return v ? strtod(v, NULL) : NAN;
 }
 
+double exp_value(const struct exp_daemon *d, const char *rel)
+{
+	char *path = g_strdup_printf("%s/%s", d->mnt, rel), buf[64];
+	double v = exp_read(path, buf, sizeof(buf)) > 0 ? strtod(buf, NULL) : NAN;
+
+	g_free(path);
+	return v;
+}
+
 void exp_read_stats(const struct exp_daemon *d, const char *name, double *renders, double *ns)
 {
 	char buf[16384];
@@ -285,4 +295,29 @@ void exp_read_stats(const struct exp_daemon *d, const char *name, double *render
 	*renders = *ns = 0;
 	if (v)
 		sscanf(v, "%lf %lf", renders, ns);
+}
+
+/* The median thread CPU time, in ns per page, of faulting in and unmapping
+ * 64 MiB of private anonymous memory in small pages on this machine. */
+double exp_real_fault_ns(void)
+{
+	const size_t len = 64u << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+	double ns[7];
+	unsigned n = 0;
+
+	for (int round = -1; round < (int)G_N_ELEMENTS(ns); round++) {
+		double t0 = exp_thread_cpu_ns();
+		char *m;
+
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return NAN;
+		madvise(m, len, MADV_NOHUGEPAGE);
+		for (size_t off = 0; off < len; off += page)
+			((volatile char *)m)[off] = 1;
+		munmap(m, len);
+		if (round >= 0)
+			ns[n++] = (exp_thread_cpu_ns() - t0) / (double)(len / page);
+	}
+	return exp_median(ns, n);
 }

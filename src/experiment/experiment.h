@@ -92,12 +92,19 @@ ssize_t exp_read(const char *path, char *buf, size_t size);
 /* Value of key `key` in a "key value" file under the mount (the first
  * number after it), or NAN. */
 double exp_keyed(const struct exp_daemon *d, const char *rel, const char *key);
+/* The number a one-value file under the mount holds, or NAN. */
+double exp_value(const struct exp_daemon *d, const char *rel);
 /* memcgfs.read_stats: renders and ns so far of file `name`. */
 void exp_read_stats(const struct exp_daemon *d, const char *name, double *renders, double *ns);
 
 double exp_now_ns(void);
 /* The calling thread's CPU time, in ns. */
 double exp_thread_cpu_ns(void);
+/* A calibration: the median CPU time, in ns per page, of faulting in and
+ * unmapping 64 MiB of private anonymous memory in small pages on this
+ * machine (the kernel's fixed cost of a fault, its own memcg charge
+ * included); NAN if the mapping fails. */
+double exp_real_fault_ns(void);
 /* The 1-minute load average, and a warning on stderr if the machine is
  * busier than its CPUs. */
 double exp_loadavg(void);

@@ -87,13 +87,11 @@ int exp_mkdirs(const struct exp_daemon *d, const char *prefix, unsigned from, un
 
 void exp_warm_up(struct exp_daemon d[2], int s, const char *rel, double value, double cap)
 {
-	char path[256], buf[64];
 	double end = exp_now_ns() + cap * 1e9;
 
-	g_snprintf(path, sizeof(path), "%s/%s", d[s].mnt, rel);
 	exp_pair_turn(d, s);
-	while (exp_now_ns() < end &&
-	       !(exp_read(path, buf, sizeof(buf)) > 0 && strtod(buf, NULL) >= value))
+	/* (NAN >= value is false: an unreadable file waits out the cap.) */
+	while (exp_now_ns() < end && !(exp_value(&d[s], rel) >= value))
 		g_usleep(100 * 1000);
 }
 

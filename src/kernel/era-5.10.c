@@ -47,6 +47,11 @@ const struct mcg_kernel mcg_era_5_10 = {
 	.walk = MCG_WALK_POP_LOCKED,
 	.split_trees = false,
 	.flush = MCG_FLUSH_NONE,
+	/* No memcg flush: nothing counts, nothing flushes. */
+	.flush_count = MCG_COUNT_NONE,
+	.flush_threshold_pct = 100,
+	.reclaim_flush = MCG_CALL_NONE,
+	.refault_flush = MCG_CALL_NONE,
 	.pending_stop_at_flushable = false,
 	.local = MCG_LOCAL_PERCPU_SUM,
 	.reparent_local = false,

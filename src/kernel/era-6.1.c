@@ -48,6 +48,12 @@ const struct mcg_kernel mcg_era_6_1 = {
 	.walk = MCG_WALK_POP_LOCKED,
 	.split_trees = false,
 	.flush = MCG_FLUSH_GLOBAL,
+	/* |val| counted (memcg_rstat_updated()); prepare_scan_count() takes
+	 * mem_cgroup_flush_stats(), workingset_refault() the _delayed() one. */
+	.flush_count = MCG_COUNT_VALUES,
+	.flush_threshold_pct = 100,
+	.reclaim_flush = MCG_CALL_FLUSH,
+	.refault_flush = MCG_CALL_RATELIMITED,
 	.pending_stop_at_flushable = false,
 	.local = MCG_LOCAL_PERCPU_SUM,
 	.reparent_local = false,

@@ -87,6 +87,38 @@ enum mcg_flush_policy {
 	MCG_FLUSH_PER_MEMCG,
 };
 
+/* What an update counts toward the flush threshold (memcg_rstat_updated()),
+ * and so whether a flush request may skip.  Any policy but MCG_FLUSH_NONE. */
+enum mcg_flush_count {
+	/* Linux 5.13-5.15: nothing; every request flushes.  The update only
+	 * marks the rstat tree (cgroup_rstat_updated()), and
+	 * mem_cgroup_flush_stats() takes the trylock and flushes the root
+	 * whatever changed: 5.15's pre-image of 11192d9c124d ("memcg: flush
+	 * stats only if updated"). */
+	MCG_COUNT_NONE,
+	/* Linux 5.16 (11192d9c124d): one per update, whatever its size:
+	 * `if (!(__this_cpu_inc_return(stats_updates) % MEMCG_CHARGE_BATCH))
+	 * atomic_inc(&stats_flush_threshold)`. */
+	MCG_COUNT_EVENTS,
+	/* Linux 5.17+ (5b3be698a872 "memcg: better bounds on the memcg stats
+	 * updates"): |val| of each update, in pages from 6.8 on
+	 * (memcg_state_val_in_pages()); what 6.1, 6.12 and 7.3 count. */
+	MCG_COUNT_VALUES,
+};
+
+/* What a kernel path that reads memcg stats flushes first. */
+enum mcg_flush_call {
+	MCG_CALL_NONE,		/* nothing */
+	/* mem_cgroup_flush_stats(): the policy's thresholded flush (the
+	 * global one of the root, or the memcg's subtree). */
+	MCG_CALL_FLUSH,
+	/* mem_cgroup_flush_stats_delayed() (6.1: 9b3016154c91 "memcg: sync
+	 * flush only if periodic flush is delayed") or _ratelimited() (6.8+):
+	 * only when the periodic flush is 2 x FLUSH_TIME late, then as
+	 * MCG_CALL_FLUSH. */
+	MCG_CALL_RATELIMITED,
+};
+
 /* Where a non-hierarchical (v1 "local") value comes from. */
 enum mcg_local_stats {
 	/* Linux < 6.6 (memcg_page_state_local(), lruvec_page_state_local()):
@@ -181,6 +213,18 @@ struct mcg_kernel {
 	 * and base stats, where any flush runs every callback. */
 	bool split_trees;
 	enum mcg_flush_policy flush;
+	/* What counts toward its threshold, and the threshold's size in
+	 * percent of the kernels' MEMCG_CHARGE_BATCH x num_online_cpus()
+	 * (100 in every era: memcg_vmstats_needs_flush(), and 6.1's
+	 * stats_flush_threshold > num_online_cpus() in batches). */
+	enum mcg_flush_count flush_count;
+	unsigned flush_threshold_pct;
+	/* What reclaim (prepare_scan_count() / prepare_scan_control(),
+	 * mm/vmscan.c) and a refault (workingset_refault() /
+	 * workingset_test_recent(), mm/workingset.c) flush first, with the
+	 * classic LRU (lru_gen_enabled below takes both away). */
+	enum mcg_flush_call reclaim_flush;
+	enum mcg_flush_call refault_flush;
 	/* Per-memcg policy, update side (memcg_rstat_updated()): 7.x stops
 	 * walking up at the first ancestor that already needs a flush; 6.12
 	 * walks every level and only skips the atomic add there. */

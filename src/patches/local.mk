@@ -9,6 +9,7 @@ MCG_PATCHES = \
 	src/patches/seed002.c \
 	src/patches/seed003.c \
 	src/patches/seed004.c \
+	src/patches/flush-only-if-updated.c \
 	$(NULL)
 
 # Above the library (a patch's experiment drives daemons) and below the

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "workload/workload.h"
@@ -57,36 +56,11 @@ static void seed004_after(struct mcg_kernel *k)
  * has none of the fixed work (no page to clear, no allocator, no
  * mmap_sem), so its shared atomic would be nearly half its cost: the
  * profile's fault_work adds, per fault, the CPU time a real anonymous
- * fault and its unmap take on this machine (real_fault_ns()), measured
+ * fault and its unmap take on this machine (exp_real_fault_ns()), measured
  * before the pairs and turned into one loop count for both daemons
  * (mcg_fault_work_per_ns()).  That real fault also pays this kernel's own memcg charge,
  * so the fixed part is overstated by that much and the ratio, if
  * anything, understated. */
-
-/* The median thread CPU time, in ns per page, of faulting in and unmapping
- * 64 MiB of private anonymous memory in small pages on this machine. */
-static double real_fault_ns(void)
-{
-	const size_t len = 64u << 20, page = (size_t)sysconf(_SC_PAGESIZE);
-	double ns[7];
-	unsigned n = 0;
-
-	for (int round = -1; round < (int)G_N_ELEMENTS(ns); round++) {
-		double t0 = exp_thread_cpu_ns();
-		char *m;
-
-		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED)
-			return NAN;
-		madvise(m, len, MADV_NOHUGEPAGE);
-		for (size_t off = 0; off < len; off += page)
-			((volatile char *)m)[off] = 1;
-		munmap(m, len);
-		if (round >= 0)
-			ns[n++] = (exp_thread_cpu_ns() - t0) / (double)(len / page);
-	}
-	return exp_median(ns, n);
-}
 
 static int seed004_experiment(const struct mcg_patch *patch, const struct exp_options *o,
 			      const char *tmp, struct exp_report *r)
@@ -99,7 +73,7 @@ static int seed004_experiment(const struct mcg_patch *patch, const struct exp_op
 	}, quick[] = { { 1, true }, { 2, true }, { 2, false } };
 	const __typeof__(full[0]) *runs = o->quick ? quick : full;
 	unsigned nruns = o->quick ? G_N_ELEMENTS(quick) : G_N_ELEMENTS(full);
-	double fault_ns = real_fault_ns(), work;
+	double fault_ns = exp_real_fault_ns(), work;
 
 	if (isnan(fault_ns)) {
 		fprintf(stderr, "seed004: cannot map 64 MiB to time a real fault\n");

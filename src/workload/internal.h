@@ -13,13 +13,14 @@
 /* A parsed profile; immutable once published. */
 struct mcg_profile {
 	unsigned long anon, file_read, file_write, shmem, slab, kernel, reclaim; /* pages/s */
-	unsigned thp, mlock, mapped, turnover;					  /* percent */
+	unsigned thp, mlock, mapped, turnover, swapin;				  /* percent */
 	uint64_t footprint;							  /* bytes */
 	unsigned long fault_work;	/* loop iterations per anonymous fault (ledger.c) */
 	bool swap;
 	bool tasks;		/* tasks even when every rate is 0 (sleeping) */
 	bool all_nodes;
 	uint64_t nodes;		/* bit per node when !all_nodes */
+	unsigned cpus;		/* the tasks run on CPUs 0..cpus-1 (0: all) */
 };
 
 /* The LRU lists, as the statistics name them (ledger.c lru_items[]). */

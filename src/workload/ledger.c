@@ -504,8 +504,9 @@ static void fault_work(const struct mcg_profile *p)
 	spin(p->fault_work);
 }
 
-/* One anonymous fault (do_anonymous_page() or a THP fault): a quarter of
- * faults find a swapped page while there are any; otherwise the fault
+/* One anonymous fault (do_anonymous_page() or a THP fault): the profile's
+ * swapin share (a quarter by default) find a swapped page while there are
+ * any (do_swap_page()); otherwise the fault
  * brings a new folio, a THP whenever the THP share of pages is due.
  * Returns the pages of the fault rate it used up (a THP's 512 may go
  * beyond this step's share: the caller carries the debt). */
@@ -518,7 +519,7 @@ static long anon_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_p
 	bool thp;
 
 	fault_work(p);
-	if (fault_is(l, WL_CARRY_SWAPIN, 25, node->swapped > 0)) {
+	if (fault_is(l, WL_CARRY_SWAPIN, p->swapin, node->swapped > 0)) {
 		anon_swapin(x, w, nid);
 		return 1;
 	}
@@ -1562,7 +1563,10 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 {
 	bool behind = false, more;
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	const double share = 1.0 / x->wl->nr_cpus;
+	/* The tasks' CPUs (cpus=N: the first N) share the rates and the
+	 * footprint; the others' ledgers keep nothing. */
+	const unsigned ncpu = p->cpus && p->cpus < x->wl->nr_cpus ? p->cpus : x->wl->nr_cpus;
+	const double share = x->cpu_id < ncpu ? 1.0 / ncpu : 0.0;
 	const unsigned long rates[WL_NR_RATES] = {
 		[WL_ANON] = p->anon,   [WL_FILE_READ] = p->file_read, [WL_FILE_WRITE] = p->file_write,
 		[WL_SHMEM] = p->shmem, [WL_SLAB] = p->slab,	      [WL_KERNEL] = p->kernel,
@@ -1583,7 +1587,7 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 		wl_memstall(x, w, sleep);
 		task_dt = MAX(dt - (double)sleep / 1e9, 0.0);
 	}
-	if (!mcg_profile_is_idle(p))
+	if (!mcg_profile_is_idle(p) && share > 0)
 		tasks_kernel_floor(x, w, p);
 	for (int r = 0; r < WL_RECLAIM; r++)
 		total_rate += (double)rates[r];
@@ -1656,7 +1660,7 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	/* The turnover trims stacks and page tables with the rest, as
 	 * threads go; the threads that replace them come with their own
 	 * before the step ends, so no sample finds running tasks without. */
-	if (!mcg_profile_is_idle(p))
+	if (!mcg_profile_is_idle(p) && share > 0)
 		tasks_kernel_floor(x, w, p);
 	return behind;
 }

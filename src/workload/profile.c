@@ -35,7 +35,7 @@ const char *const *mcg_profile_presets(void)
 	return preset_names;
 }
 
-enum key_kind { K_RATE, K_PERCENT, K_SIZE, K_BOOL, K_NODES };
+enum key_kind { K_RATE, K_PERCENT, K_SIZE, K_BOOL, K_NODES, K_CPUS };
 
 struct key {
 	const char *name;
@@ -57,10 +57,12 @@ static const struct key keys[] = {
 	{ "footprint", K_SIZE, FIELD(footprint) },
 	{ "fault_work", K_RATE, FIELD(fault_work) },
 	{ "turnover", K_PERCENT, FIELD(turnover) },
+	{ "swapin", K_PERCENT, FIELD(swapin) },
 	{ "reclaim", K_RATE, FIELD(reclaim) },
 	{ "swap", K_BOOL, FIELD(swap) },
 	{ "tasks", K_BOOL, FIELD(tasks) },
 	{ "nodes", K_NODES, FIELD(nodes) },
+	{ "cpus", K_CPUS, FIELD(cpus) },
 };
 
 /* Rates beyond this are not a profile but a typo. */
@@ -182,6 +184,12 @@ static bool parse_token(const char *tok, unsigned nr_nodes, struct mcg_profile *
 			return true;
 		case K_NODES:
 			return parse_nodes(val, nr_nodes, p);
+		case K_CPUS:
+			/* the most --cpus takes */
+			if (!parse_ulong(val, 1024, &v))
+				return false;
+			*(unsigned *)field = (unsigned)v;
+			return true;
 		}
 	}
 	return false;
@@ -221,6 +229,7 @@ int mcg_profile_parse(const char *text, unsigned nr_nodes, struct mcg_profile **
 
 	p->all_nodes = true;
 	p->swap = false;
+	p->swapin = 25;
 	if (nr_nodes < 1 || nr_nodes > 64 || !g_utf8_validate(text, -1, NULL) ||
 	    !parse_into(text, nr_nodes, p, true)) {
 		g_free(p);
@@ -287,6 +296,9 @@ char *mcg_profile_format(const struct mcg_profile *p)
 			break;
 		case K_NODES:
 			format_nodes(s, p);
+			break;
+		case K_CPUS:
+			g_string_append_printf(s, "%u", *(const unsigned *)field);
 			break;
 		}
 		g_string_append_c(s, '\n');

@@ -35,7 +35,8 @@ struct mcg_profile;
  * Text form: tokens `key=value` separated by blanks or newlines, an optional
  * leading `preset=NAME` giving the starting values (otherwise all zero), later
  * keys overriding.  Rates are pages per second per cgroup (spread over all
- * CPUs); sizes take K, M, G suffixes; percentages are 0..100.
+ * CPUs); sizes take K, M, G suffixes; percentages are 0..100.  Every key
+ * is 0 or off unless given, but swapin.
  *
  *   anon=N        anonymous page faults per second
  *   thp=P         percent of anonymous faults served by 2 MiB THPs
@@ -55,11 +56,17 @@ struct mcg_profile;
  *                 converts a time)
  *   turnover=P    once at footprint, percent of it freed and faulted anew
  *                 per second (0: keep the fault rates)
+ *   swapin=P      percent of anonymous faults that find a swapped-out page
+ *                 while there are any, and read it back (default 25; 100
+ *                 reads all of it back before faulting anything new)
  *   reclaim=N     background (kswapd) reclaim, pages per second
  *   swap=on|off   whether reclaim may swap anonymous pages out
  *   tasks=on|off  tasks even when every rate is 0: they sleep, holding their
  *                 memory (a profile with any rate has tasks anyway)
  *   nodes=LIST    NUMA nodes to allocate on: "all" or e.g. "0,2-3"
+ *   cpus=N        the tasks run on the first N emulated CPUs only (0, the
+ *                 default: on all), as N threads pinned there would: one
+ *                 reader of a file is cpus=1
  *
  * Presets: idle (no tasks); sleep (tasks that hold their memory and make no
  * page events); seed001 (the seed 001 mix: anon, file, dirty/writeback,
