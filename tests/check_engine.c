@@ -878,6 +878,68 @@ START_TEST(test_manual_clock)
 }
 END_TEST
 
+/* Accuracy on a manual clock, 7.3 at 2 CPUs (threshold 2 x 64 pages):
+ * 100 pages of a grandchild b, unflushed, are missing from a's read, 100%
+ * of it; the data's age is the time since the flush of a or of an
+ * ancestor began (the periodic one at 2 s); the root's flush at 2.5 s
+ * makes a's read exact and new.  5.10 has no flush: no age. */
+START_TEST(test_accuracy)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_cgroup *a, *b;
+	struct mcg_accuracy_sample s;
+	struct mcg_accuracy_summary sum;
+
+	mcg_engine_config_init(&cfg);
+	cfg.manual_clock = true;
+	cfg.nr_cpus = 2;
+	e = mcg_engine_new(&cfg);
+	a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	b = test_cgroup_make(e, a, "b");
+	test_stat_mod(e, 1, b, 0, MCG_ANON_MAPPED, 50);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 2100000000u), 0);	/* periodic at 2 s */
+	test_stat_mod(e, 1, b, 0, MCG_ANON_MAPPED, 100);
+	test_stat_mod(e, 0, b, 0, MCG_PGFAULT, 7);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 2300000000u), 0);
+	mcg_memcg_flush_stats(e, a);	/* under the threshold: no flush */
+	mcg_accuracy_measure(e, a, &s);
+	ck_assert_double_eq(s.err_pages, 100);
+	/* anon 150 exact, 50 shown: 66.7%; pgfault 7 exact, 0 shown: 100%. */
+	ck_assert_double_eq(s.err_pct, 100);
+	ck_assert_double_eq(s.age_ns, 300000000.0);
+	mcg_accuracy_record(e, a);
+	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
+	ck_assert_int_eq(mcg_engine_clock_set(e, 2500000000u), 0);
+	mcg_accuracy_measure(e, a, &s);
+	ck_assert_double_eq(s.err_pages, 0);
+	ck_assert_double_eq(s.err_pct, 0);
+	ck_assert_double_eq(s.age_ns, 200000000.0);
+	mcg_accuracy_record(e, a);
+	mcg_accuracy_summary(e, &sum);
+	ck_assert_uint_eq(sum.reads, 2);
+	ck_assert_double_eq(sum.err_pages_max, 100);
+	ck_assert_double_eq(sum.err_pages_p50, 0);
+	ck_assert_double_eq(sum.age_ns_max, 300000000.0);
+	mcg_accuracy_reset(e);
+	mcg_accuracy_summary(e, &sum);
+	ck_assert_uint_eq(sum.reads, 0);
+	ck_assert(isnan(sum.err_pages_max));
+	mcg_cgroup_put(b);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+
+	e = test_engine_make(2, 1, "5.10", MCG_HIERARCHY_V2, NULL);
+	a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	test_stat_mod(e, 1, a, 0, MCG_ANON_MAPPED, 10);
+	mcg_accuracy_measure(e, a, &s);
+	ck_assert_double_eq(s.err_pages, 10);	/* in the CPU's batch */
+	ck_assert(isnan(s.age_ns));
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* A flush costs the updated pairs, not the tree: 1000 idle cgroups and 10
  * updated ones on one CPU make 11 visits (the 10 and the root). */
 START_TEST(test_flush_visits_only_updated)
@@ -2438,6 +2500,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_periodic_flusher);
 	tcase_add_test(tc, test_ratelimited);
 	tcase_add_test(tc, test_manual_clock);
+	tcase_add_test(tc, test_accuracy);
 	tcase_add_test(tc, test_flush_visits_only_updated);
 	suite_add_tcase(s, tc);
 

@@ -36,11 +36,12 @@ if [ -f "$SPEC/v1-memcg-files.tsv" ]; then
 	done < "$SPEC/v1-memcg-files.tsv"
 fi
 # the root: the same files plus cgroup.sane_behavior and release_agent, and
-# the emulator's memcgfs.flush_stats, memcgfs.read_stats and memcgfs.clock
+# the emulator's memcgfs.flush_stats, memcgfs.read_stats, memcgfs.clock and
+# memcgfs.accuracy
 listing "$M/x" > "$TMP/child"
 { cat "$TMP/child"; echo "-r--r--r-- cgroup.sane_behavior"; echo "-rw-r--r-- release_agent"
   echo "-r--r--r-- memcgfs.flush_stats"; echo "-r--r--r-- memcgfs.read_stats"
-  echo "-rw-r--r-- memcgfs.clock"; } |
+  echo "-rw-r--r-- memcgfs.clock"; echo "-rw-r--r-- memcgfs.accuracy"; } |
 	sort -k2 > "$TMP/want"
 listing "$M" | sort -k2 > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v1 root file set"
@@ -117,6 +118,7 @@ cat > "$TMP/want" <<'LIST'
 -rw-r--r-- io.cost.qos
 -rw-r--r-- io.pressure
 -r--r--r-- io.stat
+-rw-r--r-- memcgfs.accuracy
 --w------- memcgfs.charge
 -rw-r--r-- memcgfs.clock
 -r--r--r-- memcgfs.flush_stats
@@ -349,4 +351,33 @@ expect "v1 dirty throttling flushes" "$(dirty_flushes_of --kernel=7.3 --hierarch
 # which those keep renewing (tests/check_engine.c shows it on its own)
 set -- $(flushes_of --kernel=6.1)
 [ "$1" -gt 0 ] || fail "classic LRU (6.1): reclaim $1 flushes"
+# --accuracy on a manual clock: 7.3 at 8 CPUs flushes a's subtree past
+# 8 x 64 pages; the anonymous faults of 100 ms at 1000/s stay under it, so
+# a's read shows none of them: each fault's page and pgfault event are
+# missing, all of them (100% off), and nothing was ever flushed (no age);
+# 2 s more and the read flushes: exact and new.  Writing 0 resets;
+# anything else is EINVAL.
+m=$TMP/acc
+mount_fs "$m" --clock=manual --random_seed=1 --cpus=8 --flush_period_ms=0 --accuracy
+mkdir "$m/a" || fail "mkdir a"
+echo "anon=1000 footprint=64M" > "$m/a/memcgfs.workload" || fail workload
+echo 100ms > "$m/memcgfs.clock" || fail clock
+acc() { awk -v k="$1" '$1 == k { print $2 }' "$m/memcgfs.accuracy"; }
+grep -q "^anon 0$" "$m/a/memory.stat" || fail "a's anon flushed under the threshold"
+faults=$(awk '$1 == "page_events" { print $2 }' "$m/a/memcgfs.workload_stat")
+[ "$faults" -gt 50 ] || fail "$faults faults in 100 ms at 1000/s"
+expect "accuracy reads" "$(acc reads)" 1
+expect "accuracy error pages" "$(acc error_pages_max)" "$faults"
+expect "accuracy error pct" "$(acc error_pct_max)" 100
+expect "accuracy age before any flush" "$(acc age_usec_max)" nan
+echo 2s > "$m/memcgfs.clock" || fail clock
+cat "$m/a/memory.stat" >/dev/null
+expect "accuracy reads" "$(acc reads)" 2
+expect "accuracy error p50" "$(acc error_pages_p50)" 0
+expect "accuracy age of a flushing read" "$(acc age_usec_max)" 0
+echo 0 > "$m/memcgfs.accuracy" || fail "accuracy reset"
+expect "accuracy reads after a reset" "$(acc reads)" 0
+echo 1 > "$m/memcgfs.accuracy" 2>/dev/null && fail "accuracy accepted 1"
+fusermount3 -u "$m" || fail "umount accuracy"
+wait "$FS_PID"
 echo "PASS: fs-files"

@@ -188,6 +188,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	 * copy) see that build. */
 	mcg_kernel_set_hierarchy(&e->cfg.kernel, cfg->hierarchy == MCG_HIERARCHY_V1);
 	pthread_mutex_init(&e->clock_lock, NULL);
+	pthread_mutex_init(&e->accuracy_lock, NULL);
 	e->layout = mcg_kernel_layout(&e->cfg.kernel);
 	e->charge_batch = cfg->kernel.charge_batch;
 	e->nr_stock = cfg->kernel.nr_memcg_stock;
@@ -305,6 +306,7 @@ void mcg_engine_free(struct mcg_engine *e)
 		pthread_cond_destroy(&e->flusher_cond);
 	}
 	pthread_mutex_destroy(&e->clock_lock);
+	pthread_mutex_destroy(&e->accuracy_lock);
 	/* The stocks' references go first: a destroyed cgroup they pin is
 	 * released now.  Online cgroups are freed whatever their count;
 	 * destroyed ones were unlinked and go with their last reference. */

@@ -442,6 +442,34 @@ bool mcg_memcg_needs_flush(const struct mcg_engine *e, const struct mcg_cgroup *
 void mcg_cputime_flush(struct mcg_engine *e, struct mcg_cgroup *cg);
 void mcg_io_flush(struct mcg_engine *e, struct mcg_cgroup *cg);
 
+/* ---- accuracy (accuracy.c) ----
+ *
+ * How far a read of memory.stat is from the exact sum at that moment, and
+ * how old its data is: the other side of every flushing patch's cost. */
+struct mcg_accuracy_sample {
+	double err_pages;	/* largest |shown - exact| over the items, in pages */
+	double err_pct;		/* largest |shown - exact| / |exact|, percent */
+	double age_ns;		/* since the flush that produced it; NAN: no flush */
+};
+/* Samples cg's hierarchical memcg-wide items now (after a read's flush). */
+void mcg_accuracy_measure(struct mcg_engine *e, struct mcg_cgroup *cg,
+			  struct mcg_accuracy_sample *out);
+/* mcg_accuracy_measure(), kept among the last MCG_ACCURACY_SAMPLES. */
+#define MCG_ACCURACY_SAMPLES 65536
+void mcg_accuracy_record(struct mcg_engine *e, struct mcg_cgroup *cg);
+/* Forgets the samples (reads counts from 0 again). */
+void mcg_accuracy_reset(struct mcg_engine *e);
+/* Percentiles (nearest rank) of the samples kept: NAN where none; ages
+ * over the samples that have one. */
+struct mcg_accuracy_summary {
+	uint64_t reads;		/* samples recorded since the last reset */
+	uint64_t samples;	/* of which kept */
+	double err_pages_p50, err_pages_p99, err_pages_max;
+	double err_pct_p50, err_pct_p99, err_pct_max;
+	double age_ns_p50, age_ns_p99, age_ns_max;
+};
+void mcg_accuracy_summary(struct mcg_engine *e, struct mcg_accuracy_summary *out);
+
 #define MCG_CHANGED_HIST 17
 struct mcg_flush_counters {
 	uint64_t flushes;	/* memcg flushes performed (forced or over threshold) */

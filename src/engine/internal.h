@@ -196,6 +196,10 @@ struct mcg_cgroup {
 	_Alignas(64) _Atomic long css_refs;
 	_Atomic unsigned long memory_events[MCG_NR_MEMORY_EVENTS];
 	_Atomic unsigned long memory_events_local[MCG_NR_MEMORY_EVENTS];
+	/* When the last memcg flush of this subtree began (engine clock;
+	 * INT64_MIN: never): the age of what it folded (accuracy.c).  Any
+	 * flusher stores, readers load; relaxed. */
+	_Atomic int64_t flushed_ns;
 };
 
 #define MCG_MAX_MEMCG_STOCK 7
@@ -370,6 +374,12 @@ struct mcg_engine {
 	_Atomic uint64_t clock_ns;
 	uint64_t next_periodic_ns;		/* clock_lock */
 	uint64_t clock_origin_ns;
+
+	/* Accuracy samples (accuracy.c): a ring of the last
+	 * MCG_ACCURACY_SAMPLES, accuracy_reads in all; accuracy_lock. */
+	pthread_mutex_t accuracy_lock;
+	struct mcg_accuracy_sample accuracy[MCG_ACCURACY_SAMPLES];
+	uint64_t accuracy_reads;
 
 	/* Periodic flusher. */
 	pthread_t flusher;

@@ -19,4 +19,5 @@ libmemcgfs_a_SOURCES += \
 	src/engine/basestat.c \
 	src/engine/iostat.c \
 	src/engine/engine.c \
+	src/engine/accuracy.c \
 	$(NULL)

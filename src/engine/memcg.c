@@ -23,6 +23,7 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
 	vs->lstate_local = a += nr_lstate;
 	vs->lstate_pending = a += nr_lstate;
 	atomic_init(&vs->stats_updates, 0);
+	atomic_init(&cg->flushed_ns, INT64_MIN);
 
 	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++) {
 		struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu);
@@ -319,7 +320,10 @@ void memcg_flush_cpu(void *owner, unsigned cpu, void *arg)
 unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg, bool may_sleep)
 {
 	uint64_t start = mcg_now_ns();
-	unsigned long visited =
+	unsigned long visited;
+
+	atomic_store_explicit(&cg->flushed_ns, engine_now_ns(e), memory_order_relaxed);
+	visited =
 		rstat_flush(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY], may_sleep);
 
 	atomic_fetch_add_explicit(&e->flush_ns, mcg_now_ns() - start, memory_order_relaxed);

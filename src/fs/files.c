@@ -1211,6 +1211,36 @@ static int show_flush_stats(struct fs_call *c, GString *out)
 	return 0;
 }
 
+/* memcgfs.accuracy (root only, emulator only): with --accuracy, the error
+ * and age of the memory.stat reads since the last reset
+ * (mcg_accuracy_summary(): percentiles of the last MCG_ACCURACY_SAMPLES
+ * reads), "nan" where there is nothing to take one of; writing 0 resets.
+ * Scripts parse it: new keys go at the end. */
+static int show_accuracy(struct fs_call *c, GString *out)
+{
+	struct mcg_accuracy_summary a;
+
+	mcg_accuracy_summary(c->fs->e, &a);
+	g_string_append_printf(out, "reads %" G_GUINT64_FORMAT "\nsamples %" G_GUINT64_FORMAT "\n",
+			       a.reads, a.samples);
+	g_string_append_printf(out, "error_pages_p50 %.6g\nerror_pages_p99 %.6g\n"
+				    "error_pages_max %.6g\n",
+			       a.err_pages_p50, a.err_pages_p99, a.err_pages_max);
+	g_string_append_printf(out, "error_pct_p50 %.6g\nerror_pct_p99 %.6g\nerror_pct_max %.6g\n",
+			       a.err_pct_p50, a.err_pct_p99, a.err_pct_max);
+	g_string_append_printf(out, "age_usec_p50 %.6g\nage_usec_p99 %.6g\nage_usec_max %.6g\n",
+			       a.age_ns_p50 / 1e3, a.age_ns_p99 / 1e3, a.age_ns_max / 1e3);
+	return 0;
+}
+
+static int write_accuracy(struct fs_call *c, char *buf)
+{
+	if (strcmp(fs_strstrip(buf), "0") != 0)
+		return -EINVAL;
+	mcg_accuracy_reset(c->fs->e);
+	return 0;
+}
+
 /* memcgfs.read_stats (root only, emulator only): what rendering costs the
  * daemon, per file name, for the files rendered at least once, in table
  * order: "<name> <renders> <nanoseconds>".  A render is one successful
@@ -2184,6 +2214,7 @@ static const struct fs_file v1_files[] = {
 	{ "tasks", RW, FS_MIGRATE, show_threads, write_pid, 0, ALL_KERNELS },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.accuracy", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_accuracy, write_accuracy, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
@@ -2259,6 +2290,7 @@ static const struct fs_file v2_files[] = {
 	  SINCE(6, 8) },
 	/* Emulator-only files follow. */
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.accuracy", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_accuracy, write_accuracy, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },

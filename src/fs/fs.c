@@ -1048,7 +1048,7 @@ static void fs_count_render(struct mcgfs *fs, const struct fs_file *f, uint64_t 
 static int open_render(struct mcgfs *fs, struct fs_open *of)
 {
 	struct fs_call call = { .fs = fs, .node = of->node, .cg = of->node->cg, .of = of };
-	uint64_t start;
+	uint64_t start, end;
 	int err;
 
 	if (!of->text)
@@ -1058,12 +1058,16 @@ static int open_render(struct mcgfs *fs, struct fs_open *of)
 	err = fs_call_memcg(fs, &call, of->file);
 	if (!err)
 		err = of->file->show(&call, of->text);
+	end = fs_monotonic_ns();
+	/* --accuracy: the read's error and age, outside its timing. */
+	if (!err && fs->opt->accuracy && call.memcg && strcmp(of->file->name, "memory.stat") == 0)
+		mcg_accuracy_record(fs->e, call.memcg);
 	fs_call_done(&call);
 	if (err) {
 		g_string_truncate(of->text, 0);
 		return err;
 	}
-	fs_count_render(fs, of->file, fs_monotonic_ns() - start);
+	fs_count_render(fs, of->file, end - start);
 	fs_notify_read(of, call.changes);
 	return 0;
 }

@@ -59,6 +59,7 @@ struct mcgfs_options {
 	double timeout;				/* entry and attribute cache, s */
 	unsigned max_read;			/* bytes per READ request */
 	bool pagecache;				/* read-only files via the page cache */
+	bool accuracy;				/* sample each memory.stat read's error */
 	unsigned event_limit;			/* event_control registrations per uid */
 	unsigned max_cgroups;			/* live and dying cgroups, at most */
 	unsigned max_threads;			/* worker threads, at most */

@@ -38,6 +38,7 @@ enum {
 	KEY_CLOCK,
 	KEY_RANDOM_SEED,
 	KEY_PAGECACHE,
+	KEY_ACCURACY,
 	KEY_MEMCG_V1,
 	KEY_LRU_GEN,
 	KEY_EVENT_LIMIT,
@@ -216,6 +217,9 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 	case KEY_HUGETLB:
 		o->engine.hugetlb_accounting = true;
 		return 0;
+	case KEY_ACCURACY:
+		o->accuracy = true;
+		return 0;
 	case KEY_PAGECACHE:
 		o->pagecache = true;
 		return 0;
@@ -291,6 +295,8 @@ static struct fuse_opt *build_spec(GPtrArray *strings)
 	spec_add(spec, strings, g_strdup("--hugetlb_accounting"), KEY_HUGETLB);
 	spec_add(spec, strings, g_strdup("pagecache"), KEY_PAGECACHE);
 	spec_add(spec, strings, g_strdup("--pagecache"), KEY_PAGECACHE);
+	spec_add(spec, strings, g_strdup("accuracy"), KEY_ACCURACY);
+	spec_add(spec, strings, g_strdup("--accuracy"), KEY_ACCURACY);
 	return (struct fuse_opt *)(void *)g_array_free(spec, FALSE);
 }
 
@@ -353,6 +359,9 @@ static void usage(const char *prog)
 	       "                           as Debian builds the release, y from 6.12)\n"
 	       "    --flush_period_ms=N    periodic statistics flush, 0 = off (default %u)\n"
 	       "    --hugetlb_accounting   cgroup2 memory_hugetlb_accounting\n"
+	       "    --accuracy             after each read of memory.stat, how far it is\n"
+	       "                           from the exact sums and how old: the root's\n"
+	       "                           memcgfs.accuracy (costs a subtree walk per read)\n"
 	       "    --timeout=SECONDS      entry and attribute cache (default %.0f)\n"
 	       "    --max_read=BYTES       bytes per READ request (default %u)\n"
 	       "    --pagecache            read-only files through the page cache: one\n"
