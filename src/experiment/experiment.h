@@ -279,6 +279,22 @@ void exp_publish(struct exp_result *row, enum exp_effect effect, double p, doubl
  * (half the source's last digit; 0 for exact figures): p and its range. */
 void exp_published_ratio(double before, double after, double res, double *p, double *p_lo,
 			 double *p_hi);
+/* A published figure for a row found by the start of its measure (the
+ * standard battery's rows, whose measures battery.c lists). */
+struct exp_figure {
+	const char *measure;
+	enum exp_effect effect;
+	double p, p_lo, p_hi;	/* as exp_publish() takes them */
+	const char *text;	/* what it is and where it is from */
+};
+
+/* The standard battery (battery.c): base against base + patch `patch`,
+ * for a patch without an experiment of its own.  figures (NULL, or ended
+ * by a NULL measure) publish figures for its rows; the first is the
+ * headline.  0, or -1 after a message. */
+int exp_battery(const char *patch, const struct exp_figure *figures, const struct exp_options *o,
+		const char *tmp, struct exp_report *r);
+
 /* Writes DIR/NAME.tsv and DIR/NAME.png (if gnuplot is there) and
  * prints the table.  0, or -1 after a message. */
 int exp_report_finish(struct exp_report *r, const struct exp_options *o);

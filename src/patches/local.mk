@@ -23,6 +23,7 @@ libpatches_a_SOURCES = \
 	src/experiment/daemon.c \
 	src/experiment/pairs.c \
 	src/experiment/report.c \
+	src/experiment/battery.c \
 	$(MCG_PATCHES) \
 	$(NULL)
 nodist_libpatches_a_SOURCES = src/patches/list.h
@@ -35,4 +36,6 @@ src/patches/list.h: $(srcdir)/src/patches/local.mk
 		n=$${f##*/}; printf 'MCG_PATCH(%s)\n' "$${n%.c}" | tr - _; \
 	done >$@.tmp && mv $@.tmp $@
 BUILT_SOURCES += src/patches/list.h
+# Also for a make of one program, which BUILT_SOURCES does not cover.
+src/patches/patches.$(OBJEXT): src/patches/list.h
 CLEANFILES += src/patches/list.h

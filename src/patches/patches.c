@@ -101,7 +101,9 @@ static int run_patch(const void *arg, const struct exp_options *o, const char *t
 {
 	const struct mcg_patch *p = arg;
 
-	return p->experiment(p, o, tmp, r);
+	if (p->experiment)
+		return p->experiment(p, o, tmp, r);
+	return exp_battery(p->name, p->figures, o, tmp, r);
 }
 
 void mcg_patch_print_list(void)
@@ -114,6 +116,7 @@ void mcg_patch_print_list(void)
 		printf("    base: %s%s%s; upstream: %s\n", p->base ? p->base : "any release (",
 		       p->base ? "" : p->any_base, p->base ? "" : " by default)", p->upstream);
 		printf("    before: %s\n    after:  %s\n", p->before_help, p->after_help);
+		printf("    experiment: %s\n", p->experiment ? "its own" : "the standard battery");
 		printf("    published: %s\n", p->published ? p->published : "nothing");
 	}
 }

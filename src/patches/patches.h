@@ -37,7 +37,9 @@
  *
  * with '-' in NAME written '_' in the symbol, and add its one line to
  * src/patches/local.mk.  The registry (mcg_patch_list()) is generated from
- * that line; nothing else is edited.
+ * that line; nothing else is edited.  A patch without an experiment of its
+ * own is measured by the standard battery (src/experiment/battery.c),
+ * against the figures it publishes for the battery's rows.
  */
 #ifndef MEMCGFS_PATCHES_PATCHES_H
 #define MEMCGFS_PATCHES_PATCHES_H
@@ -69,13 +71,16 @@ struct mcg_patch {
 	/* The deltas on a copy of the base (NULL: the base as it is). */
 	void (*before)(struct mcg_kernel *k);
 	void (*after)(struct mcg_kernel *k);
-	/* Its experiment.  It measures the two
+	/* Its experiment (NULL: the standard battery).  It measures the two
 	 * sides through mounted daemons (experiment.h: exp_pair_start() and
 	 * the rows of r), with scratch directory tmp; returns 0, 1 for a run
 	 * whose check failed (its report says which), -1 if it could not
 	 * run. */
 	int (*experiment)(const struct mcg_patch *p, const struct exp_options *o,
 			  const char *tmp, struct exp_report *r);
+	/* For the standard battery: published figures of its rows (NULL, or
+	 * ended by a NULL measure); the first is the headline. */
+	const struct exp_figure *figures;
 };
 
 /* Every patch, in src/patches/local.mk's order; *nr receives the count. */
