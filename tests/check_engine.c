@@ -940,6 +940,53 @@ START_TEST(test_accuracy)
 }
 END_TEST
 
+/* The flush trace, 6.1's global policy at 2 CPUs: a read under the
+ * threshold, one that finds a flush running (the trylock), a refault's
+ * _delayed() before 2 x FLUSH_TIME, a reclaim flush; nothing while off. */
+START_TEST(test_flush_trace)
+{
+	struct mcg_engine *e = test_engine_make(2, 1, "6.1", MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	GString *out = g_string_new(NULL);
+	gchar **lines;
+
+	mcg_memcg_flush_stats(e, a);	/* tracing off: no record */
+	mcg_trace_set(e, true);
+	mcg_trace_reader("memory.stat");
+	mcg_memcg_flush_stats(e, a);
+	mcg_trace_reader(NULL);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	pthread_mutex_lock(&e->stats_flush_lock);
+	mcg_memcg_flush_stats(e, a);
+	pthread_mutex_unlock(&e->stats_flush_lock);
+	mcg_memcg_flush_for_refault(e, a);
+	mcg_memcg_flush_for_reclaim(e, a);
+	mcg_trace_set(e, false);
+	mcg_memcg_flush_stats(e, a);
+	mcg_trace_format(e, out);
+	lines = g_strsplit(out->str, "\n", -1);
+	ck_assert_uint_eq(g_strv_length(lines), 6);	/* header, 4 records, "" */
+	ck_assert_str_eq(lines[0], "# tracing off; 4 records, 0 dropped");
+	ck_assert_str_eq(strchr(lines[1], ':'), ": memcg_flush_stats: memcg_id=1 stats_updates=0 force=0 "
+				   "needs_flush=0 trigger=read file=memory.stat flushed=0 "
+				   "reason=below_threshold pairs=0 usec=0.000");
+	/* 1000 pages are 1000 / 64 = 15 batches, over 2 CPUs. */
+	ck_assert_str_eq(strchr(lines[2], ':'), ": memcg_flush_stats: memcg_id=1 stats_updates=15 force=0 "
+				   "needs_flush=1 trigger=kernel file=- flushed=0 reason=trylock "
+				   "pairs=0 usec=0.000");
+	ck_assert_str_eq(strchr(lines[3], ':'), ": memcg_flush_stats: memcg_id=1 stats_updates=15 force=0 "
+				   "needs_flush=1 trigger=refault file=- flushed=0 reason=ratelimited "
+				   "pairs=0 usec=0.000");
+	ck_assert(g_str_has_prefix(strchr(lines[4], ':'), ": memcg_flush_stats: memcg_id=1 stats_updates=15 "
+					     "force=0 needs_flush=1 trigger=reclaim file=- flushed=1 "
+					     "reason=- pairs=2 usec="));
+	g_strfreev(lines);
+	g_string_free(out, TRUE);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* A flush costs the updated pairs, not the tree: 1000 idle cgroups and 10
  * updated ones on one CPU make 11 visits (the 10 and the root). */
 START_TEST(test_flush_visits_only_updated)
@@ -2501,6 +2548,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_ratelimited);
 	tcase_add_test(tc, test_manual_clock);
 	tcase_add_test(tc, test_accuracy);
+	tcase_add_test(tc, test_flush_trace);
 	tcase_add_test(tc, test_flush_visits_only_updated);
 	suite_add_tcase(s, tc);
 

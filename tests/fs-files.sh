@@ -37,11 +37,12 @@ if [ -f "$SPEC/v1-memcg-files.tsv" ]; then
 fi
 # the root: the same files plus cgroup.sane_behavior and release_agent, and
 # the emulator's memcgfs.flush_stats, memcgfs.read_stats, memcgfs.clock and
-# memcgfs.accuracy
+# memcgfs.accuracy and memcgfs.trace
 listing "$M/x" > "$TMP/child"
 { cat "$TMP/child"; echo "-r--r--r-- cgroup.sane_behavior"; echo "-rw-r--r-- release_agent"
   echo "-r--r--r-- memcgfs.flush_stats"; echo "-r--r--r-- memcgfs.read_stats"
-  echo "-rw-r--r-- memcgfs.clock"; echo "-rw-r--r-- memcgfs.accuracy"; } |
+  echo "-rw-r--r-- memcgfs.clock"; echo "-rw-r--r-- memcgfs.accuracy"
+  echo "-rw-r--r-- memcgfs.trace"; } |
 	sort -k2 > "$TMP/want"
 listing "$M" | sort -k2 > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v1 root file set"
@@ -123,6 +124,7 @@ cat > "$TMP/want" <<'LIST'
 -rw-r--r-- memcgfs.clock
 -r--r--r-- memcgfs.flush_stats
 -r--r--r-- memcgfs.read_stats
+-rw-r--r-- memcgfs.trace
 -rw-r--r-- memcgfs.workload
 -r--r--r-- memcgfs.workload_stat
 -r--r--r-- memory.numa_stat
@@ -379,5 +381,33 @@ echo 0 > "$m/memcgfs.accuracy" || fail "accuracy reset"
 expect "accuracy reads after a reset" "$(acc reads)" 0
 echo 1 > "$m/memcgfs.accuracy" 2>/dev/null && fail "accuracy accepted 1"
 fusermount3 -u "$m" || fail "umount accuracy"
+wait "$FS_PID"
+# memcgfs.trace on a manual clock, 7.3 at 2 CPUs (threshold 128 pages,
+# periodic flush every 2 s): a read 10 ms in finds nothing published and
+# skips; one 500 ms later flushes a's 2 (memcg, CPU) pairs; the periodic
+# flush at 2 s forces the root's.  Off, it records nothing more.
+m=$TMP/trace
+mount_fs "$m" --clock=manual --random_seed=1 --cpus=2
+echo 1 > "$m/memcgfs.trace" || fail "trace on"
+mkdir "$m/a" || fail "mkdir a"
+echo "anon=1000 footprint=64M" > "$m/a/memcgfs.workload" || fail workload
+echo 10ms > "$m/memcgfs.clock" || fail clock
+cat "$m/a/memory.stat" >/dev/null
+echo 500ms > "$m/memcgfs.clock" || fail clock
+cat "$m/a/memory.stat" >/dev/null
+echo 1490ms > "$m/memcgfs.clock" || fail clock
+echo 0 > "$m/memcgfs.trace" || fail "trace off"
+cat "$m/a/memory.stat" >/dev/null
+sed 1d "$m/memcgfs.trace" > "$TMP/trace.txt"
+expect "trace records" "$(wc -l < "$TMP/trace.txt")" 3
+expect "trace header" "$(head -n 1 "$m/memcgfs.trace")" "# tracing off; 3 records, 0 dropped"
+grep -q "^0\.010000: memcg_flush_stats: memcg_id=[0-9]* stats_updates=0 force=0 needs_flush=0 trigger=read file=memory.stat flushed=0 reason=below_threshold pairs=0 usec=0\.000$" \
+	"$TMP/trace.txt" || fail "trace: the skipped read: $(cat "$TMP/trace.txt")"
+grep -q "^0\.510000: memcg_flush_stats: memcg_id=[0-9]* stats_updates=[0-9]* force=0 needs_flush=1 trigger=read file=memory.stat flushed=1 reason=- pairs=2 usec=" \
+	"$TMP/trace.txt" || fail "trace: the flushing read: $(cat "$TMP/trace.txt")"
+grep -q "^2\.000000: memcg_flush_stats: memcg_id=1 stats_updates=[0-9]* force=1 needs_flush=[01] trigger=periodic file=- flushed=1 reason=- pairs=[0-9]* usec=" \
+	"$TMP/trace.txt" || fail "trace: the periodic flush: $(cat "$TMP/trace.txt")"
+echo 2 > "$m/memcgfs.trace" 2>/dev/null && fail "trace accepted 2"
+fusermount3 -u "$m" || fail "umount trace"
 wait "$FS_PID"
 echo "PASS: fs-files"

@@ -125,8 +125,11 @@ static enum mcg_update_path engine_update_path(const struct mcg_kernel *k)
 /* flush_memcg_stats_dwork(): forced on purpose, whole tree. */
 static void periodic_flush(struct mcg_engine *e)
 {
+	enum mcg_flush_trigger old = trace_trigger_swap(MCG_TRIGGER_PERIODIC);
+
 	atomic_fetch_add_explicit(&e->nr_periodic, 1, memory_order_relaxed);
 	__mcg_memcg_flush_stats(e, e->root, true);
+	trace_trigger_swap(old);
 }
 
 static bool periodic_flush_runs(const struct mcg_engine *e)
@@ -189,6 +192,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 	mcg_kernel_set_hierarchy(&e->cfg.kernel, cfg->hierarchy == MCG_HIERARCHY_V1);
 	pthread_mutex_init(&e->clock_lock, NULL);
 	pthread_mutex_init(&e->accuracy_lock, NULL);
+	pthread_mutex_init(&e->trace_lock, NULL);
 	e->layout = mcg_kernel_layout(&e->cfg.kernel);
 	e->charge_batch = cfg->kernel.charge_batch;
 	e->nr_stock = cfg->kernel.nr_memcg_stock;
@@ -307,6 +311,8 @@ void mcg_engine_free(struct mcg_engine *e)
 	}
 	pthread_mutex_destroy(&e->clock_lock);
 	pthread_mutex_destroy(&e->accuracy_lock);
+	pthread_mutex_destroy(&e->trace_lock);
+	g_free(e->trace);
 	/* The stocks' references go first: a destroyed cgroup they pin is
 	 * released now.  Online cgroups are freed whatever their count;
 	 * destroyed ones were unlinked and go with their last reference. */
@@ -551,6 +557,13 @@ void engine_flush_part(struct mcg_engine *e, struct mcg_cgroup *cg, enum mcg_par
 		atomic_fetch_add_explicit(&e->nr_side_flushes, 1, memory_order_relaxed);
 		/* cgroup_rstat_flush(): sleepable. */
 		visited = memcg_flush_tree(e, cg, true);
+		if (trace_on(e)) {
+			enum mcg_flush_trigger old = trace_trigger_swap(MCG_TRIGGER_SIDE);
+
+			trace_flush(e, cg, -1, true, mcg_memcg_needs_flush(e, cg), MCG_SKIP_NONE,
+				    visited, mcg_now_ns() - start);
+			trace_trigger_swap(old);
+		}
 	} else {
 		visited = rstat_flush(t, cg->node_of[part], true);
 	}

@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "kernel/kernel.h"
 
 struct mcg_engine;
@@ -441,6 +443,30 @@ bool mcg_memcg_needs_flush(const struct mcg_engine *e, const struct mcg_cgroup *
  * With shared_rstat_tree these also run memcg's callback. */
 void mcg_cputime_flush(struct mcg_engine *e, struct mcg_cgroup *cg);
 void mcg_io_flush(struct mcg_engine *e, struct mcg_cgroup *cg);
+
+/* ---- the flush trace (trace.c) ----
+ *
+ * One record per memcg flush request, flushed or skipped, with what asked
+ * for it: the root's memcgfs.trace. */
+enum mcg_flush_trigger {
+	MCG_TRIGGER_KERNEL,		/* a kernel path's forced flush (reparenting ...) */
+	MCG_TRIGGER_READ,		/* a reader of a file (mcg_trace_reader()) */
+	MCG_TRIGGER_PERIODIC,		/* the periodic worker */
+	MCG_TRIGGER_RECLAIM,		/* mcg_memcg_flush_for_reclaim() */
+	MCG_TRIGGER_REFAULT,		/* mcg_memcg_flush_for_refault() */
+	MCG_TRIGGER_SHADOW_COUNT,	/* mcg_memcg_flush_for_shadow_count() */
+	MCG_TRIGGER_DIRTY_THROTTLE,	/* mcg_memcg_flush_for_dirty_throttle() */
+	MCG_TRIGGER_SIDE,		/* a cpu.stat or io.stat flush of a shared tree */
+};
+#define MCG_TRACE_RECORDS 16384
+/* on: clears the records and starts; off: stops, keeping them. */
+void mcg_trace_set(struct mcg_engine *e, bool on);
+bool mcg_trace_enabled(const struct mcg_engine *e);
+/* A header line, then the last MCG_TRACE_RECORDS records, oldest first. */
+void mcg_trace_format(struct mcg_engine *e, GString *out);
+/* The file the calling thread renders (a string that outlives the
+ * engine), NULL when done: its flushes are that file's reads. */
+void mcg_trace_reader(const char *file);
 
 /* ---- accuracy (accuracy.c) ----
  *

@@ -29,26 +29,49 @@ bool flush_global_needed(const struct mcg_engine *e)
 	       e->global_flush_threshold;
 }
 
+/* Records a request of the global policy in the flush trace: the count it
+ * found (stats_flush_threshold), what it did, what that cost. */
+static void trace_global(struct mcg_engine *e, long count, bool force, bool needs,
+			 enum mcg_skip_reason why, unsigned long pairs, uint64_t ns)
+{
+	if (trace_on(e))
+		trace_flush(e, e->root, count, force, needs, why, pairs, ns);
+}
+
+static long global_count(const struct mcg_engine *e)
+{
+	return atomic_load_explicit(&e->stats_flush_threshold, memory_order_relaxed);
+}
+
 /* __mem_cgroup_flush_stats(): force is the periodic worker's or an internal
  * caller's unconditional request; it still yields to a running flush. */
 bool flush_global(struct mcg_engine *e, bool force)
 {
-	if (!force && !flush_global_needed(e)) {
+	long count = global_count(e);
+	bool needs = flush_global_needed(e);
+	uint64_t start;
+	unsigned long pairs;
+
+	if (!force && !needs) {
 		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
+		trace_global(e, count, force, needs, MCG_SKIP_THRESHOLD, 0, 0);
 		return false;
 	}
 	if (pthread_mutex_trylock(&e->stats_flush_lock) != 0) {
 		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
+		trace_global(e, count, force, needs, MCG_SKIP_TRYLOCK, 0, 0);
 		return false;
 	}
+	start = mcg_now_ns();
 	atomic_store_explicit(&e->flush_last_time_ns, engine_now_ns(e), memory_order_relaxed);
 	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
 	if (force)
 		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
 	/* cgroup_rstat_flush_irqsafe(): it never lets the lock go. */
-	memcg_flush_tree(e, e->root, false);
+	pairs = memcg_flush_tree(e, e->root, false);
 	atomic_store_explicit(&e->stats_flush_threshold, 0, memory_order_relaxed);
 	pthread_mutex_unlock(&e->stats_flush_lock);
+	trace_global(e, count, force, needs, MCG_SKIP_NONE, pairs, mcg_now_ns() - start);
 	return true;
 }
 
@@ -60,6 +83,10 @@ bool flush_global_delayed(struct mcg_engine *e)
 						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
 	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
 
-	return engine_now_ns(e) > last + 2 * (int64_t)period_ms * 1000000 &&
-	       flush_global(e, false);
+	if (engine_now_ns(e) <= last + 2 * (int64_t)period_ms * 1000000) {
+		trace_global(e, global_count(e), false, flush_global_needed(e), MCG_SKIP_RATELIMIT,
+			     0, 0);
+		return false;
+	}
+	return flush_global(e, false);
 }

@@ -29,19 +29,43 @@ bool flush_per_memcg_needed(const struct mcg_engine *e, const struct mcg_cgroup 
 	       e->flush_threshold;
 }
 
+/* Records a request of the per-memcg policy in the flush trace. */
+static void trace_per_memcg(struct mcg_engine *e, const struct mcg_cgroup *cg, long count,
+			    bool force, bool needs, enum mcg_skip_reason why, unsigned long pairs,
+			    uint64_t ns)
+{
+	if (trace_on(e))
+		trace_flush(e, cg, count, force, needs, why, pairs, ns);
+}
+
+static long memcg_count(const struct mcg_cgroup *cg)
+{
+	return (long)atomic_load_explicit(&cg->vmstats.stats_updates, memory_order_relaxed);
+}
+
+/* __mem_cgroup_flush_stats() (7.3 mm/memcontrol.c; trace_memcg_flush_stats()
+ * fires here, before the decision). */
 bool flush_per_memcg(struct mcg_engine *e, struct mcg_cgroup *cg, bool force)
 {
-	if (!force && !flush_per_memcg_needed(e, cg)) {
+	long count = memcg_count(cg);
+	bool needs = flush_per_memcg_needed(e, cg);
+	uint64_t start;
+	unsigned long pairs;
+
+	if (!force && !needs) {
 		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
+		trace_per_memcg(e, cg, count, force, needs, MCG_SKIP_THRESHOLD, 0, 0);
 		return false;
 	}
+	start = mcg_now_ns();
 	if (!cg->parent)
 		atomic_store_explicit(&e->flush_last_time_ns, engine_now_ns(e),
 				      memory_order_relaxed);
 	atomic_fetch_add_explicit(&e->nr_flushes, 1, memory_order_relaxed);
 	if (force)
 		atomic_fetch_add_explicit(&e->nr_forced, 1, memory_order_relaxed);
-	memcg_flush_tree(e, cg, true);
+	pairs = memcg_flush_tree(e, cg, true);
+	trace_per_memcg(e, cg, count, force, needs, MCG_SKIP_NONE, pairs, mcg_now_ns() - start);
 	return true;
 }
 
@@ -51,6 +75,10 @@ bool flush_per_memcg_ratelimited(struct mcg_engine *e, struct mcg_cgroup *cg)
 						    : MCG_DEFAULT_FLUSH_PERIOD_MS;
 	int64_t last = atomic_load_explicit(&e->flush_last_time_ns, memory_order_relaxed);
 
-	return engine_now_ns(e) > last + 2 * (int64_t)period_ms * 1000000 &&
-	       flush_per_memcg(e, cg, false);
+	if (engine_now_ns(e) <= last + 2 * (int64_t)period_ms * 1000000) {
+		trace_per_memcg(e, cg, memcg_count(cg), false, flush_per_memcg_needed(e, cg),
+				MCG_SKIP_RATELIMIT, 0, 0);
+		return false;
+	}
+	return flush_per_memcg(e, cg, false);
 }

@@ -381,6 +381,15 @@ struct mcg_engine {
 	struct mcg_accuracy_sample accuracy[MCG_ACCURACY_SAMPLES];
 	uint64_t accuracy_reads;
 
+	/* The flush trace (trace.c): a ring of MCG_TRACE_RECORDS (allocated
+	 * when first on), trace_next records in all since it was turned on,
+	 * trace_dropped of them overwritten; trace_lock.  trace_on is read
+	 * without it by every flush. */
+	pthread_mutex_t trace_lock;
+	_Atomic bool trace_on;
+	struct trace_record *trace;
+	uint64_t trace_next, trace_dropped;
+
 	/* Periodic flusher. */
 	pthread_t flusher;
 	bool flusher_running;			/* immutable after start */
@@ -468,6 +477,43 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg);
 void memcg_flush_cpu(void *owner, unsigned cpu, void *arg);
 void memcg_reparent_state_local(struct mcg_engine *e, struct mcg_cgroup *cg);
 unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg, bool may_sleep);
+
+/* ---- the flush trace (trace.c) ---- */
+
+/* Why a flush request did not flush. */
+enum mcg_skip_reason {
+	MCG_SKIP_NONE,		/* it flushed */
+	MCG_SKIP_THRESHOLD,	/* not forced, and not enough pending */
+	MCG_SKIP_TRYLOCK,	/* 6.1: a flush was running (stats_flush_lock) */
+	MCG_SKIP_RATELIMIT,	/* _delayed()/_ratelimited(): the periodic flush is not late */
+};
+
+struct trace_record {
+	int64_t ts_ns;			/* engine clock */
+	uint64_t memcg_id;
+	long stats_updates;
+	unsigned long pairs;		/* (memcg, CPU) pairs folded */
+	uint64_t ns;			/* the flush's time */
+	const char *file;		/* a reader's file, or NULL */
+	uint8_t trigger;		/* enum mcg_flush_trigger */
+	uint8_t reason;			/* enum mcg_skip_reason */
+	bool force, needs_flush;
+};
+
+/* Sets the calling thread's trigger, returning the previous one (kernel
+ * paths set theirs around their flush and put the old one back). */
+enum mcg_flush_trigger trace_trigger_swap(enum mcg_flush_trigger t);
+/* Records one request, if tracing is on (the caller checks trace_on()
+ * first, to keep the cost off flushes when it is not). */
+void trace_flush(struct mcg_engine *e, const struct mcg_cgroup *cg, long stats_updates,
+		 bool force, bool needs_flush, enum mcg_skip_reason reason, unsigned long pairs,
+		 uint64_t ns);
+static inline bool trace_on(const struct mcg_engine *e)
+{
+	return atomic_load_explicit(&e->trace_on, memory_order_relaxed);
+}
+
+
 /* memcg-batched.c (5.10) */
 void memcg_batched_mod(struct mcg_engine *e, struct mcg_cgroup *cg, unsigned cpu, int nid,
 		       enum mcg_item item, long val);

@@ -20,4 +20,5 @@ libmemcgfs_a_SOURCES += \
 	src/engine/iostat.c \
 	src/engine/engine.c \
 	src/engine/accuracy.c \
+	src/engine/trace.c \
 	$(NULL)

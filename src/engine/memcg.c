@@ -468,16 +468,19 @@ void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *
  * from 6.8 on; 5.10 has none.
  */
 static void reader_flush(struct mcg_engine *e, struct mcg_cgroup *memcg, enum mcg_flush_call call,
-			 _Atomic uint64_t *count)
+			 enum mcg_flush_trigger trigger, _Atomic uint64_t *count)
 {
 	bool global = e->cfg.kernel.flush == MCG_FLUSH_GLOBAL, flushed = false;
+	enum mcg_flush_trigger old;
 
-	if (e->cfg.kernel.flush == MCG_FLUSH_NONE)
+	if (e->cfg.kernel.flush == MCG_FLUSH_NONE || call == MCG_CALL_NONE)
 		return;
+	old = trace_trigger_swap(trigger);
 	if (call == MCG_CALL_FLUSH)
 		flushed = global ? flush_global(e, false) : flush_per_memcg(e, memcg, false);
-	else if (call == MCG_CALL_RATELIMITED)
+	else
 		flushed = global ? flush_global_delayed(e) : flush_per_memcg_ratelimited(e, memcg);
+	trace_trigger_swap(old);
 	if (flushed)
 		atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
 }
@@ -492,13 +495,15 @@ static enum mcg_flush_call kernel_call(const struct mcg_engine *e)
 void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target)
 {
 	if (!e->cfg.kernel.lru_gen_enabled)
-		reader_flush(e, target, e->cfg.kernel.reclaim_flush, &e->nr_reclaim);
+		reader_flush(e, target, e->cfg.kernel.reclaim_flush, MCG_TRIGGER_RECLAIM,
+			     &e->nr_reclaim);
 }
 
 void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	if (!e->cfg.kernel.lru_gen_enabled)
-		reader_flush(e, memcg, e->cfg.kernel.refault_flush, &e->nr_refault);
+		reader_flush(e, memcg, e->cfg.kernel.refault_flush, MCG_TRIGGER_REFAULT,
+			     &e->nr_refault);
 }
 
 /* count_shadow_nodes() (mm/workingset.c), the shadow-node shrinker's
@@ -513,7 +518,7 @@ void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	if (e->cfg.kernel.local != MCG_LOCAL_PERCPU_SUM)
-		reader_flush(e, memcg, kernel_call(e), &e->nr_shadow_count);
+		reader_flush(e, memcg, kernel_call(e), MCG_TRIGGER_SHADOW_COUNT, &e->nr_shadow_count);
 }
 
 /* mem_cgroup_wb_stats(), which balance_dirty_pages() asks for the memcg
@@ -523,7 +528,8 @@ void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *m
 void mcg_memcg_flush_for_dirty_throttle(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	if (e->cfg.hierarchy != MCG_HIERARCHY_V1)
-		reader_flush(e, memcg, kernel_call(e), &e->nr_dirty_throttle);
+		reader_flush(e, memcg, kernel_call(e), MCG_TRIGGER_DIRTY_THROTTLE,
+			     &e->nr_dirty_throttle);
 }
 
 /* ---- readers ---- */

@@ -1056,8 +1056,11 @@ static int open_render(struct mcgfs *fs, struct fs_open *of)
 	g_string_truncate(of->text, 0);
 	start = fs_monotonic_ns();
 	err = fs_call_memcg(fs, &call, of->file);
+	/* The flush trace names the file its flushes are for. */
+	mcg_trace_reader(of->file->name);
 	if (!err)
 		err = of->file->show(&call, of->text);
+	mcg_trace_reader(NULL);
 	end = fs_monotonic_ns();
 	/* --accuracy: the read's error and age, outside its timing. */
 	if (!err && fs->opt->accuracy && call.memcg && strcmp(of->file->name, "memory.stat") == 0)
