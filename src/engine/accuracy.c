@@ -19,7 +19,8 @@
  * are exact by construction): the largest error in pages (events count
  * one each, byte items are converted), the largest relative error among
  * items whose exact value is not 0, and the data's age, the time since the
- * last flush of cg or of an ancestor (which covers cg) began.  Eras
+ * last flush of cg or of an ancestor (which covers cg) began, or since cg
+ * was made if none has (its data is then its first, all zero).  Eras
  * without a memcg flush (5.10's batched atomics) have no age; their
  * errors are the per-CPU batches.
  *
@@ -89,9 +90,8 @@ void mcg_accuracy_measure(struct mcg_engine *e, struct mcg_cgroup *cg,
 		if (t > flushed)
 			flushed = t;
 	}
-	out->age_ns = e->cfg.kernel.flush == MCG_FLUSH_NONE || flushed == INT64_MIN
-			      ? NAN
-			      : (double)(engine_now_ns(e) - flushed);
+	out->age_ns = e->cfg.kernel.flush == MCG_FLUSH_NONE ? NAN
+							    : (double)(engine_now_ns(e) - flushed);
 }
 
 void mcg_accuracy_record(struct mcg_engine *e, struct mcg_cgroup *cg)

@@ -475,7 +475,8 @@ void mcg_trace_reader(const char *file);
 struct mcg_accuracy_sample {
 	double err_pages;	/* largest |shown - exact| over the items, in pages */
 	double err_pct;		/* largest |shown - exact| / |exact|, percent */
-	double age_ns;		/* since the flush that produced it; NAN: no flush */
+	double age_ns;		/* since the flush that produced it (or cg's
+				 * creation); NAN: an era without a flush */
 };
 /* Samples cg's hierarchical memcg-wide items now (after a read's flush). */
 void mcg_accuracy_measure(struct mcg_engine *e, struct mcg_cgroup *cg,

@@ -196,9 +196,9 @@ struct mcg_cgroup {
 	_Alignas(64) _Atomic long css_refs;
 	_Atomic unsigned long memory_events[MCG_NR_MEMORY_EVENTS];
 	_Atomic unsigned long memory_events_local[MCG_NR_MEMORY_EVENTS];
-	/* When the last memcg flush of this subtree began (engine clock;
-	 * INT64_MIN: never): the age of what it folded (accuracy.c).  Any
-	 * flusher stores, readers load; relaxed. */
+	/* When the last memcg flush of this subtree began, or the cgroup was
+	 * made (engine clock): the age of what a read shows (accuracy.c).
+	 * Any flusher stores, readers load; relaxed. */
 	_Atomic int64_t flushed_ns;
 };
 

@@ -23,7 +23,8 @@ void memcg_init_cgroup(struct mcg_engine *e, struct mcg_cgroup *cg)
 	vs->lstate_local = a += nr_lstate;
 	vs->lstate_pending = a += nr_lstate;
 	atomic_init(&vs->stats_updates, 0);
-	atomic_init(&cg->flushed_ns, INT64_MIN);
+	/* Its data is as of its creation until a flush folds some. */
+	atomic_init(&cg->flushed_ns, engine_now_ns(e));
 
 	for (unsigned cpu = 0; cpu < e->cfg.nr_cpus; cpu++) {
 		struct memcg_pcpu *pc = cg_memcg_pcpu(cg, cpu);

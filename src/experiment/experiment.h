@@ -266,6 +266,11 @@ struct exp_report {
  * Returns the row. */
 struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
 				 const double *b, const double *a, unsigned n);
+/* As exp_add_pairs(), for a count that may be 0 on either side (flush
+ * callbacks per read): its effect is the saving, before - after, and its
+ * ratio only over the pairs with an after above 0. */
+struct exp_result *exp_add_pair_savings(struct exp_report *r, const char *measure,
+					const char *unit, const double *b, const double *a, unsigned n);
 /* Adds a row of one derived saving per pair, v[i] (i < n), non-finite
  * values left out: its effect is their median (a saving, in unit), before
  * and after are NAN. */

@@ -58,43 +58,63 @@ static void blocks_effect(const double *ratio_b, const double *diff_b, unsigned 
 	exp_mean_interval(diff_b, nb, &row->diff, &row->diff_lo, &row->diff_hi);
 }
 
-struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
-				 const double *b, const double *a, unsigned n)
+/* The rows of paired samples; saving: a count that may be 0 on either
+ * side, whose effect is before - after (its ratio over the pairs with an
+ * after, where there are some). */
+static struct exp_result *add_pairs(struct exp_report *r, const char *measure, const char *unit,
+				    const double *b, const double *a, unsigned n, bool saving)
 {
 	struct exp_result *row = row_new(r, measure, unit, n);
 	double ratio[256], diff[256], kb[256], ka[256], ratio_b[256], diff_b[256];
-	unsigned kept = 0, nb = 0;
+	unsigned kept = 0, nb = 0, nr = 0, nrb = 0;
 
 	row->blocks = r->blocks > 1 ? r->blocks : 1;
 	for (unsigned k = 0; k < row->blocks; k++) {
-		unsigned from, to, first = kept;
+		unsigned from, to, first = kept, first_r = nr;
 
 		block_range(r, n, k, &from, &to);
 		for (unsigned i = from; i < to; i++) {
-			if (!isfinite(b[i]) || !isfinite(a[i]) || a[i] <= 0 || b[i] < 0)
+			if (!isfinite(b[i]) || !isfinite(a[i]) || a[i] < 0 || b[i] < 0 ||
+			    (!saving && a[i] == 0))
 				continue;
 			kb[kept] = b[i];
 			ka[kept] = a[i];
-			diff[kept] = b[i] - a[i];
-			ratio[kept++] = b[i] / a[i];
+			diff[kept++] = b[i] - a[i];
+			if (a[i] > 0)
+				ratio[nr++] = b[i] / a[i];
 		}
-		if (kept > first) {
-			ratio_b[nb] = exp_median(ratio + first, kept - first);
+		if (kept > first)
 			diff_b[nb++] = exp_median(diff + first, kept - first);
-		}
+		if (nr > first_r)
+			ratio_b[nrb++] = exp_median(ratio + first_r, nr - first_r);
 	}
 	row->before = exp_median(kb, kept);
 	row->after = exp_median(ka, kept);
 	if (row->blocks > 1) {
-		blocks_effect(ratio_b, diff_b, nb, row);
+		/* A daemon pair with no after to divide by leaves no ratio. */
+		blocks_effect(nrb == nb ? ratio_b : NULL, diff_b, nb, row);
+		if (nrb != nb)
+			row->ratio = row->lo = row->hi = NAN;
 	} else {
-		row->ratio = exp_median(ratio, kept);
-		exp_median_interval(ratio, kept, &row->lo, &row->hi);
+		row->ratio = exp_median(ratio, nr);
+		exp_median_interval(ratio, nr, &row->lo, &row->hi);
 		row->diff = exp_median(diff, kept);
 		exp_median_interval(diff, kept, &row->diff_lo, &row->diff_hi);
 	}
-	row->effect = EXP_EFFECT_RATIO;
+	row->effect = saving ? EXP_EFFECT_SAVING : EXP_EFFECT_RATIO;
 	return row_done(row, kept, n);
+}
+
+struct exp_result *exp_add_pairs(struct exp_report *r, const char *measure, const char *unit,
+				 const double *b, const double *a, unsigned n)
+{
+	return add_pairs(r, measure, unit, b, a, n, false);
+}
+
+struct exp_result *exp_add_pair_savings(struct exp_report *r, const char *measure,
+					const char *unit, const double *b, const double *a, unsigned n)
+{
+	return add_pairs(r, measure, unit, b, a, n, true);
 }
 
 struct exp_result *exp_add_values(struct exp_report *r, const char *measure, const char *unit,

@@ -10,6 +10,7 @@ MCG_PATCHES = \
 	src/patches/seed003.c \
 	src/patches/seed004.c \
 	src/patches/flush-only-if-updated.c \
+	src/patches/per-memcg-threshold.c \
 	$(NULL)
 
 # Above the library (a patch's experiment drives daemons) and below the

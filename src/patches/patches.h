@@ -17,7 +17,11 @@
  * The groups, as doc/writing-a-patch.md walks through them:
  *
  *   when a reader's flush flushes, and what   flush (root or subtree,
- *                                             threshold, trylock or wait)
+ *                                             trylock or wait), flush_count,
+ *                                             flush_threshold_pct
+ *   what the kernel paths flush first         reclaim_flush, refault_flush
+ *                                             (thresholded, or _delayed() /
+ *                                             _ratelimited())
  *   how an update is marked and counted       updater, pending_stop_at_flushable,
  *                                             charge_batch, split_trees,
  *                                             lru_add_batch
@@ -31,7 +35,8 @@
  * field, with its engine code, documented in kernel.h; then any patch can
  * choose it.
  *
- * Adding a patch.  Write src/patches/NAME.c (NAME in [a-z0-9-]) defining
+ * Adding a patch (doc/writing-a-patch.md walks through one).  Write
+ * src/patches/NAME.c (NAME in [a-z0-9-]) defining
  *
  *     const struct mcg_patch mcg_patch_NAME = { .name = "NAME", ... };
  *
