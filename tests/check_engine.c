@@ -987,6 +987,97 @@ START_TEST(test_flush_trace)
 }
 END_TEST
 
+/* Lock statistics, 6.1 at 2 CPUs: off, nothing counts; on, a flush takes
+ * stats_flush_lock (try), cgroup_rstat_lock once (irqsafe: held
+ * throughout) and each CPU's cgroup_rstat_cpu_lock; a reader that finds
+ * stats_flush_lock held counts a contention without a wait; one that
+ * waits for cgroup_rstat_lock, held by another thread for 50 ms, counts a
+ * contention and its wait. */
+struct hold_arg {
+	pthread_mutex_t *lock;
+	_Atomic bool held;
+};
+
+static void *hold_50ms(void *p)
+{
+	struct hold_arg *h = p;
+
+	pthread_mutex_lock(h->lock);
+	atomic_store(&h->held, true);
+	g_usleep(50000);
+	pthread_mutex_unlock(h->lock);
+	return NULL;
+}
+
+static uint64_t lock_stat_field(struct mcg_engine *e, const char *cls, unsigned col)
+{
+	GString *out = g_string_new(NULL);
+	gchar **lines;
+	uint64_t v = UINT64_MAX;
+
+	mcg_lock_stat_format(e, out);
+	lines = g_strsplit(out->str, "\n", -1);
+	for (gchar **l = lines; *l; l++) {
+		gchar **f = g_strsplit_set(*l, " ", -1);
+		unsigned k = 0;
+
+		if (f[0] && strcmp(f[0], cls) == 0)
+			for (gchar **x = f + 1; *x; x++)
+				if (**x && ++k == col)
+					v = (uint64_t)g_ascii_strtod(*x, NULL);
+		g_strfreev(f);
+	}
+	g_strfreev(lines);
+	g_string_free(out, TRUE);
+	return v;
+}
+
+START_TEST(test_lock_stat)
+{
+	struct mcg_engine *e = test_engine_make(2, 1, "6.1", MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	struct hold_arg h = { .lock = &e->trees[0].lock };
+	pthread_t thr;
+
+	/* columns: contentions, wait max, wait total, acquisitions, ... */
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_stats(e, a);
+	ck_assert_uint_eq(lock_stat_field(e, "cgroup_rstat_lock", 4), 0);
+	mcg_lock_stat_set(e, true);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	test_stat_mod(e, 1, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_stats(e, a);
+	ck_assert_uint_eq(lock_stat_field(e, "stats_flush_lock", 4), 1);
+	ck_assert_uint_eq(lock_stat_field(e, "cgroup_rstat_lock", 4), 1);
+	/* the two links of the updates, the flush's two CPU passes */
+	ck_assert_uint_eq(lock_stat_field(e, "cgroup_rstat_cpu_lock", 4), 4);
+	ck_assert_uint_eq(lock_stat_field(e, "cgroup_rstat_lock", 1), 0);
+
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	pthread_mutex_lock(&e->stats_flush_lock);
+	mcg_memcg_flush_stats(e, a);
+	pthread_mutex_unlock(&e->stats_flush_lock);
+	ck_assert_uint_eq(lock_stat_field(e, "stats_flush_lock", 1), 1);
+	ck_assert_uint_eq(lock_stat_field(e, "stats_flush_lock", 3), 0);
+
+	ck_assert_int_eq(pthread_create(&thr, NULL, hold_50ms, &h), 0);
+	while (!atomic_load(&h.held))
+		g_usleep(1000);
+	mcg_memcg_flush_stats(e, a);
+	pthread_join(thr, NULL);
+	ck_assert_uint_eq(lock_stat_field(e, "cgroup_rstat_lock", 1), 1);
+	/* waited for most of the 50 ms, in usec */
+	ck_assert_uint_ge(lock_stat_field(e, "cgroup_rstat_lock", 3), 20000);
+
+	mcg_lock_stat_set(e, false);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
+	mcg_memcg_flush_stats(e, a);
+	ck_assert_uint_eq(lock_stat_field(e, "cgroup_rstat_lock", 4), 2);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* A flush costs the updated pairs, not the tree: 1000 idle cgroups and 10
  * updated ones on one CPU make 11 visits (the 10 and the root). */
 START_TEST(test_flush_visits_only_updated)
@@ -1647,6 +1738,27 @@ START_TEST(test_flush_count_knobs)
 	mcg_cgroup_put(bm);
 	mcg_engine_free(a);
 	mcg_engine_free(b);
+
+	/* Half the per-memcg threshold of 7.3 at 2 CPUs: 64 pages, not 128. */
+	ck_assert_int_eq(mcg_patch_resolve("7.3", NULL, &k, &why), 0);
+	{
+		struct mcg_engine_config cfg;
+
+		mcg_engine_config_init(&cfg);
+		cfg.nr_cpus = 2;
+		cfg.flush_period_ms = 0;
+		cfg.kernel = k;
+		cfg.kernel.flush_threshold_pct = 50;
+		a = mcg_engine_new(&cfg);
+		ck_assert_ptr_nonnull(a);
+	}
+	am = test_cgroup_make(a, mcg_engine_root(a), "m");
+	test_stat_mod(a, 0, am, 0, MCG_ANON_MAPPED, 64);
+	ck_assert(!mcg_memcg_needs_flush(a, am));
+	test_stat_mod(a, 1, am, 0, MCG_ANON_MAPPED, 64);
+	ck_assert(mcg_memcg_needs_flush(a, am));
+	mcg_cgroup_put(am);
+	mcg_engine_free(a);
 }
 END_TEST
 
@@ -2549,6 +2661,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_manual_clock);
 	tcase_add_test(tc, test_accuracy);
 	tcase_add_test(tc, test_flush_trace);
+	tcase_add_test(tc, test_lock_stat);
 	tcase_add_test(tc, test_flush_visits_only_updated);
 	suite_add_tcase(s, tc);
 

@@ -37,12 +37,12 @@ if [ -f "$SPEC/v1-memcg-files.tsv" ]; then
 fi
 # the root: the same files plus cgroup.sane_behavior and release_agent, and
 # the emulator's memcgfs.flush_stats, memcgfs.read_stats, memcgfs.clock and
-# memcgfs.accuracy and memcgfs.trace
+# memcgfs.accuracy, memcgfs.trace and memcgfs.lock_stat
 listing "$M/x" > "$TMP/child"
 { cat "$TMP/child"; echo "-r--r--r-- cgroup.sane_behavior"; echo "-rw-r--r-- release_agent"
   echo "-r--r--r-- memcgfs.flush_stats"; echo "-r--r--r-- memcgfs.read_stats"
   echo "-rw-r--r-- memcgfs.clock"; echo "-rw-r--r-- memcgfs.accuracy"
-  echo "-rw-r--r-- memcgfs.trace"; } |
+  echo "-rw-r--r-- memcgfs.trace"; echo "-rw-r--r-- memcgfs.lock_stat"; } |
 	sort -k2 > "$TMP/want"
 listing "$M" | sort -k2 > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v1 root file set"
@@ -123,6 +123,7 @@ cat > "$TMP/want" <<'LIST'
 --w------- memcgfs.charge
 -rw-r--r-- memcgfs.clock
 -r--r--r-- memcgfs.flush_stats
+-rw-r--r-- memcgfs.lock_stat
 -r--r--r-- memcgfs.read_stats
 -rw-r--r-- memcgfs.trace
 -rw-r--r-- memcgfs.workload
@@ -409,6 +410,21 @@ grep -q "^0\.510000: memcg_flush_stats: memcg_id=[0-9]* stats_updates=[0-9]* for
 	"$TMP/trace.txt" || fail "trace: the flushing read: $(cat "$TMP/trace.txt")"
 grep -q "^2\.000000: memcg_flush_stats: memcg_id=1 stats_updates=[0-9]* force=1 needs_flush=[01] trigger=periodic file=- flushed=1 reason=- pairs=[0-9]* usec=" \
 	"$TMP/trace.txt" || fail "trace: the periodic flush: $(cat "$TMP/trace.txt")"
+# memcgfs.lock_stat: off by default, counting once on; 7.3's trees are
+# split, so its classes are the kernel's rstat_ss_lock(memory) and
+# rstat_base_lock with their per-CPU locks; a read of a's memory.stat
+# that flushes takes rstat_ss_lock(memory) once per CPU.
+expect "lock_stat off" "$(head -n 1 "$m/memcgfs.lock_stat")" "# lock_stat: counting off; times in usec"
+echo 1 > "$m/memcgfs.lock_stat" || fail "lock_stat on"
+echo 2s > "$m/memcgfs.clock" || fail clock
+cat "$m/a/memory.stat" >/dev/null
+awk '$1 == "rstat_ss_lock(memory)" { print $5 }' "$m/memcgfs.lock_stat" > "$TMP/acq"
+[ "$(cat "$TMP/acq")" -ge 2 ] || fail "lock_stat: $(cat "$m/memcgfs.lock_stat")"
+for c in "rstat_ss_cpu_lock(memory)" rstat_base_lock rstat_base_cpu_lock "rstat_ss_lock(io)" \
+	 stats_flush_lock memcg_stock.drain; do
+	grep -q "^$c " "$m/memcgfs.lock_stat" || fail "lock_stat: no $c"
+done
+echo x > "$m/memcgfs.lock_stat" 2>/dev/null && fail "lock_stat accepted x"
 echo 2 > "$m/memcgfs.trace" 2>/dev/null && fail "trace accepted 2"
 fusermount3 -u "$m" || fail "umount trace"
 wait "$FS_PID"

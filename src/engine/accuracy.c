@@ -26,7 +26,11 @@
  *
  * On a live mount updates land between the read and the sample, so the
  * error is the read's plus what changed meanwhile (microseconds of the
- * workload); on a manual clock nothing moves and the figures are exact.
+ * workload), and a flush that lands in between (the sample takes no lock)
+ * folds some of what it counts as missing; on a manual clock nothing
+ * moves and the figures are exact.  The percent error of a rare counter
+ * (pgmajfault at 7 shown 0) is 100% however few pages it is: read it with
+ * the error in pages.
  * A sample costs a walk of the subtree over every CPU and item, which is
  * why it is taken only on request (--accuracy) and outside the read's
  * timing.

@@ -98,16 +98,18 @@ static void stock_drain_subtree(struct mcg_cpu *c, const struct mcg_cgroup *top)
  * referenced tops into tops[] (returns how many), or *all. */
 static unsigned stock_drain_request_take(struct mcg_cpu *c, struct mcg_cgroup **tops, bool *all)
 {
+	struct mcg_engine *e = c->engine;
 	unsigned nr;
+	uint64_t held = lock_stat_lock(&c->stock_drain_lock, &e->stock_drain_lock_stat,
+				       &e->lock_stat_on);
 
-	pthread_mutex_lock(&c->stock_drain_lock);
 	nr = c->stock_drain_nr;
 	memcpy(tops, c->stock_drain_top, nr * sizeof(*tops));
 	*all = c->stock_drain_all;
 	c->stock_drain_nr = 0;
 	c->stock_drain_all = false;
 	atomic_store_explicit(&c->stock_drain_requested, false, memory_order_relaxed);
-	pthread_mutex_unlock(&c->stock_drain_lock);
+	lock_stat_unlock(&c->stock_drain_lock, &e->stock_drain_lock_stat, held);
 	return nr;
 }
 
@@ -116,7 +118,10 @@ static unsigned stock_drain_request_take(struct mcg_cpu *c, struct mcg_cgroup **
  * each request's own root_memcg. */
 static void stock_drain_request(struct mcg_cpu *c, struct mcg_cgroup *top)
 {
-	pthread_mutex_lock(&c->stock_drain_lock);
+	struct mcg_engine *e = c->engine;
+	uint64_t held = lock_stat_lock(&c->stock_drain_lock, &e->stock_drain_lock_stat,
+				       &e->lock_stat_on);
+
 	if (!c->stock_drain_all) {
 		bool have = false;
 
@@ -132,7 +137,7 @@ static void stock_drain_request(struct mcg_cpu *c, struct mcg_cgroup *top)
 		}
 	}
 	atomic_store_explicit(&c->stock_drain_requested, true, memory_order_relaxed);
-	pthread_mutex_unlock(&c->stock_drain_lock);
+	lock_stat_unlock(&c->stock_drain_lock, &e->stock_drain_lock_stat, held);
 }
 
 void charge_stock_enter(struct mcg_cpu *c)

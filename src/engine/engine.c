@@ -109,15 +109,14 @@ static enum mcg_update_path engine_update_path(const struct mcg_kernel *k)
 {
 	if (k->stats == MCG_STATS_BATCHED_ATOMICS)
 		return MCG_PATH_BATCHED;
-	if (k->flush_count != MCG_COUNT_VALUES)
-		return MCG_PATH_ANY;
 	if (k->updater == MCG_UPDATER_LLIST && k->flush == MCG_FLUSH_PER_MEMCG &&
-	    k->pending_stop_at_flushable)
+	    k->pending_stop_at_flushable && k->flush_count == MCG_COUNT_PAGES)
 		return MCG_PATH_LLIST_PER_MEMCG_STOP;
 	if (k->updater == MCG_UPDATER_LOCKED && k->flush == MCG_FLUSH_PER_MEMCG &&
-	    !k->pending_stop_at_flushable)
+	    !k->pending_stop_at_flushable && k->flush_count == MCG_COUNT_PAGES)
 		return MCG_PATH_LOCKED_PER_MEMCG_ALL;
-	if (k->updater == MCG_UPDATER_LOCKED && k->flush == MCG_FLUSH_GLOBAL)
+	if (k->updater == MCG_UPDATER_LOCKED && k->flush == MCG_FLUSH_GLOBAL &&
+	    k->flush_count == MCG_COUNT_VALUES)
 		return MCG_PATH_LOCKED_GLOBAL;
 	return MCG_PATH_ANY;
 }
@@ -219,6 +218,7 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 				    cfg->kernel.walk))
 			goto err_free;
 		e->trees[p].needbreak = cfg->kernel.preemption;
+		e->trees[p].lock_stat_on = &e->lock_stat_on;
 		e->tree_of[p] = cfg->kernel.split_trees ? &e->trees[p] : &e->trees[0];
 	}
 	/* Callback order of the old shared tree: base stats, then every css
@@ -554,14 +554,17 @@ void engine_flush_part(struct mcg_engine *e, struct mcg_cgroup *cg, enum mcg_par
 	unsigned long visited;
 
 	if (t == e->tree_of[MCG_PART_MEMORY]) {
+		/* What memcg's own policy would have said, before the flush. */
+		bool needs = trace_on(e) && mcg_memcg_needs_flush(e, cg);
+
 		atomic_fetch_add_explicit(&e->nr_side_flushes, 1, memory_order_relaxed);
 		/* cgroup_rstat_flush(): sleepable. */
 		visited = memcg_flush_tree(e, cg, true);
 		if (trace_on(e)) {
 			enum mcg_flush_trigger old = trace_trigger_swap(MCG_TRIGGER_SIDE);
 
-			trace_flush(e, cg, -1, true, mcg_memcg_needs_flush(e, cg), MCG_SKIP_NONE,
-				    visited, mcg_now_ns() - start);
+			trace_flush(e, cg, -1, true, needs, MCG_SKIP_NONE, visited,
+				    mcg_now_ns() - start);
 			trace_trigger_swap(old);
 		}
 	} else {

@@ -468,6 +468,17 @@ void mcg_trace_format(struct mcg_engine *e, GString *out);
  * engine), NULL when done: its flushes are that file's reads. */
 void mcg_trace_reader(const char *file);
 
+/* ---- lock statistics (lockstat.h, lockstat.c) ----
+ *
+ * What /proc/lock_stat gives for the locks a patch can move: per class,
+ * contentions, the longest and total wait, acquisitions, the longest and
+ * total hold.  Counted only while on (two clock reads per acquisition). */
+/* on: clears every class and starts; off: stops, keeping the counts. */
+void mcg_lock_stat_set(struct mcg_engine *e, bool on);
+/* A header, then one line per class: the rstat tree locks and their
+ * per-CPU locks by the kernels' names, stats_flush_lock, the stock drain. */
+void mcg_lock_stat_format(struct mcg_engine *e, GString *out);
+
 /* ---- accuracy (accuracy.c) ----
  *
  * How far a read of memory.stat is from the exact sum at that moment, and

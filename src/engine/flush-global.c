@@ -49,7 +49,7 @@ bool flush_global(struct mcg_engine *e, bool force)
 {
 	long count = global_count(e);
 	bool needs = flush_global_needed(e);
-	uint64_t start;
+	uint64_t start, held;
 	unsigned long pairs;
 
 	if (!force && !needs) {
@@ -57,7 +57,8 @@ bool flush_global(struct mcg_engine *e, bool force)
 		trace_global(e, count, force, needs, MCG_SKIP_THRESHOLD, 0, 0);
 		return false;
 	}
-	if (pthread_mutex_trylock(&e->stats_flush_lock) != 0) {
+	held = lock_stat_trylock(&e->stats_flush_lock, &e->stats_flush_lock_stat, &e->lock_stat_on);
+	if (!held) {
 		atomic_fetch_add_explicit(&e->nr_skipped, 1, memory_order_relaxed);
 		trace_global(e, count, force, needs, MCG_SKIP_TRYLOCK, 0, 0);
 		return false;
@@ -70,7 +71,7 @@ bool flush_global(struct mcg_engine *e, bool force)
 	/* cgroup_rstat_flush_irqsafe(): it never lets the lock go. */
 	pairs = memcg_flush_tree(e, e->root, false);
 	atomic_store_explicit(&e->stats_flush_threshold, 0, memory_order_relaxed);
-	pthread_mutex_unlock(&e->stats_flush_lock);
+	lock_stat_unlock(&e->stats_flush_lock, &e->stats_flush_lock_stat, held);
 	trace_global(e, count, force, needs, MCG_SKIP_NONE, pairs, mcg_now_ns() - start);
 	return true;
 }

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "engine/engine.h"
+#include "engine/lockstat.h"
 #include "engine/rstat.h"
 
 /* Counters shared between one writer and concurrent readers are C11 atomics
@@ -344,6 +345,10 @@ struct mcg_engine {
 	 * stats_flush_lock, only ever try-locked around a root flush. */
 	_Atomic long stats_flush_threshold;
 	pthread_mutex_t stats_flush_lock;
+	/* Lock statistics (lockstat.h): counted while lock_stat_on; the rstat
+	 * trees keep their locks' own, these the other classes'. */
+	_Atomic bool lock_stat_on;
+	struct lock_stat stats_flush_lock_stat, stock_drain_lock_stat;
 	_Atomic uint64_t nr_flushes, nr_forced, nr_periodic, nr_skipped, nr_side_flushes;
 	_Atomic uint64_t nr_reclaim, nr_refault, nr_shadow_count, nr_dirty_throttle;
 	_Atomic uint64_t nr_visited, flush_ns;

@@ -21,4 +21,6 @@ libmemcgfs_a_SOURCES += \
 	src/engine/engine.c \
 	src/engine/accuracy.c \
 	src/engine/trace.c \
+	src/engine/lockstat.h \
+	src/engine/lockstat.c \
 	$(NULL)

@@ -73,9 +73,9 @@ stat_mod_rstat(struct mcg_engine *e, struct mcg_cpu *c, struct mcg_cgroup *cg, i
 	struct rstat_node_cpu *rc = (struct rstat_node_cpu *)(pcpu + e->off_memory_rstat);
 	struct rstat_tree *t = e->tree_of[MCG_PART_MEMORY];
 	unsigned long abs_val = val < 0 ? 0UL - (unsigned long)val : (unsigned long)val;
-	/* 6.1 counts |val| as given (bytes for byte items); later kernels
-	 * count pages (memcg_state_val_in_pages()). */
-	unsigned long pages = flush == MCG_FLUSH_GLOBAL || ip->kind == MCG_KIND_EVENT
+	/* 6.1 counts |val| as given (bytes for byte items); 6.7+ count
+	 * pages (memcg_state_val_in_pages()). */
+	unsigned long pages = count != MCG_COUNT_PAGES || ip->kind == MCG_KIND_EVENT
 				      ? abs_val
 				      : mcg_state_val_in_pages(ip->unit_bytes, abs_val);
 
@@ -130,11 +130,11 @@ void mcg_stat_mod(struct mcg_cpu *c, struct mcg_cgroup *cg, int nid, enum mcg_it
 	switch (e->update_path) {
 	case MCG_PATH_LLIST_PER_MEMCG_STOP:
 		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LLIST, MCG_FLUSH_PER_MEMCG,
-			       MCG_COUNT_VALUES, true);
+			       MCG_COUNT_PAGES, true);
 		break;
 	case MCG_PATH_LOCKED_PER_MEMCG_ALL:
 		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_PER_MEMCG,
-			       MCG_COUNT_VALUES, false);
+			       MCG_COUNT_PAGES, false);
 		break;
 	case MCG_PATH_LOCKED_GLOBAL:
 		stat_mod_rstat(e, c, cg, nid, item, val, MCG_UPDATER_LOCKED, MCG_FLUSH_GLOBAL,
@@ -464,7 +464,7 @@ void mcg_memcg_flush_stats_ratelimited(struct mcg_engine *e, struct mcg_cgroup *
 /*
  * A flush a kernel path makes before it reads memcg stats, counted in
  * *count when it flushed: the path's call (struct mcg_kernel's
- * reclaim_flush, refault_flush; see kernel_call() for the others), made
+ * reclaim_flush, refault_flush, shadow_count_flush, dirty_throttle_flush), made
  * with the era's policy: 6.1's global root flush, or the memcg's subtree
  * from 6.8 on; 5.10 has none.
  */
@@ -484,13 +484,6 @@ static void reader_flush(struct mcg_engine *e, struct mcg_cgroup *memcg, enum mc
 	trace_trigger_swap(old);
 	if (flushed)
 		atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
-}
-
-/* The call of the paths a patch has no knob for: 6.1's
- * mem_cgroup_flush_stats(), 6.8's mem_cgroup_flush_stats_ratelimited(). */
-static enum mcg_flush_call kernel_call(const struct mcg_engine *e)
-{
-	return e->cfg.kernel.flush == MCG_FLUSH_GLOBAL ? MCG_CALL_FLUSH : MCG_CALL_RATELIMITED;
 }
 
 void mcg_memcg_flush_for_reclaim(struct mcg_engine *e, struct mcg_cgroup *target)
@@ -519,7 +512,8 @@ void mcg_memcg_flush_for_refault(struct mcg_engine *e, struct mcg_cgroup *memcg)
 void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	if (e->cfg.kernel.local != MCG_LOCAL_PERCPU_SUM)
-		reader_flush(e, memcg, kernel_call(e), MCG_TRIGGER_SHADOW_COUNT, &e->nr_shadow_count);
+		reader_flush(e, memcg, e->cfg.kernel.shadow_count_flush, MCG_TRIGGER_SHADOW_COUNT,
+			     &e->nr_shadow_count);
 }
 
 /* mem_cgroup_wb_stats(), which balance_dirty_pages() asks for the memcg
@@ -529,7 +523,7 @@ void mcg_memcg_flush_for_shadow_count(struct mcg_engine *e, struct mcg_cgroup *m
 void mcg_memcg_flush_for_dirty_throttle(struct mcg_engine *e, struct mcg_cgroup *memcg)
 {
 	if (e->cfg.hierarchy != MCG_HIERARCHY_V1)
-		reader_flush(e, memcg, kernel_call(e), MCG_TRIGGER_DIRTY_THROTTLE,
+		reader_flush(e, memcg, e->cfg.kernel.dirty_throttle_flush, MCG_TRIGGER_DIRTY_THROTTLE,
 			     &e->nr_dirty_throttle);
 }
 

@@ -16,11 +16,9 @@
 
 void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 {
-	pthread_mutex_t *cpu_lock = &t->lhead[cpu].cpu_lock;
-
-	pthread_mutex_lock(cpu_lock);
+	rstat_cpu_lock(t, cpu);
 	rstat_link(n, cpu);
-	pthread_mutex_unlock(cpu_lock);
+	rstat_cpu_unlock(t, cpu);
 }
 
 /* cgroup_rstat_cpu_pop_updated(): the next node of root's updated subtree
@@ -56,15 +54,14 @@ static struct rstat_node *rstat_pop_updated(struct rstat_node *pos, struct rstat
 
 unsigned long rstat_pop_flush_cpu(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 {
-	pthread_mutex_t *cpu_lock = &t->lhead[cpu].cpu_lock;
 	unsigned long visited = 0;
 	struct rstat_node *pos = NULL;
 
-	pthread_mutex_lock(cpu_lock);
+	rstat_cpu_lock(t, cpu);
 	while ((pos = rstat_pop_updated(pos, n, cpu))) {
 		rstat_run_callbacks(t, pos, cpu);
 		visited++;
 	}
-	pthread_mutex_unlock(cpu_lock);
+	rstat_cpu_unlock(t, cpu);
 	return visited;
 }

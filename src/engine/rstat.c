@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Until its owner points it at a switch of its own, a tree counts nothing. */
+static const _Atomic bool lock_stat_off;
+
 int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus, enum mcg_rstat_updater updater,
 		    enum mcg_rstat_walk walk)
 {
 	memset(t, 0, sizeof(*t));
+	t->lock_stat_on = &lock_stat_off;
 	/* The pop walk is the locked updater's partner: an llist era never
 	 * popped under a CPU lock. */
 	assert(!(updater == MCG_UPDATER_LLIST && walk == MCG_WALK_POP_LOCKED));
@@ -199,9 +203,9 @@ static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_nod
 		rstat_llist_process(t, cpu);
 		pos = rstat_updated_list(n, cpu);
 	} else {
-		pthread_mutex_lock(&t->lhead[cpu].cpu_lock);
+		rstat_cpu_lock(t, cpu);
 		pos = rstat_updated_list(n, cpu);
-		pthread_mutex_unlock(&t->lhead[cpu].cpu_lock);
+		rstat_cpu_unlock(t, cpu);
 	}
 	for (; pos; pos = pos->flush_next) {
 		rstat_run_callbacks(t, pos, cpu);
@@ -216,13 +220,22 @@ static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_nod
  * drop the lock after every CPU anyway. */
 static void rstat_lock(struct rstat_tree *t)
 {
+	uint64_t since;
+
 	if (!t->needbreak || t->walk != MCG_WALK_POP_LOCKED) {
-		pthread_mutex_lock(&t->lock);
+		since = lock_stat_lock(&t->lock, &t->lock_stat, t->lock_stat_on);
+		t->lock_since = since;
 		return;
 	}
 	atomic_fetch_add_explicit(&t->lock_waiters, 1, memory_order_relaxed);
-	pthread_mutex_lock(&t->lock);
+	since = lock_stat_lock(&t->lock, &t->lock_stat, t->lock_stat_on);
+	t->lock_since = since;
 	atomic_fetch_sub_explicit(&t->lock_waiters, 1, memory_order_relaxed);
+}
+
+static void rstat_unlock(struct rstat_tree *t)
+{
+	lock_stat_unlock(&t->lock, &t->lock_stat, t->lock_since);
 }
 
 /* Lets the tree lock go to a waiter and takes it again.  The kernel's
@@ -233,7 +246,7 @@ static void rstat_lock_break(struct rstat_tree *t)
 {
 	unsigned waiters = atomic_load_explicit(&t->lock_waiters, memory_order_relaxed);
 
-	pthread_mutex_unlock(&t->lock);
+	rstat_unlock(t);
 	atomic_fetch_add_explicit(&t->lock_breaks, 1, memory_order_relaxed);
 	for (int i = 0; i < 10000 &&
 			atomic_load_explicit(&t->lock_waiters, memory_order_relaxed) >= waiters;
@@ -268,13 +281,13 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_s
 			    atomic_load_explicit(&t->lock_waiters, memory_order_relaxed))
 				rstat_lock_break(t);
 		}
-		pthread_mutex_unlock(&t->lock);
+		rstat_unlock(t);
 		return visited;
 	}
 	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
 		rstat_lock(t);
 		visited += rstat_list_flush_cpu(t, n, cpu);
-		pthread_mutex_unlock(&t->lock);
+		rstat_unlock(t);
 	}
 	return visited;
 }
@@ -287,7 +300,7 @@ void rstat_fold_node(struct rstat_tree *t, struct rstat_node *n)
 	rstat_lock(t);
 	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
 		rstat_run_callbacks(t, n, cpu);
-	pthread_mutex_unlock(&t->lock);
+	rstat_unlock(t);
 	if (n->parent)
 		rstat_updated(t, n->parent, 0);
 }
@@ -300,11 +313,11 @@ bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n)
 	for (unsigned cpu = 0; cpu < t->nr_cpus && !busy; cpu++) {
 		struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 
-		pthread_mutex_lock(&t->lhead[cpu].cpu_lock);
+		rstat_cpu_lock(t, cpu);
 		busy = rstat_next(rc) || rc->updated_children != n ||
 		       atomic_load_explicit(&rc->lnext, memory_order_relaxed) != rc;
-		pthread_mutex_unlock(&t->lhead[cpu].cpu_lock);
+		rstat_cpu_unlock(t, cpu);
 	}
-	pthread_mutex_unlock(&t->lock);
+	rstat_unlock(t);
 	return busy;
 }

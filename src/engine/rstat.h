@@ -71,6 +71,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "engine/lockstat.h"
 #include "kernel/kernel.h"
 
 struct rstat_node;
@@ -104,10 +105,17 @@ typedef void (*rstat_flush_fn)(void *owner, unsigned cpu, void *arg);
 struct rstat_percpu {
 	_Alignas(64) _Atomic(struct rstat_node_cpu *) first;
 	pthread_mutex_t cpu_lock;
+	uint64_t cpu_lock_since;		/* cpu_lock: its holder's lock_stat time */
 };
 
 struct rstat_tree {
 	pthread_mutex_t lock;			/* cgroup_rstat_lock / rstat_ss_lock */
+	uint64_t lock_since;			/* lock: its holder's lock_stat time */
+	/* Lock statistics of `lock` and of the CPUs' cpu_lock, counted while
+	 * *lock_stat_on (the engine's switch; a false of rstat.c's own until
+	 * the engine sets it, before any flush). */
+	struct lock_stat lock_stat, cpu_lock_stat;
+	const _Atomic bool *lock_stat_on;
 	/* Threads waiting for `lock` (rstat_lock()), and the times a 6.1
 	 * sleepable flush let it go to them: relaxed atomics, any thread. */
 	_Atomic unsigned lock_waiters;
@@ -131,6 +139,22 @@ static inline struct rstat_node_cpu *rstat_node_cpu(const struct rstat_node *n, 
 
 int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus, enum mcg_rstat_updater updater,
 		    enum mcg_rstat_walk walk);
+
+/* A CPU's updated-tree lock, counted in the tree's lock statistics. */
+static inline void rstat_cpu_lock(struct rstat_tree *t, unsigned cpu)
+{
+	struct rstat_percpu *h = &t->lhead[cpu];
+	uint64_t since = lock_stat_lock(&h->cpu_lock, &t->cpu_lock_stat, t->lock_stat_on);
+
+	h->cpu_lock_since = since;
+}
+
+static inline void rstat_cpu_unlock(struct rstat_tree *t, unsigned cpu)
+{
+	struct rstat_percpu *h = &t->lhead[cpu];
+
+	lock_stat_unlock(&h->cpu_lock, &t->cpu_lock_stat, h->cpu_lock_since);
+}
 void rstat_tree_destroy(struct rstat_tree *t);
 void rstat_tree_add_callback(struct rstat_tree *t, rstat_flush_fn fn, void *arg);
 

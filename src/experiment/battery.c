@@ -154,7 +154,7 @@ static int battery_reads(struct battery *b)
 
 			g_snprintf(m, sizeof(m), "%s, %u CPUs", what[q], cpus[k]);
 			/* Callbacks and errors may be 0 on a side. */
-			row = (q == 1 || q == 2 ? exp_add_pair_savings : exp_add_pairs)(
+			row = (q >= 1 && q <= 3 ? exp_add_pair_savings : exp_add_pairs)(
 				b->r, m, unit[q], sm->v[q][0], sm->v[q][1], b->blocks * b->per);
 			if (q == 0) {
 				b->r->x[b->r->npoints] = cpus[k];

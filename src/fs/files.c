@@ -1260,6 +1260,25 @@ static int write_trace(struct fs_call *c, char *buf)
 	return 0;
 }
 
+/* memcgfs.lock_stat (root only, emulator only): the lock statistics
+ * (mcg_lock_stat_format()); writing 1 clears them and starts counting, 0
+ * stops. */
+static int show_lock_stat(struct fs_call *c, GString *out)
+{
+	mcg_lock_stat_format(c->fs->e, out);
+	return 0;
+}
+
+static int write_lock_stat(struct fs_call *c, char *buf)
+{
+	const char *v = fs_strstrip(buf);
+
+	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		return -EINVAL;
+	mcg_lock_stat_set(c->fs->e, v[0] == '1');
+	return 0;
+}
+
 /* memcgfs.read_stats (root only, emulator only): what rendering costs the
  * daemon, per file name, for the files rendered at least once, in table
  * order: "<name> <renders> <nanoseconds>".  A render is one successful
@@ -2235,6 +2254,7 @@ static const struct fs_file v1_files[] = {
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.accuracy", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_accuracy, write_accuracy, 0, ALL_KERNELS },
 	{ "memcgfs.trace", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_trace, write_trace, 0, ALL_KERNELS },
+	{ "memcgfs.lock_stat", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_lock_stat, write_lock_stat, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
@@ -2312,6 +2332,7 @@ static const struct fs_file v2_files[] = {
 	{ "memcgfs.flush_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_flush_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.accuracy", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_accuracy, write_accuracy, 0, ALL_KERNELS },
 	{ "memcgfs.trace", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_trace, write_trace, 0, ALL_KERNELS },
+	{ "memcgfs.lock_stat", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_lock_stat, write_lock_stat, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },

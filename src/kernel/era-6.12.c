@@ -42,10 +42,12 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.flush = MCG_FLUSH_PER_MEMCG,
 	/* Pages counted (memcg_state_val_in_pages()); prepare_scan_control()
 	 * and workingset_test_recent() take mem_cgroup_flush_stats_ratelimited(). */
-	.flush_count = MCG_COUNT_VALUES,
+	.flush_count = MCG_COUNT_PAGES,
 	.flush_threshold_pct = 100,
 	.reclaim_flush = MCG_CALL_RATELIMITED,
 	.refault_flush = MCG_CALL_RATELIMITED,
+	.shadow_count_flush = MCG_CALL_RATELIMITED,
+	.dirty_throttle_flush = MCG_CALL_RATELIMITED,
 	.pending_stop_at_flushable = false,
 	.local = MCG_LOCAL_FLUSHED,
 	.reparent_local = false,

@@ -33,10 +33,12 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.split_trees = true,
 	.flush = MCG_FLUSH_PER_MEMCG,
 	/* As 6.12: pages counted; reclaim and refault ratelimited. */
-	.flush_count = MCG_COUNT_VALUES,
+	.flush_count = MCG_COUNT_PAGES,
 	.flush_threshold_pct = 100,
 	.reclaim_flush = MCG_CALL_RATELIMITED,
 	.refault_flush = MCG_CALL_RATELIMITED,
+	.shadow_count_flush = MCG_CALL_RATELIMITED,
+	.dirty_throttle_flush = MCG_CALL_RATELIMITED,
 	.pending_stop_at_flushable = true,
 	.local = MCG_LOCAL_FLUSHED,
 	.reparent_local = true,

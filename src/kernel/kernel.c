@@ -46,8 +46,11 @@ static const struct mcg_kernel *const eras[] = {
  *
  *     What a release differs in from its era is not modelled: 5.4 still
  *     walked the subtree for v1 numa_stat (seed 003 before), 5.15 had a
- *     MEMCG_CHARGE_BATCH of 32 (64 since 5.19), 6.6 kept v1 locals in the
- *     flush (seed 000 after).
+ *     MEMCG_CHARGE_BATCH of 32 (64 since 6.1, 1813e51eece0) and flushed
+ *     on every request (flush-only-if-updated before), 6.6 kept v1
+ *     locals in the flush (seed 000 after), 6.7 counted updates in pages
+ *     (per-memcg-threshold before): a patch sets these where its
+ *     experiment needs them.
  *
  *   its build: CONFIG_MEMCG_V1 and CONFIG_LRU_GEN_ENABLED as Debian
  *     configures the release (debian_configs[] below), which a mount may

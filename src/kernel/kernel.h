@@ -90,20 +90,25 @@ enum mcg_flush_policy {
 /* What an update counts toward the flush threshold (memcg_rstat_updated()),
  * and so whether a flush request may skip.  Any policy but MCG_FLUSH_NONE. */
 enum mcg_flush_count {
-	/* Linux 5.13-5.15: nothing; every request flushes.  The update only
-	 * marks the rstat tree (cgroup_rstat_updated()), and
-	 * mem_cgroup_flush_stats() takes the trylock and flushes the root
-	 * whatever changed: 5.15's pre-image of 11192d9c124d ("memcg: flush
-	 * stats only if updated"). */
+	/* Linux 5.15 (with 1f828223b799's refault flush, before 11192d9c124d
+	 * "memcg: flush stats only if updated"): nothing; every request
+	 * flushes.  The update only marks the rstat tree
+	 * (cgroup_rstat_updated()), and mem_cgroup_flush_stats() takes the
+	 * trylock and flushes the root whatever changed.  (5.13 and 5.14 had
+	 * no such flush; 5.15.y stable later took 11192d9c124d.) */
 	MCG_COUNT_NONE,
 	/* Linux 5.16 (11192d9c124d): one per update, whatever its size:
 	 * `if (!(__this_cpu_inc_return(stats_updates) % MEMCG_CHARGE_BATCH))
 	 * atomic_inc(&stats_flush_threshold)`. */
 	MCG_COUNT_EVENTS,
-	/* Linux 5.17+ (5b3be698a872 "memcg: better bounds on the memcg stats
-	 * updates"): |val| of each update, in pages from 6.8 on
-	 * (memcg_state_val_in_pages()); what 6.1, 6.12 and 7.3 count. */
+	/* Linux 5.17 to 6.6 (5b3be698a872 "memcg: better bounds on the memcg
+	 * stats updates"): |val| of each update as given, bytes for byte
+	 * items (slab); what 6.1 counts. */
 	MCG_COUNT_VALUES,
+	/* Linux 6.7+ (7bd5bc3ce963 "mm: memcg: normalize the value passed
+	 * into memcg_rstat_updated()"): |val| in pages
+	 * (memcg_state_val_in_pages()); what 6.12 and 7.3 count. */
+	MCG_COUNT_PAGES,
 };
 
 /* What a kernel path that reads memcg stats flushes first. */
@@ -225,6 +230,12 @@ struct mcg_kernel {
 	 * classic LRU (lru_gen_enabled below takes both away). */
 	enum mcg_flush_call reclaim_flush;
 	enum mcg_flush_call refault_flush;
+	/* And the shadow-node shrinker's count (count_shadow_nodes(),
+	 * mm/workingset.c; only where locals are flushed) and dirty
+	 * throttling's mem_cgroup_wb_stats() (cgroup2): 6.1's
+	 * mem_cgroup_flush_stats(), 6.12's and 7.3's _ratelimited(). */
+	enum mcg_flush_call shadow_count_flush;
+	enum mcg_flush_call dirty_throttle_flush;
 	/* Per-memcg policy, update side (memcg_rstat_updated()): 7.x stops
 	 * walking up at the first ancestor that already needs a flush; 6.12
 	 * walks every level and only skips the atomic add there. */

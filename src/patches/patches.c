@@ -90,6 +90,12 @@ int mcg_patch_resolve(const char *version, const char *spec, struct mcg_kernel *
 			delta(out);
 		out->patch = p;
 		out->patch_after = after;
+		/* A delta that sets what the engine cannot run. */
+		if (out->flush_threshold_pct == 0 || out->charge_batch == 0) {
+			*why = "this patch sets flush_threshold_pct or charge_batch to 0 "
+			       "(each must be at least 1)";
+			return -1;
+		}
 	}
 	return 0;
 }

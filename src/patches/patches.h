@@ -19,7 +19,9 @@
  *   when a reader's flush flushes, and what   flush (root or subtree,
  *                                             trylock or wait), flush_count,
  *                                             flush_threshold_pct
- *   what the kernel paths flush first         reclaim_flush, refault_flush
+ *   what the kernel paths flush first         reclaim_flush, refault_flush,
+ *                                             shadow_count_flush,
+ *                                             dirty_throttle_flush
  *                                             (thresholded, or _delayed() /
  *                                             _ratelimited())
  *   how an update is marked and counted       updater, pending_stop_at_flushable,
