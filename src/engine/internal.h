@@ -248,7 +248,8 @@ struct mcg_cpu {
 	 * slot obj_stat_slot (-1: none), on node obj_stat_nid. */
 	int obj_stat_slot, obj_stat_nid;
 	long obj_slab_reclaimable_b, obj_slab_unreclaimable_b;
-	/* 6.1's per-CPU stats_updates (flush-global.c): written only by the
+	/* The global policy's per-CPU stats_updates (flush.h): 6.1's |val|
+	 * batch, or 5.16's running count of updates.  Written only by the
 	 * thread holding `lock`. */
 	unsigned long stats_updates;
 	/* The machine-wide counters the root's cpu.stat and io.stat read

@@ -119,8 +119,8 @@ enum mcg_flush_call {
 	MCG_CALL_FLUSH,
 	/* mem_cgroup_flush_stats_delayed() (6.1: 9b3016154c91 "memcg: sync
 	 * flush only if periodic flush is delayed") or _ratelimited() (6.8+):
-	 * only when the periodic flush is 2 x FLUSH_TIME late, then as
-	 * MCG_CALL_FLUSH. */
+	 * only when 2 x FLUSH_TIME passed since the last root flush (the
+	 * periodic one a full cycle late), then as MCG_CALL_FLUSH. */
 	MCG_CALL_RATELIMITED,
 };
 

@@ -54,14 +54,15 @@
 #define SOURCE "8d59d2214c23's message (lkml 20231129032154.3710765-4-yosryahmed@google.com)"
 
 /* 6.7 as both sides have it (the series' pre-image): locals kept by the
- * flush (6.6), updates counted in pages (7bd5bc3ce963), count_shadow_nodes()
- * with mem_cgroup_flush_stats_ratelimited() and mem_cgroup_wb_stats() with
- * mem_cgroup_flush_stats(); the series changed none of these. */
+ * flush (6.6), updates counted in pages (7bd5bc3ce963); count_shadow_nodes()
+ * and mem_cgroup_wb_stats() with mem_cgroup_flush_stats(), as 6.1's (their
+ * ratelimits came later, d4a5b369ad6d and a 2024 wb_stats change; the
+ * series changed neither). */
 static void v6_7(struct mcg_kernel *k)
 {
 	k->local = MCG_LOCAL_FLUSHED;
 	k->flush_count = MCG_COUNT_PAGES;
-	k->shadow_count_flush = MCG_CALL_RATELIMITED;
+	k->shadow_count_flush = MCG_CALL_FLUSH;
 	k->dirty_throttle_flush = MCG_CALL_FLUSH;
 }
 
