@@ -144,6 +144,63 @@ rmdir "$TMP/b/r" || fail "rmdir r"
 expect "after a removal" "$(err mkdir "$TMP/b/s")" OK
 expect "the default bound" "$("$MEMCGFS" --help | grep -c max_cgroups)" 1
 
+# A removed cgroup's open files and working directories keep its inodes,
+# not the cgroup: kernfs's open files pin the kernfs_node, and a file's
+# ops reach the cgroup only under kernfs_get_active(), which fails once it
+# is removed, so only css references keep a cgroup dying.  A delegatee
+# limited to five descendants makes and removes 200, each left open (an
+# fd, every tenth a working directory too) and its parent's listing open:
+# none is left dying, and the next mkdir succeeds.
+mount_fs "$TMP/d" --kernel=6.12 --cpus=2 --flush_period_ms=50
+D=$TMP/d
+mkdir "$D/u" "$D/p" || fail "mkdir u p"
+for d in "$D" "$D/u" "$D/p"; do
+	echo +memory > "$d/cgroup.subtree_control" || fail "+memory in $d"
+done
+echo 5 > "$D/u/cgroup.max.descendants" || fail "max.descendants"
+if [ "$(id -u)" -eq 0 ]; then
+	chown 65534:65534 "$D/u" "$D/u/cgroup.procs" "$D/u/cgroup.subtree_control" ||
+		fail "delegate u"
+fi
+as_user bash -c '
+	set -e
+	u=$1	# and $2: where the pids of the working directories go
+	exec 3<"$u"
+	ls "$u" >/dev/null
+	for i in $(seq 200); do
+		mkdir "$u/c$i"
+		exec {fd}<"$u/c$i/memory.stat"
+		if [ $((i % 10)) -eq 0 ]; then
+			cd "$u/c$i"
+			sleep 30 &
+			echo $! >>"$2"
+			cd /
+		fi
+		rmdir "$u/c$i"
+	done
+	grep nr_dying_descendants "$u/cgroup.stat"
+	mkdir "$u/last" && echo made
+' sh "$D/u" "$TMP/sync/holders" >"$TMP/held.out" 2>&1 || fail "the delegatee: $(cat "$TMP/held.out")"
+expect "dying after 200 removals held open" "$(cat "$TMP/held.out")" "nr_dying_descendants 0
+made"
+expect "the root's dying" "$(key_of "$D/cgroup.stat" nr_dying_descendants)" 0
+# A cgroup whose pages are charged stays dying while they pin its css (6.12
+# has no reparenting of LRU pages), its open file or not, until reclaim
+# frees them.
+mkdir "$D/p/c" || fail "mkdir c"
+echo "file_read=20000 footprint=4M" > "$D/p/c/memcgfs.workload" || fail "profile"
+sleep 0.5
+echo preset=idle > "$D/p/c/memcgfs.workload"
+sleep 0.3
+exec 8<"$D/p/c/memory.stat"
+rmdir "$D/p/c" || fail "rmdir c"
+expect "charged, removed, open" "$(key_of "$D/p/cgroup.stat" nr_dying_descendants)" 1
+expect "reclaim" "$(err write "$D/p/memory.reclaim" 1G)" EAGAIN
+expect "reclaimed, still open" "$(key_of "$D/p/cgroup.stat" nr_dying_descendants)" 0
+expect "its fd" "$(err read /dev/fd/8)" ENODEV
+exec 8<&-
+kill $(cat "$TMP/sync/holders") 2>/dev/null
+
 # An hour of a manual clock asked for, then SIGINT: the write ends with
 # the signal (FUSE_INTERRUPT), not an emulated hour later.
 mount_fs "$TMP/c" --clock=manual --cpus=2 --workload=seed001

@@ -96,3 +96,9 @@ expect() {
 err() {
 	"$SEQREAD" -e "$@"
 }
+
+# key_of FILE KEY: the value of one "key value" line (memory.stat,
+# cgroup.stat, memory.events)
+key_of() {
+	awk -v k="$2" '$1 == k { print $2 }' "$1"
+}

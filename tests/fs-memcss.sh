@@ -11,11 +11,6 @@
 #    them at once (memcg_reparent_objcgs()).
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
-# key_of FILE KEY: the value of one "key value" line
-key_of() {
-	awk -v k="$2" '$1 == k { print $2 }' "$1"
-}
-
 # wait_for WHAT COMMAND...: runs COMMAND until it succeeds (10 s at most)
 wait_for() {
 	what=$1

@@ -4,11 +4,6 @@
 # with each other while workers charge, limits and reclaim, v1 and v2.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
-# stat_of FILE KEY: the value of one memory.stat line
-stat_of() {
-	awk -v k="$2" '$1 == k { print $2 }' "$1"
-}
-
 # flush_key KEY: one value of the root's memcgfs.flush_stats
 flush_key() {
 	awk -v k="$1" '$1 == k { print $2 }' "$M/memcgfs.flush_stats"
@@ -32,8 +27,8 @@ settle() {
 	i=0
 	while :; do
 		cat "$1/memory.stat" > "$TMP/settle"
-		[ "$(stat_of "$TMP/settle" file_dirty)" = 0 ] &&
-			[ "$(stat_of "$TMP/settle" file_writeback)" = 0 ] && break
+		[ "$(key_of "$TMP/settle" file_dirty)" = 0 ] &&
+			[ "$(key_of "$TMP/settle" file_writeback)" = 0 ] && break
 		i=$((i + 1))
 		[ $i -gt 100 ] && fail "$1: writeback does not finish"
 		sleep 0.1
@@ -135,7 +130,7 @@ expect "read back" "$(grep '^file_read=' "$M/a/memcgfs.workload")" "file_read=50
 sleep 1
 cur=$(cat "$M/a/memory.current")
 [ "$cur" -gt 0 ] || fail "memory.current stays 0 under a workload"
-[ "$(stat_of "$M/a/memory.stat" pgfault)" -gt 0 ] || fail "no pgfault"
+[ "$(key_of "$M/a/memory.stat" pgfault)" -gt 0 ] || fail "no pgfault"
 
 # Quiet the workers, let writeback and the periodic flush settle, then the
 # counters of one rendering must agree exactly.
@@ -148,11 +143,11 @@ settle "$M/a/b"
 for cg in "$M/a" "$M/a/b"; do
 	s=$TMP/stat
 	cat "$cg/memory.stat" > "$s"
-	anon=$(stat_of "$s" anon); file=$(stat_of "$s" file); kernel=$(stat_of "$s" kernel)
+	anon=$(key_of "$s" anon); file=$(key_of "$s" file); kernel=$(key_of "$s" kernel)
 	stocked "$cg current" "$(cat "$cg/memory.current")" $((anon + file + kernel))
-	lru=$(( $(stat_of "$s" inactive_anon) + $(stat_of "$s" active_anon) +
-		$(stat_of "$s" inactive_file) + $(stat_of "$s" active_file) +
-		$(stat_of "$s" unevictable) ))
+	lru=$(( $(key_of "$s" inactive_anon) + $(key_of "$s" active_anon) +
+		$(key_of "$s" inactive_file) + $(key_of "$s" active_file) +
+		$(key_of "$s" unevictable) ))
 	expect "$cg LRU" "$lru" $((anon + file))
 	n0=$(awk '$1 == "file" { sub("N0=", "", $2); print $2 }' "$cg/memory.numa_stat")
 	n1=$(awk '$1 == "file" { sub("N1=", "", $3); print $3 }' "$cg/memory.numa_stat")
@@ -169,9 +164,9 @@ after=$(cat "$M/a/memory.current")
 sleep 0.2
 # shrunk slab counts in what was reclaimed, not in pgsteal
 cat "$M/a/memory.stat" > "$TMP/stat"
-steal=$(stat_of "$TMP/stat" pgsteal_proactive)
+steal=$(key_of "$TMP/stat" pgsteal_proactive)
 [ "$steal" -gt 0 ] || fail "no pgsteal_proactive"
-[ "$(stat_of "$TMP/stat" pgscan_proactive)" -ge "$steal" ] || fail "pgscan below pgsteal"
+[ "$(key_of "$TMP/stat" pgscan_proactive)" -ge "$steal" ] || fail "pgscan below pgsteal"
 expect "max" "$(err write "$M/a/memory.max" 4M)" OK
 [ "$(cat "$M/a/memory.current")" -le 4194304 ] || fail "usage above memory.max"
 expect "busy" "$(err write "$M/a/memcgfs.workload" "anon=50000 footprint=64M")" OK
@@ -192,21 +187,21 @@ expect "a thread per CPU" "$(wc -l < "$M/a/b/cgroup.threads")" 3
 [ "$(cat "$M/a/b/cgroup.procs")" -gt 4194304 ] || fail "task id within host pids"
 # cgroup.kill: the tasks exit, their anon and kernel memory with them;
 # page cache stays; then rmdir: the parent keeps every charge
-anon_before=$(stat_of "$M/a/b/memory.stat" anon)
+anon_before=$(key_of "$M/a/b/memory.stat" anon)
 [ "$anon_before" -gt 0 ] || fail "no anon before kill"
 echo 1 > "$M/a/b/cgroup.kill" || fail "cgroup.kill"
 expect "killed: no process" "$(wc -c < "$M/a/b/cgroup.procs")" 0
 expect "unpopulated" "$(sed -n 1p "$M/a/b/cgroup.events")" "populated 0"
 sleep 0.1
-expect "anon freed on exit" "$(stat_of "$M/a/b/memory.stat" anon)" 0
-expect "stacks freed on exit" "$(stat_of "$M/a/b/memory.stat" kernel_stack)" 0
+expect "anon freed on exit" "$(key_of "$M/a/b/memory.stat" anon)" 0
+expect "stacks freed on exit" "$(key_of "$M/a/b/memory.stat" kernel_stack)" 0
 rmdir "$M/a/b" || fail "rmdir after kill"
 echo preset=idle > "$M/a/memcgfs.workload"
 settle "$M/a"
 s=$TMP/stat
 cat "$M/a/memory.stat" > "$s"
 stocked "after rmdir" "$(cat "$M/a/memory.current")" \
-	$(( $(stat_of "$s" anon) + $(stat_of "$s" file) + $(stat_of "$s" kernel) ))
+	$(( $(key_of "$s" anon) + $(key_of "$s" file) + $(key_of "$s" kernel) ))
 
 # preset=idle is the tasks' exit: exit_mmap() frees their anonymous memory
 # (unmap_vmas()) and page tables (free_pgtables()), do_exit() uncharges
@@ -219,13 +214,13 @@ echo "anon=4000 file_read=4000 footprint=16M" > "$M/x/memcgfs.workload" || fail 
 i=0
 while :; do
 	cat "$M/x/memory.stat" > "$TMP/stat"
-	[ "$(stat_of "$TMP/stat" anon)" -gt 0 ] && [ "$(stat_of "$TMP/stat" file)" -gt 0 ] && break
+	[ "$(key_of "$TMP/stat" anon)" -gt 0 ] && [ "$(key_of "$TMP/stat" file)" -gt 0 ] && break
 	i=$((i + 1))
 	[ $i -gt 100 ] && fail "no anon and file after 10 s: $(cat "$TMP/stat")"
 	sleep 0.1
 done
-[ "$(stat_of "$TMP/stat" kernel_stack)" -gt 0 ] || fail "running tasks without stacks"
-[ "$(stat_of "$TMP/stat" pagetables)" -gt 0 ] || fail "running tasks without page tables"
+[ "$(key_of "$TMP/stat" kernel_stack)" -gt 0 ] || fail "running tasks without stacks"
+[ "$(key_of "$TMP/stat" pagetables)" -gt 0 ] || fail "running tasks without page tables"
 echo preset=idle > "$M/x/memcgfs.workload" || fail "set idle"
 expect "exited: no process" "$(wc -c < "$M/x/cgroup.procs")" 0
 expect "exited: unpopulated" "$(sed -n 1p "$M/x/cgroup.events")" "populated 0"
@@ -239,7 +234,7 @@ while :; do
 	[ $i -gt 50 ] && fail "anon, kernel_stack, pagetables after the exit: $gone"
 	sleep 0.1
 done
-[ "$(stat_of "$TMP/stat" file)" -gt 0 ] || fail "page cache uncharged at the exit"
+[ "$(key_of "$TMP/stat" file)" -gt 0 ] || fail "page cache uncharged at the exit"
 
 # v1: mlocked memory cannot be reclaimed, so a lower limit is refused.
 mount_fs "$TMP/v1" --hierarchy=v1 --cpus=2 --flush_period_ms=50
@@ -257,9 +252,9 @@ expect "v1 limit kept" "$(cat "$M/m/memory.limit_in_bytes")" 9223372036854771712
 expect "v1 force_empty" "$(err write "$M/m/memory.force_empty" 0)" OK
 [ "$(cat "$M/m/memory.usage_in_bytes")" -gt 0 ] || fail "mlocked pages gone after force_empty"
 sleep 0.2
-expect "v1 rss" "$(stat_of "$M/m/memory.stat" rss)" "$(stat_of "$M/m/memory.stat" unevictable)"
+expect "v1 rss" "$(key_of "$M/m/memory.stat" rss)" "$(key_of "$M/m/memory.stat" unevictable)"
 stocked "v1 pgpg" "$usage" \
-	$(( ($(stat_of "$M/m/memory.stat" pgpgin) - $(stat_of "$M/m/memory.stat" pgpgout)) * 4096 ))
+	$(( ($(key_of "$M/m/memory.stat" pgpgin) - $(key_of "$M/m/memory.stat" pgpgout)) * 4096 ))
 # v1 lists the sleeping tasks as well: cgroup.procs the process, tasks its
 # threads (cgroup1_base_files[]), the leader among them; rmdir is EBUSY
 # while they live (cgroup_destroy_locked()), and they exit on idle
@@ -289,12 +284,12 @@ rmdir "$M/p/c" || fail "rmdir"
 kept=$(cat "$M/p/memory.usage_in_bytes")
 stocked "6.1 usage kept" "$usage" "$kept"
 sleep 0.2
-expect "6.1 local cache" "$(stat_of "$M/p/memory.stat" cache)" 0
+expect "6.1 local cache" "$(key_of "$M/p/memory.stat" cache)" 0
 # the rest of p's usage is kernel memory: the dying memcg's own objects,
 # charged to p until it is freed (mem_cgroup_css_alloc())
 kmem=$(cat "$M/p/memory.kmem.usage_in_bytes")
 [ "$kmem" -gt 0 ] || fail "the dying memcg's objects are not charged to p"
-expect "6.1 total_cache" "$(stat_of "$M/p/memory.stat" total_cache)" "$((kept - kmem))"
+expect "6.1 total_cache" "$(key_of "$M/p/memory.stat" total_cache)" "$((kept - kmem))"
 expect "6.1 force_empty" "$(err write "$M/p/memory.force_empty" 0)" OK
 stocked "6.1 emptied" "$(cat "$M/p/memory.usage_in_bytes")" 0
 

@@ -50,9 +50,10 @@
  *                              freed by the FORGET that takes it to 0
  *
  * Online nodes stay even at count 0 because they hold the cgroup's control
- * values (struct fs_cgstate).  Each node holds a reference on its cgroup,
- * so a removed cgroup stays readable by the engine; the file system answers
- * ENODEV for it, as kernfs does for a deactivated node.
+ * values (struct fs_cgstate).  Each node holds a reference on its cgroup
+ * while it is active, and rmdir deactivates it (see "Active references"):
+ * a removed node's files answer ENODEV, as kernfs's do for a deactivated
+ * node, and keep nothing of the cgroup.
  *
  * Locks: fs->lock (nodes, counts, attributes) may be held while calling the
  * engine, never the other way round; an open file's lock is taken without
@@ -167,12 +168,87 @@ static struct fs_node *node_new(struct mcgfs *fs, struct mcg_cgroup *cg, struct 
 	return n;
 }
 
+/*
+ * Active references
+ * -----------------
+ * The kernel keeps a removed cgroup's inodes for as long as anything holds
+ * them (an open fd, a working directory, a dentry still cached), and FUSE
+ * keeps this daemon's nodes as long (FORGET).  But an inode of kernfs pins
+ * its kernfs_node, not the cgroup: a file's ops reach the cgroup only
+ * between kernfs_get_active() and kernfs_put_active(), which fail once
+ * kernfs_remove() deactivated the node, so a removed cgroup is released
+ * (and leaves nr_dying_descendants) as soon as its css references go,
+ * whatever is open.  Here, likewise:
+ *
+ *  - a node's own reference on its cgroup lasts while the node is active;
+ *  - every call that uses n->cg holds an active reference for its length:
+ *    fs_node_get_active() adds one unless the count is negative, as
+ *    kernfs's atomic_inc_unless_negative(&kn->active);
+ *  - rmdir deactivates the node by adding FS_NODE_DEACTIVATED_BIAS
+ *    (kernfs_deactivate()'s KN_DEACTIVATED_BIAS), after which none is
+ *    granted.  kernfs_drain() then waits for the calls in flight; here the
+ *    last of rmdir and those calls puts the cgroup instead, so that rmdir
+ *    never waits for a call a user can stall (a write of cgroup.freeze, a
+ *    memory.high step).
+ *
+ * Code that finds a node under fs->lock in fs->nodes (or sees !removed
+ * there) may use n->cg until it drops the lock: rmdir marks the node
+ * removed under fs->lock before it deactivates it.
+ */
+#define FS_NODE_DEACTIVATED_BIAS (INT_MIN + 1)
+
+bool fs_node_get_active(struct fs_node *n)
+{
+	int v = atomic_load_explicit(&n->active, memory_order_relaxed);
+
+	do {
+		if (v < 0)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(&n->active, &v, v + 1,
+							memory_order_acquire,
+							memory_order_relaxed));
+	return true;
+}
+
+void fs_node_put_active(struct fs_node *n)
+{
+	if (atomic_fetch_sub_explicit(&n->active, 1, memory_order_acq_rel) - 1 ==
+	    FS_NODE_DEACTIVATED_BIAS)
+		mcg_cgroup_put(n->cg);	/* the last call out after rmdir */
+}
+
+bool fs_node_online(struct fs_node *n)
+{
+	bool online;
+
+	if (!fs_node_get_active(n))
+		return false;
+	online = mcg_cgroup_online(n->cg);
+	fs_node_put_active(n);
+	return online;
+}
+
+/* rmdir's half (kernfs_deactivate()): no call may start on n any more.
+ * True if none is in flight, and the caller puts n->cg (after dropping
+ * fs->lock); else the last call out does.  Once, with fs->lock held (a
+ * FORGET may free n as soon as it is dropped), as n is marked removed. */
+static bool node_deactivate_locked(struct mcgfs *fs, struct fs_node *n)
+{
+	assert_locked(&fs->lock);
+	n->removed = true;
+	return atomic_fetch_add_explicit(&n->active, FS_NODE_DEACTIVATED_BIAS,
+					 memory_order_acq_rel) == 0;
+}
+
 static void node_free(struct mcgfs *fs, struct fs_node *n)
 {
 	if (atomic_load(&n->st.max_depth) != INT_MAX ||
 	    atomic_load(&n->st.max_descendants) != INT_MAX)
 		atomic_fetch_sub(&fs->nr_limited, 1);
-	mcg_cgroup_put(n->cg);
+	/* A removed node's reference went with its deactivation. */
+	assert(!n->removed || atomic_load(&n->active) == FS_NODE_DEACTIVATED_BIAS);
+	if (!n->removed)
+		mcg_cgroup_put(n->cg);
 	g_free(n->attrs);
 	if (n->xattrs)
 		g_hash_table_destroy(n->xattrs);
@@ -434,7 +510,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 	if (!p)
 		return;
-	if (!mcg_cgroup_online(p->cg)) {
+	if (!fs_node_online(p)) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -447,7 +523,12 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_entry(req, &e);
 		return;
 	}
+	if (!fs_node_get_active(p)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
 	cg = mcg_cgroup_lookup_child(fs->e, p->cg, name);
+	fs_node_put_active(p);
 	if (!cg && g_hash_table_contains(fs->file_index, name)) {
 		/* A file hidden now (controller or PSI off): not cached, so
 		 * it is found as soon as it appears. */
@@ -591,21 +672,19 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 
 	if (!p)
 		return;
-	if (!mcg_cgroup_online(p->cg)) {
+	if (!fs_node_get_active(p)) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	/* A newline would make /proc/PID/cgroup unparsable (cgroup_mkdir()). */
-	if (strchr(name, '\n')) {
-		fuse_reply_err(req, EINVAL);
-		return;
-	}
-	if (file_idx(fs, name, p)) {
-		fuse_reply_err(req, EEXIST);
-		return;
-	}
 	pthread_mutex_lock(&fs->ctl_lock);
-	if (atomic_load(&fs->nr_limited) && !fs_node_may_mkdir(fs, p))
+	if (!mcg_cgroup_online(p->cg))
+		err = -ENOENT;
+	/* A newline would make /proc/PID/cgroup unparsable (cgroup_mkdir()). */
+	else if (strchr(name, '\n'))
+		err = -EINVAL;
+	else if (file_idx(fs, name, p))
+		err = -EEXIST;
+	else if (atomic_load(&fs->nr_limited) && !fs_node_may_mkdir(fs, p))
 		err = -EAGAIN;
 	else if (!may_grow(fs))
 		err = -ENOMEM;
@@ -616,6 +695,7 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 				(atomic_load(&p->st.subtree_control) & FS_CTRL_MEMORY),
 			&cg);
 	pthread_mutex_unlock(&fs->ctl_lock);
+	fs_node_put_active(p);
 	if (err) {
 		fuse_reply_err(req, -err);
 		return;
@@ -657,7 +737,7 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct mcgfs *fs = fs_of(req);
 	struct fs_node *p = dir_of(req, parent), *n;
 	struct mcg_cgroup *cg;
-	bool dead = false;
+	bool dead = false, put_node_ref = false;
 	int err;
 
 	if (!p)
@@ -666,7 +746,12 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
+	if (!fs_node_get_active(p)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
 	cg = mcg_cgroup_lookup_child(fs->e, p->cg, name);
+	fs_node_put_active(p);
 	if (!cg) {
 		fuse_reply_err(req, ENOENT);
 		return;
@@ -680,7 +765,8 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		n = node_find_locked(fs, mcg_cgroup_id(cg));
 		if (n) {
 			g_hash_table_remove(fs->nodes, &n->id);
-			n->removed = true;
+			if (node_deactivate_locked(fs, n))
+				put_node_ref = true;
 			if (n->nlookup == 0)
 				dead = true;
 			else
@@ -694,6 +780,8 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		}
 		touch_dir_locked(fs, p);
 		pthread_mutex_unlock(&fs->lock);
+		if (put_node_ref)
+			mcg_cgroup_put(cg);	/* n->cg: cg, which we still hold */
 		if (dead)
 			node_free(fs, n);
 		/* --pagecache: an fd opened before reads ENODEV from now on,
@@ -745,7 +833,11 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_
 		fuse_reply_err(req, EEXIST);
 		return;
 	}
-	cg = mcg_cgroup_lookup_child(fs->e, p->cg, name);
+	cg = NULL;
+	if (fs_node_get_active(p)) {
+		cg = mcg_cgroup_lookup_child(fs->e, p->cg, name);
+		fs_node_put_active(p);
+	}
 	if (!cg) {
 		fuse_reply_err(req, ENOENT);
 		return;
@@ -1047,7 +1139,7 @@ static void fs_count_render(struct mcgfs *fs, const struct fs_file *f, uint64_t 
  * negative errno, the text then empty.  of->lock held, or of not shared. */
 static int open_render(struct mcgfs *fs, struct fs_open *of)
 {
-	struct fs_call call = { .fs = fs, .node = of->node, .cg = of->node->cg, .of = of };
+	struct fs_call call = { .fs = fs, .node = of->node, .of = of };
 	uint64_t start, end;
 	int err;
 
@@ -1055,7 +1147,7 @@ static int open_render(struct mcgfs *fs, struct fs_open *of)
 		of->text = g_string_sized_new(1024);
 	g_string_truncate(of->text, 0);
 	start = fs_monotonic_ns();
-	err = fs_call_memcg(fs, &call, of->file);
+	err = fs_call_begin(fs, &call);
 	/* The flush trace names the file its flushes are for. */
 	mcg_trace_reader(of->file->name);
 	if (!err)
@@ -1153,14 +1245,18 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
-	if (!mcg_cgroup_online(n->cg)) {
+	if (!fs_node_get_active(n)) {
 		fuse_reply_err(req, ENODEV);
 		return;
 	}
-	/* kernfs files cannot do direct I/O: do_dentry_open() refuses
-	 * O_DIRECT without FMODE_CAN_ODIRECT. */
-	if (fi->flags & O_DIRECT) {
-		fuse_reply_err(req, EINVAL);
+	/* kernfs_fop_open() fails on a removed cgroup; then kernfs files
+	 * cannot do direct I/O: do_dentry_open() refuses O_DIRECT without
+	 * FMODE_CAN_ODIRECT. */
+	if (!mcg_cgroup_online(n->cg) || (fi->flags & O_DIRECT)) {
+		int err = mcg_cgroup_online(n->cg) ? EINVAL : ENODEV;
+
+		fs_node_put_active(n);
+		fuse_reply_err(req, err);
 		return;
 	}
 	f = &fs->files[idx - 1];
@@ -1230,6 +1326,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		of->cached = open_cached(fs, ino, n, idx, of, fi->flags);
 	}
 	fi->direct_io = !of->cached;
+	fs_node_put_active(n);
 	if (fuse_reply_open(req, fi) != 0) {
 		handle_del(fs, &of->h);
 		open_free(&of->h);
@@ -1241,9 +1338,12 @@ static struct fs_open *open_of(struct fuse_file_info *fi)
 	return (struct fs_open *)(uintptr_t)fi->fh;
 }
 
-int fs_call_memcg(struct mcgfs *fs, struct fs_call *c, const struct fs_file *f)
+int fs_call_begin(struct mcgfs *fs, struct fs_call *c)
 {
-	if (!(f->ctrl & FS_CTRL_MEMORY))
+	if (!fs_node_get_active(c->node))
+		return -ENODEV;
+	c->cg = c->node->cg;
+	if (!(c->of->file->ctrl & FS_CTRL_MEMORY))
 		return 0;	/* only the memory files act on it */
 	c->memcg = mcg_cgroup_memcg(fs->e, c->cg);
 	/* A memory file of a css that went (-memory, and maybe +memory
@@ -1257,15 +1357,18 @@ void fs_call_done(struct fs_call *c)
 {
 	mcg_cgroup_put(c->memcg);
 	c->memcg = NULL;
+	if (c->cg)
+		fs_node_put_active(c->node);
+	c->cg = NULL;
 }
 
-/* The handler call of a request on open file of. */
+/* The handler call of a request on open file of, before fs_call_begin(). */
 static struct fs_call call_of(fuse_req_t req, struct fs_open *of)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
 
 	return (struct fs_call){
-		.fs = fs_of(req), .node = of->node, .cg = of->node->cg, .of = of,
+		.fs = fs_of(req), .node = of->node, .of = of,
 		.uid = ctx->uid, .gid = ctx->gid, .pid = ctx->pid,
 	};
 }
@@ -1275,7 +1378,7 @@ static struct fs_call call_of(fuse_req_t req, struct fs_open *of)
  * a deactivated node's reads and writes with ENODEV. */
 static bool open_live(struct mcgfs *fs, struct fs_open *of)
 {
-	return mcg_cgroup_online(of->node->cg) && fs_file_visible(fs, of->node, of->file);
+	return fs_node_online(of->node) && fs_file_visible(fs, of->node, of->file);
 }
 
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -1364,7 +1467,7 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	copy[len] = '\0';
 	pthread_mutex_lock(&of->lock);
 	write_req = req;
-	err = fs_call_memcg(fs, &call, of->file);
+	err = fs_call_begin(fs, &call);
 	if (!err)
 		err = of->file->write(&call, copy);
 	fs_call_done(&call);
@@ -1394,12 +1497,14 @@ static void fs_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 
 /* ---- Directories ---------------------------------------------------------------- */
 
-/* One entry of a directory snapshot: a file (idx > 0), a child cgroup (cg
- * set, referenced), or "." / ".." (neither). */
+/* One entry of a directory snapshot: a file (idx > 0), a child cgroup (id
+ * set), or "." / ".." (neither).  A child is named, not referenced: as
+ * kernfs's readdir position pins no cgroup, an open directory keeps no
+ * child from being released. */
 struct fs_dirent {
 	char *name;
 	unsigned idx;
-	struct mcg_cgroup *cg;
+	uint64_t id;
 };
 
 struct fs_dir {
@@ -1413,13 +1518,12 @@ static void dirent_clear(gpointer p)
 	struct fs_dirent *d = p;
 
 	g_free(d->name);
-	if (d->cg)
-		mcg_cgroup_put(d->cg);
 }
 
 /* Snapshot of a directory at offset 0: dots, files, then child cgroups in
- * creation order.  A removed directory lists only the dots. */
-static void dir_snapshot(struct mcgfs *fs, struct fs_node *n, struct fs_dir *d)
+ * creation order.  A removed directory lists only the dots.  With n's
+ * active reference held if `active`. */
+static void dir_snapshot(struct mcgfs *fs, struct fs_node *n, bool active, struct fs_dir *d)
 {
 	struct fs_dirent ent = { 0 };
 
@@ -1431,7 +1535,7 @@ static void dir_snapshot(struct mcgfs *fs, struct fs_node *n, struct fs_dir *d)
 	g_array_append_val(d->ents, ent);
 	ent.name = g_strdup("..");
 	g_array_append_val(d->ents, ent);
-	if (!mcg_cgroup_online(n->cg))
+	if (!active || !mcg_cgroup_online(n->cg))
 		return;
 	for (unsigned i = 0; i < fs->nr_files; i++) {
 		if (!fs_file_visible(fs, n, &fs->files[i]))
@@ -1445,13 +1549,13 @@ static void dir_snapshot(struct mcgfs *fs, struct fs_node *n, struct fs_dir *d)
 	struct mcg_cgroup **kids = mcg_cgroup_children(fs->e, n->cg, &nr);
 	for (unsigned i = 0; i < nr; i++) {
 		ent.name = mcg_cgroup_name(fs->e, kids[i]);
-		ent.cg = kids[i];	/* the snapshot owns the reference */
+		ent.id = mcg_cgroup_id(kids[i]);
 		g_array_append_val(d->ents, ent);
+		mcg_cgroup_put(kids[i]);
 	}
 	g_free(kids);
 }
 
-/* Puts the snapshot's cgroup references: before the engine goes. */
 static void dir_free(struct fs_handle *h)
 {
 	struct fs_dir *d = (struct fs_dir *)h;
@@ -1487,24 +1591,34 @@ static void fs_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t
 	unsigned idx;
 	struct fs_node *n = ino_node(fs, ino, &idx);
 	g_autofree char *buf = g_malloc(size);
+	bool active = fs_node_get_active(n);
 	size_t pos = 0;
 
 	pthread_mutex_lock(&d->lock);
 	if (off == 0 || !d->ents)
-		dir_snapshot(fs, n, d);
+		dir_snapshot(fs, n, active, d);
 	for (size_t i = (size_t)off; i < d->ents->len; i++) {
 		struct fs_dirent *ent = &g_array_index(d->ents, struct fs_dirent, i);
 		struct fuse_entry_param e = { 0 };
 		struct fs_node *target = n;
+		struct mcg_cgroup *cg = NULL;
 		size_t len;
 
-		if (ent->cg && !mcg_cgroup_online(ent->cg))
-			continue;	/* removed since the snapshot */
+		if (ent->id) {
+			/* The child named, unless it was removed (or renamed,
+			 * and another took its name) since the snapshot. */
+			cg = active ? mcg_cgroup_lookup_child(fs->e, n->cg, ent->name) : NULL;
+			if (!cg || mcg_cgroup_id(cg) != ent->id) {
+				mcg_cgroup_put(cg);
+				continue;
+			}
+		}
 		pthread_mutex_lock(&fs->lock);
-		if (ent->cg)
-			target = node_get_locked(fs, ent->cg);
+		if (cg)
+			target = node_get_locked(fs, cg);
 		if (!target) {
 			pthread_mutex_unlock(&fs->lock);
+			mcg_cgroup_put(cg);
 			continue;
 		}
 		node_entry_locked(fs, target, ent->idx, &e);
@@ -1522,11 +1636,14 @@ static void fs_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t
 		if (plus && e.ino && len <= size - pos)
 			target->nlookup++;
 		pthread_mutex_unlock(&fs->lock);
+		mcg_cgroup_put(cg);
 		if (len > size - pos)
 			break;
 		pos += len;
 	}
 	pthread_mutex_unlock(&d->lock);
+	if (active)
+		fs_node_put_active(n);
 	fuse_reply_buf(req, buf, pos);
 }
 

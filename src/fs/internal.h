@@ -224,7 +224,11 @@ struct fs_cached {
 };
 
 struct fs_node {
-	struct mcg_cgroup *cg;		/* reference held for the node's life */
+	/* Immutable; the node's reference on it is held while the node is
+	 * active: a removed node's is put by the last of rmdir and the calls
+	 * then in flight, so dereference it only under an active reference
+	 * (fs_node_get_active()) or with fs->lock held and !removed. */
+	struct mcg_cgroup *cg;
 	uint64_t id;			/* mcg_cgroup_id(), immutable */
 	bool is_root;			/* immutable */
 	struct timespec btime;		/* creation, immutable */
@@ -232,6 +236,9 @@ struct fs_node {
 	/* Inode lifetime: protected by fs->lock. */
 	uint64_t nlookup;		/* kernel lookups of the dir and its files */
 	bool removed;			/* rmdir done, out of fs->nodes */
+	/* Calls using cg now, plus FS_NODE_DEACTIVATED_BIAS once rmdir
+	 * deactivated the node (fs.c, "Active references"). */
+	atomic_int active;
 
 	/* Attributes: protected by fs->lock. */
 	struct fs_attr *attrs;		/* [nr_files + 1], index as above */
@@ -357,9 +364,11 @@ struct mcgfs {
 struct fs_call {
 	struct mcgfs *fs;
 	struct fs_node *node;
-	struct mcg_cgroup *cg;		/* node->cg */
+	/* node->cg, under the node's active reference from fs_call_begin()
+	 * to fs_call_done() (NULL outside) */
+	struct mcg_cgroup *cg;
 	/* The cgroup's memory css at the call of a memory file
-	 * (fs_call_memcg(), a reference): what those files act on.  NULL
+	 * (fs_call_begin(), a reference): what those files act on.  NULL
 	 * for the other files. */
 	struct mcg_cgroup *memcg;
 	struct fs_open *of;
@@ -375,12 +384,22 @@ struct fs_call {
 	uint64_t changes;
 };
 
-/* Takes c's memory css (c->memcg) for the call of file f: 0, or -ENODEV
- * for a memory file whose css is not the one it was opened on (the
- * controller went, and maybe came back, since the open).  fs_call_done()
- * puts it. */
-int fs_call_memcg(struct mcgfs *fs, struct fs_call *c, const struct fs_file *f);
+/* Begins the call of c->of's file on c->node (kernfs_get_active() before
+ * a kernfs file's ops): takes the node's active reference, setting c->cg,
+ * and for a memory file its memory css (c->memcg).  0, or -ENODEV: the
+ * cgroup was removed, or the file is a memory file whose css is not the
+ * one it was opened on (the controller went, and maybe came back, since
+ * the open).  fs_call_done() ends the call, whatever this returned. */
+int fs_call_begin(struct mcgfs *fs, struct fs_call *c);
 void fs_call_done(struct fs_call *c);
+
+/* kernfs_get_active(): true, and n->cg may be used until the matching
+ * fs_node_put_active(); false once rmdir deactivated n (the cgroup is
+ * gone: the caller answers as for an offline cgroup). */
+bool fs_node_get_active(struct fs_node *n);
+void fs_node_put_active(struct fs_node *n);
+/* Is n's cgroup online (neither removed nor being removed)? */
+bool fs_node_online(struct fs_node *n);
 
 /* Is file row f of node n there now: present on this level, its controller
  * enabled by the parent (v2), its PSI files not hidden? */

@@ -145,14 +145,15 @@ bool fs_file_notifies(const struct fs_file *f)
  * rendered (the cgroup or the file went). */
 static uint64_t render_hash(struct mcgfs *fs, struct fs_open *of)
 {
-	struct fs_call call = { .fs = fs, .node = of->node, .cg = of->node->cg, .of = of };
+	struct fs_call call = { .fs = fs, .node = of->node, .of = of };
 	g_autoptr(GString) text = g_string_sized_new(256);
-
 	int err;
 
-	if (!mcg_cgroup_online(of->node->cg) || !fs_file_visible(fs, of->node, of->file))
+	if (!fs_file_visible(fs, of->node, of->file))
 		return 0;
-	err = fs_call_memcg(fs, &call, of->file);
+	err = fs_call_begin(fs, &call);
+	if (!err && !mcg_cgroup_online(call.cg))
+		err = -ENODEV;
 	if (!err)
 		err = of->file->show(&call, text);
 	fs_call_done(&call);
@@ -177,9 +178,13 @@ void fs_notify_read(struct fs_open *of, uint64_t changes)
 static bool psi_trigger_total(struct mcgfs *fs, struct fs_open *of, uint64_t *total)
 {
 	struct mcg_psi psi;
+	int err;
 
-	if (strcmp(of->file->name, "memory.pressure") ||
-	    mcg_workload_psi_read(fs->wl, of->node->cg, &psi))
+	if (strcmp(of->file->name, "memory.pressure") || !fs_node_get_active(of->node))
+		return false;
+	err = mcg_workload_psi_read(fs->wl, of->node->cg, &psi);
+	fs_node_put_active(of->node);
+	if (err)
 		return false;
 	*total = psi.total_ns[of->psi_full];
 	return true;
@@ -277,7 +282,7 @@ unsigned fs_notify_poll(struct mcgfs *fs, struct fs_open *of, struct fuse_pollha
 	unsigned revents = DEFAULT_POLLMASK;
 
 	/* kernfs_generic_poll(): a deactivated node is always ready. */
-	if (!mcg_cgroup_online(of->node->cg) || !fs_file_visible(fs, of->node, of->file)) {
+	if (!fs_node_online(of->node) || !fs_file_visible(fs, of->node, of->file)) {
 		revents |= POLLERR | POLLPRI;
 	} else if (of->file->flags & FS_PSI) {
 		/* psi_trigger_poll(): a trigger reports its event once. */
@@ -840,7 +845,7 @@ static void *notifier(void *arg)
 			/* A cgroup removed wakes its pollers, a PSI trigger's
 			 * too (psi_trigger_destroy(): wake_up_pollfree()),
 			 * whose poll then answers POLLERR|POLLPRI. */
-			bool woken = !mcg_cgroup_online(of->node->cg) ||
+			bool woken = !fs_node_online(of->node) ||
 				     (fs_file_notifies(of->file)
 					      ? render_hash(fs, of) != atomic_load(&of->seen)
 					      : of->psi_event);
