@@ -6,6 +6,7 @@ contrib_memcgfs_constfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)
 contrib_memcgfs_constfs_LDADD = $(FUSE_LIBS) $(GLIB_LIBS) $(PTHREAD_LIBS)
 
 EXTRA_DIST += contrib/bench-read-1000.sh contrib/bench-workload.sh contrib/bench-hotpath-ab.sh \
+	contrib/stress-hostile.sh \
 	contrib/bench-hier.sh
 
 # systemd units: a template service (Restart=on-failure) and a mount unit.

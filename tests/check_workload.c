@@ -3,6 +3,7 @@
  * the relations between counters, limits, reclaim and OOM under load. */
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -744,21 +745,17 @@ START_TEST(test_fault_maps_with_page_tables)
 }
 END_TEST
 
-/* No charge lost: the root's usage is what the pool charged less what it
- * uncharged, plus the memcgs' own objects (apart from the tasks' pages).
- * Stocks first: counting them enters each CPU, which carries out a
- * pending drain.  With the pool paused and the stats flushed. */
-static void check_conserved(struct mcg_engine *e, struct mcg_workload *wl)
+/* No charge lost (mcg_workload_audit()), with the pool paused and the
+ * stats flushed. */
+static void check_conserved(struct mcg_workload *wl)
 {
-	struct mcg_cgroup *root = mcg_engine_root(e);
-	unsigned long stocked = mcg_memcg_stocked(e, root, false);
-	struct mcg_workload_objects objs;
-	struct mcg_workload_counters wc;
+	struct mcg_workload_audit a;
 
-	mcg_workload_counters(wl, &wc);
-	mcg_workload_memcg_objects(wl, root, &objs);
-	ck_assert_uint_eq(mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) - stocked,
-			  wc.pages_charged - wc.pages_uncharged + objs.pages);
+	mcg_workload_audit(wl, &a);
+	ck_assert_msg(a.lost == 0,
+		      "usage %lu - stocked %lu != charged %" PRIu64 " - uncharged %" PRIu64
+		      " + objects %lu: %" PRId64 " lost",
+		      a.usage, a.stocked, a.charged, a.uncharged, a.objects, a.lost);
 }
 
 START_TEST(test_conservation_under_load)
@@ -777,7 +774,7 @@ START_TEST(test_conservation_under_load)
 		g_usleep(300 * 1000);
 		mcg_workload_pause(r.wl);
 		__mcg_memcg_flush_stats(r.e, root, true);
-		check_conserved(r.e, r.wl);
+		check_conserved(r.wl);
 		check_relations(&r, root, 2, v1);
 		for (unsigned i = 0; i < r.n; i++)
 			if (mcg_cgroup_online(r.cg[i]))
@@ -872,7 +869,7 @@ START_TEST(test_memory_css_under_load)
 		max_dying = MAX(max_dying, mcg_cgroup_nr_dying_memcg(e, root));
 		mcg_workload_pause(wl);
 		__mcg_memcg_flush_stats(e, root, true);
-		check_conserved(e, wl);
+		check_conserved(wl);
 		check_relations(&r, root, 2, false);
 		check_relations(&r, p, 2, false);
 		mcg_workload_resume(wl);
@@ -895,7 +892,7 @@ START_TEST(test_memory_css_under_load)
 	}
 	mcg_workload_pause(wl);
 	__mcg_memcg_flush_stats(e, root, true);
-	check_conserved(e, wl);
+	check_conserved(wl);
 	mcg_workload_resume(wl);
 	mcg_workload_free(wl);
 	mcg_cgroup_put(p);

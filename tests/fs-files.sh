@@ -36,13 +36,14 @@ if [ -f "$SPEC/v1-memcg-files.tsv" ]; then
 	done < "$SPEC/v1-memcg-files.tsv"
 fi
 # the root: the same files plus cgroup.sane_behavior and release_agent, and
-# the emulator's memcgfs.flush_stats, memcgfs.read_stats, memcgfs.clock and
-# memcgfs.accuracy, memcgfs.trace and memcgfs.lock_stat
+# the emulator's memcgfs.flush_stats, memcgfs.read_stats, memcgfs.clock,
+# memcgfs.accuracy, memcgfs.trace, memcgfs.lock_stat and memcgfs.audit
 listing "$M/x" > "$TMP/child"
 { cat "$TMP/child"; echo "-r--r--r-- cgroup.sane_behavior"; echo "-rw-r--r-- release_agent"
   echo "-r--r--r-- memcgfs.flush_stats"; echo "-r--r--r-- memcgfs.read_stats"
   echo "-rw-r--r-- memcgfs.clock"; echo "-rw-r--r-- memcgfs.accuracy"
-  echo "-rw-r--r-- memcgfs.trace"; echo "-rw-r--r-- memcgfs.lock_stat"; } |
+  echo "-rw-r--r-- memcgfs.trace"; echo "-rw-r--r-- memcgfs.lock_stat"
+  echo "-r-------- memcgfs.audit"; } |
 	sort -k2 > "$TMP/want"
 listing "$M" | sort -k2 > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v1 root file set"
@@ -120,6 +121,7 @@ cat > "$TMP/want" <<'LIST'
 -rw-r--r-- io.pressure
 -r--r--r-- io.stat
 -rw-r--r-- memcgfs.accuracy
+-r-------- memcgfs.audit
 --w------- memcgfs.charge
 -rw-r--r-- memcgfs.clock
 -r--r--r-- memcgfs.flush_stats
@@ -426,6 +428,12 @@ for c in "rstat_ss_cpu_lock(memory)" rstat_base_lock rstat_base_cpu_lock "rstat_
 done
 echo x > "$m/memcgfs.lock_stat" 2>/dev/null && fail "lock_stat accepted x"
 echo 2 > "$m/memcgfs.trace" 2>/dev/null && fail "trace accepted 2"
+# memcgfs.audit: what a's workload charged, every page of it still on the
+# root's counter or uncharged (mcg_workload_audit()); root's only.
+expect "audit keys" "$(cut -d' ' -f1 "$m/memcgfs.audit" | tr '\n' ' ')" \
+	"usage stocked charged uncharged objects lost "
+[ "$(key_of "$m/memcgfs.audit" charged)" -gt 0 ] || fail "audit: $(cat "$m/memcgfs.audit")"
+expect "audit lost" "$(key_of "$m/memcgfs.audit" lost)" 0
 fusermount3 -u "$m" || fail "umount trace"
 wait "$FS_PID"
 echo "PASS: fs-files"

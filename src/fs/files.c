@@ -18,6 +18,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stddef.h>
@@ -1300,6 +1301,21 @@ static int show_read_stats(struct fs_call *c, GString *out)
 	return 0;
 }
 
+/* memcgfs.audit (the root, root's only): the conservation audit of every
+ * charge (mcg_workload_audit()), in pages; "lost 0" unless a charge was
+ * lost.  Reading it pauses the workers for a moment: mode 0400. */
+static int show_audit(struct fs_call *c, GString *out)
+{
+	struct mcg_workload_audit a;
+
+	mcg_workload_audit(c->fs->wl, &a);
+	g_string_append_printf(out,
+			       "usage %lu\nstocked %lu\ncharged %" PRIu64 "\nuncharged %" PRIu64
+			       "\nobjects %lu\nlost %" PRId64 "\n",
+			       a.usage, a.stocked, a.charged, a.uncharged, a.objects, a.lost);
+	return 0;
+}
+
 /* memcgfs.workload: the cgroup's workload profile (emulator only). */
 static int show_workload(struct fs_call *c, GString *out)
 {
@@ -2256,6 +2272,7 @@ static const struct fs_file v1_files[] = {
 	{ "memcgfs.trace", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_trace, write_trace, 0, ALL_KERNELS },
 	{ "memcgfs.lock_stat", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_lock_stat, write_lock_stat, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.audit", 0400, FS_EMULATOR | FS_ONLY_ON_ROOT, show_audit, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.clock", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, fs_show_clock, fs_write_clock, 0, ALL_KERNELS },
@@ -2334,6 +2351,7 @@ static const struct fs_file v2_files[] = {
 	{ "memcgfs.trace", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_trace, write_trace, 0, ALL_KERNELS },
 	{ "memcgfs.lock_stat", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, show_lock_stat, write_lock_stat, 0, ALL_KERNELS },
 	{ "memcgfs.read_stats", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_read_stats, NULL, 0, ALL_KERNELS },
+	{ "memcgfs.audit", 0400, FS_EMULATOR | FS_ONLY_ON_ROOT, show_audit, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.clock", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, fs_show_clock, fs_write_clock, 0, ALL_KERNELS },

@@ -1389,6 +1389,27 @@ void mcg_workload_counters(const struct mcg_workload *wl, struct mcg_workload_co
 	}
 }
 
+void mcg_workload_audit(struct mcg_workload *wl, struct mcg_workload_audit *out)
+{
+	struct mcg_cgroup *root = mcg_engine_root(wl->e);
+	struct mcg_workload_objects objs;
+	struct mcg_workload_counters wc;
+
+	mcg_workload_pause(wl);
+	/* Stocks first: counting them enters each CPU, which carries out a
+	 * pending drain. */
+	out->stocked = mcg_memcg_stocked(wl->e, root, false);
+	mcg_workload_counters(wl, &wc);
+	mcg_workload_memcg_objects(wl, root, &objs);
+	out->usage = mcg_counter_read(root, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	mcg_workload_resume(wl);
+	out->charged = wc.pages_charged;
+	out->uncharged = wc.pages_uncharged;
+	out->objects = objs.pages;
+	out->lost = (int64_t)(out->charged - out->uncharged + out->objects) -
+		    (int64_t)(out->usage - out->stocked);
+}
+
 int mcg_workload_cgroup_stat(struct mcg_workload *wl, struct mcg_cgroup *cg,
 			     struct mcg_workload_cgroup_stat *out)
 {

@@ -311,6 +311,26 @@ struct mcg_workload_counters {
 };
 void mcg_workload_counters(const struct mcg_workload *wl, struct mcg_workload_counters *out);
 
+/* The conservation audit (memcgfs.audit): every page the pool charged is
+ * on the root's memory counter until the pool uncharges it, and so are the
+ * pages of the memcgs' own objects, whatever was removed, reclaimed,
+ * reparented or moved meanwhile; what the per-CPU stocks hold is charged
+ * but not yet used.  So
+ *
+ *     lost = charged - uncharged + objects - (usage - stocked)
+ *
+ * is 0 unless a charge was lost (> 0) or made twice (< 0).  Pauses the
+ * pool and enters every CPU: exact when nothing else charges meanwhile
+ * (no request, no reclaim in flight). */
+struct mcg_workload_audit {
+	unsigned long usage;		/* the root's memory counter, pages */
+	unsigned long stocked;		/* held by the charge stocks, pages */
+	uint64_t charged, uncharged;	/* by the pool for tasks, pages */
+	unsigned long objects;		/* charged for memcg objects, pages */
+	int64_t lost;
+};
+void mcg_workload_audit(struct mcg_workload *wl, struct mcg_workload_audit *out);
+
 /* The workload's own progress in one cgroup, not its subtree, summed over
  * CPUs (memcgfs.workload_stat): what an outside script measures the
  * workload's throughput with, with and without readers.  Counted from the
