@@ -987,6 +987,53 @@ START_TEST(test_flush_trace)
 }
 END_TEST
 
+/* Flush time by initiator and the writer side (memcgfs.flush_stats), on
+ * 6.12's shared tree and 7.3's split ones at 2 CPUs: an update links its
+ * (cgroup, CPU) node once until a flush unlinks it; cpu.stat's flush of a
+ * shared tree folds memcg as a side flush, timed as such; a reader's
+ * forced flush is timed as a read.  On 7.3 cpu.stat's flush leaves memory's
+ * tree as it was. */
+START_TEST(test_flush_initiators_and_links)
+{
+	const char *version = _i ? "7.3" : "6.12";
+	struct mcg_engine *e = test_engine_make(2, 1, version, MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	struct mcg_flush_counters c0, c1;
+
+	mcg_engine_flush_counters(e, &c0);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);	/* linked: the fast path */
+	test_stat_mod(e, 1, a, 0, MCG_ANON_MAPPED, 1);
+	mcg_engine_flush_counters(e, &c1);
+	/* one slow path per CPU, which links a's ancestors too */
+	ck_assert_uint_eq(c1.memory_links - c0.memory_links, 2);
+	ck_assert_uint_eq(c1.links - c0.links, c1.memory_links - c0.memory_links);
+	ck_assert_uint_eq(c1.link_waits, 0);
+
+	mcg_cputime_flush(e, a);
+	mcg_engine_flush_counters(e, &c0);
+	ck_assert_uint_eq(c0.side_flushes - c1.side_flushes, _i ? 0 : 1);
+	if (_i)
+		ck_assert_uint_eq(c0.trigger_ns[MCG_TRIGGER_SIDE], 0);
+	else
+		ck_assert_uint_gt(c0.trigger_ns[MCG_TRIGGER_SIDE], 0);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+	mcg_engine_flush_counters(e, &c1);
+	/* 6.12: the side flush unlinked a, which links again; 7.3: memory's
+	 * tree still holds it */
+	ck_assert_uint_eq(c1.memory_links - c0.memory_links, _i ? 0 : 1);
+
+	mcg_trace_reader("memory.stat");
+	__mcg_memcg_flush_stats(e, a, true);
+	mcg_trace_reader(NULL);
+	mcg_engine_flush_counters(e, &c0);
+	ck_assert_uint_gt(c0.trigger_ns[MCG_TRIGGER_READ], c1.trigger_ns[MCG_TRIGGER_READ]);
+	ck_assert_uint_eq(c0.trigger_ns[MCG_TRIGGER_PERIODIC], 0);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* Lock statistics, 6.1 at 2 CPUs: off, nothing counts; on, a flush takes
  * stats_flush_lock (try), cgroup_rstat_lock once (irqsafe: held
  * throughout) and each CPU's cgroup_rstat_cpu_lock; a reader that finds
@@ -2661,6 +2708,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_manual_clock);
 	tcase_add_test(tc, test_accuracy);
 	tcase_add_test(tc, test_flush_trace);
+	tcase_add_loop_test(tc, test_flush_initiators_and_links, 0, 2);
 	tcase_add_test(tc, test_lock_stat);
 	tcase_add_test(tc, test_flush_visits_only_updated);
 	suite_add_tcase(s, tc);

@@ -61,7 +61,11 @@ callback_nsec aggregate_nsec changed_items callbacks_untimed percpu_loads \
 changed_hist_0 changed_hist_1 changed_hist_2 changed_hist_3 changed_hist_4 changed_hist_5 \
 changed_hist_6 changed_hist_7 changed_hist_8 changed_hist_9 changed_hist_10 changed_hist_11 \
 changed_hist_12 changed_hist_13 changed_hist_14 changed_hist_15 changed_hist_16_up \
-shadow_count dirty_throttle "
+shadow_count dirty_throttle kernel_usec read_usec periodic_usec reclaim_usec refault_usec \
+shadow_count_usec dirty_throttle_usec side_usec links link_waits memory_links "
+# the periodic flusher's time is its own, and the workers link pairs
+[ "$(flush_key periodic_usec)" -gt 0 ] || fail "no periodic flush time"
+[ "$(flush_key links)" -gt 0 ] || fail "no updater slow path counted"
 # memcg's callbacks are timed, the memcg-wide aggregation within them; a
 # read of memory.stat under a busy workload makes them run
 visited=$(flush_key visited)

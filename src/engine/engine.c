@@ -556,17 +556,15 @@ void engine_flush_part(struct mcg_engine *e, struct mcg_cgroup *cg, enum mcg_par
 	if (t == e->tree_of[MCG_PART_MEMORY]) {
 		/* What memcg's own policy would have said, before the flush. */
 		bool needs = trace_on(e) && mcg_memcg_needs_flush(e, cg);
+		enum mcg_flush_trigger old = trace_trigger_swap(MCG_TRIGGER_SIDE);
 
 		atomic_fetch_add_explicit(&e->nr_side_flushes, 1, memory_order_relaxed);
 		/* cgroup_rstat_flush(): sleepable. */
 		visited = memcg_flush_tree(e, cg, true);
-		if (trace_on(e)) {
-			enum mcg_flush_trigger old = trace_trigger_swap(MCG_TRIGGER_SIDE);
-
+		if (trace_on(e))
 			trace_flush(e, cg, -1, true, needs, MCG_SKIP_NONE, visited,
 				    mcg_now_ns() - start);
-			trace_trigger_swap(old);
-		}
+		trace_trigger_swap(old);
 	} else {
 		visited = rstat_flush(t, cg->node_of[part], true);
 	}
@@ -602,4 +600,21 @@ void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_coun
 	out->percpu_loads = atomic_load(&e->percpu_sums) * e->cfg.nr_cpus;
 	for (unsigned k = 0; k < MCG_CHANGED_HIST; k++)
 		out->changed_hist[k] = atomic_load(&e->changed_hist[k]);
+	for (unsigned k = 0; k < MCG_NR_TRIGGERS; k++)
+		out->trigger_ns[k] = atomic_load(&e->trigger_flush_ns[k]);
+	out->links = out->link_waits = 0;
+	for (unsigned p = 0; p < MCG_NR_PARTS; p++) {
+		uint64_t links, waits;
+		bool seen = false;
+
+		for (unsigned q = 0; q < p; q++)
+			seen |= e->tree_of[q] == e->tree_of[p];
+		if (seen)
+			continue;	/* a shared tree, counted once */
+		rstat_tree_links(e->tree_of[p], &links, &waits);
+		out->links += links;
+		out->link_waits += waits;
+		if (p == MCG_PART_MEMORY)
+			out->memory_links = links;
+	}
 }

@@ -457,6 +457,7 @@ enum mcg_flush_trigger {
 	MCG_TRIGGER_SHADOW_COUNT,	/* mcg_memcg_flush_for_shadow_count() */
 	MCG_TRIGGER_DIRTY_THROTTLE,	/* mcg_memcg_flush_for_dirty_throttle() */
 	MCG_TRIGGER_SIDE,		/* a cpu.stat or io.stat flush of a shared tree */
+	MCG_NR_TRIGGERS
 };
 #define MCG_TRACE_RECORDS 16384
 /* on: clears the records and starts; off: stops, keeping them. */
@@ -551,6 +552,18 @@ struct mcg_flush_counters {
 	 * changed_hist[k] for k items, the last bucket for
 	 * MCG_CHANGED_HIST - 1 or more.  Its median is seed 001's. */
 	uint64_t changed_hist[MCG_CHANGED_HIST];
+	/* The time in memcg flushes (ns, all kinds) by what asked for them:
+	 * a reader of memory.stat and the like (read: memcg's own heuristic
+	 * decided), another controller's flush of a shared tree (side: it
+	 * did not), the periodic worker, reclaim, refaults ... */
+	uint64_t trigger_ns[MCG_NR_TRIGGERS];
+	/* The writer side: updater slow paths (a node linked into a CPU's
+	 * updated tree, or queued on its llist) over every distinct tree,
+	 * and those of the locked updater that found the CPU's lock held by
+	 * a flusher.  A flush unlinks what it folds, so every flush makes
+	 * the next update of each folded (cgroup, CPU) link again. */
+	uint64_t links, link_waits;
+	uint64_t memory_links;	/* of links, the memory tree's (shared or not) */
 };
 #define MCG_CALLBACK_PREEMPTED_NS 100000
 void mcg_engine_flush_counters(const struct mcg_engine *e, struct mcg_flush_counters *out);

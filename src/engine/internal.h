@@ -32,12 +32,6 @@ static inline void acount_add_single_writer(acount_t *p, long v)
 	acount_set(p, acount_read(p) + v);
 }
 
-static inline void u64_add_single_writer(_Atomic uint64_t *p, uint64_t v)
-{
-	atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v,
-			      memory_order_relaxed);
-}
-
 /* The participants of the rstat machinery. */
 enum mcg_part {
 	MCG_PART_MEMORY,
@@ -351,6 +345,9 @@ struct mcg_engine {
 	_Atomic bool lock_stat_on;
 	struct lock_stat stats_flush_lock_stat, stock_drain_lock_stat;
 	_Atomic uint64_t nr_flushes, nr_forced, nr_periodic, nr_skipped, nr_side_flushes;
+	/* Time in memcg flushes by what asked for them (memcg_flush_tree()):
+	 * relaxed atomics, any thread. */
+	_Atomic uint64_t trigger_flush_ns[MCG_NR_TRIGGERS];
 	_Atomic uint64_t nr_reclaim, nr_refault, nr_shadow_count, nr_dirty_throttle;
 	_Atomic uint64_t nr_visited, flush_ns;
 	/* Readers' flushes of the base and io trees (engine_flush_part()),
@@ -509,6 +506,9 @@ struct trace_record {
 /* Sets the calling thread's trigger, returning the previous one (kernel
  * paths set theirs around their flush and put the old one back). */
 enum mcg_flush_trigger trace_trigger_swap(enum mcg_flush_trigger t);
+/* What the calling thread's flush is for: its trigger, or a read of the
+ * file it renders. */
+enum mcg_flush_trigger trace_current_trigger(void);
 /* Records one request, if tracing is on (the caller checks trace_on()
  * first, to keep the cost off flushes when it is not). */
 void trace_flush(struct mcg_engine *e, const struct mcg_cgroup *cg, long stats_updates,

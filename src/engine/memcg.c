@@ -327,7 +327,10 @@ unsigned long memcg_flush_tree(struct mcg_engine *e, struct mcg_cgroup *cg, bool
 	visited =
 		rstat_flush(e->tree_of[MCG_PART_MEMORY], cg->node_of[MCG_PART_MEMORY], may_sleep);
 
-	atomic_fetch_add_explicit(&e->flush_ns, mcg_now_ns() - start, memory_order_relaxed);
+	start = mcg_now_ns() - start;
+	atomic_fetch_add_explicit(&e->flush_ns, start, memory_order_relaxed);
+	atomic_fetch_add_explicit(&e->trigger_flush_ns[trace_current_trigger()], start,
+				  memory_order_relaxed);
 	return visited;
 }
 

@@ -20,6 +20,7 @@ void rstat_llist_push(struct rstat_tree *t, struct rstat_node_cpu *rc, unsigned 
 	} while (!atomic_compare_exchange_weak_explicit(&t->lhead[cpu].first, &first, rc,
 							memory_order_release,
 							memory_order_relaxed));
+	u64_add_single_writer(&t->lhead[cpu].links, 1);	/* the CPU's own thread */
 }
 
 /* Moves every record queued on cpu's llist into cpu's tree, re-arming each

@@ -29,6 +29,9 @@ int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus, enum mcg_rstat_updat
 	for (unsigned cpu = 0; cpu < nr_cpus; cpu++) {
 		atomic_init(&t->lhead[cpu].first, NULL);
 		pthread_mutex_init(&t->lhead[cpu].cpu_lock, NULL);
+		t->lhead[cpu].cpu_lock_since = 0;
+		atomic_init(&t->lhead[cpu].links, 0);
+		atomic_init(&t->lhead[cpu].link_waits, 0);
 	}
 	pthread_mutex_init(&t->lock, NULL);
 	return 0;
@@ -43,6 +46,15 @@ void rstat_tree_destroy(struct rstat_tree *t)
 	pthread_mutex_destroy(&t->lock);
 	free(t->lhead);
 	t->lhead = NULL;
+}
+
+void rstat_tree_links(const struct rstat_tree *t, uint64_t *links, uint64_t *waits)
+{
+	*links = *waits = 0;
+	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
+		*links += atomic_load_explicit(&t->lhead[cpu].links, memory_order_relaxed);
+		*waits += atomic_load_explicit(&t->lhead[cpu].link_waits, memory_order_relaxed);
+	}
 }
 
 void rstat_tree_add_callback(struct rstat_tree *t, rstat_flush_fn fn, void *arg)

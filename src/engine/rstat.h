@@ -94,6 +94,15 @@ struct rstat_node {
 	unsigned cpu_stride;			/* bytes between cpu[i] and cpu[i+1] */
 };
 
+/* A counter with one writer at a time (its CPU's thread, or the holder of
+ * a lock), read by anyone: a relaxed load and store, no atomic add (rstat
+ * and the engine above it). */
+static inline void u64_add_single_writer(_Atomic uint64_t *p, uint64_t v)
+{
+	atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v,
+			      memory_order_relaxed);
+}
+
 /* A flush callback: fold `cpu`'s deltas of the node's owner. */
 typedef void (*rstat_flush_fn)(void *owner, unsigned cpu, void *arg);
 
@@ -106,6 +115,12 @@ struct rstat_percpu {
 	_Alignas(64) _Atomic(struct rstat_node_cpu *) first;
 	pthread_mutex_t cpu_lock;
 	uint64_t cpu_lock_since;		/* cpu_lock: its holder's lock_stat time */
+	/* The updater's slow paths on this CPU (a node linked, or queued on
+	 * the llist) and, of the locked updater's, those that found cpu_lock
+	 * held (by a flusher of this CPU): the writer-side cost of flushes
+	 * that unlink what updaters must link again.  Written under cpu_lock
+	 * (locked) or by the CPU's thread (llist), read by anyone: relaxed. */
+	_Atomic uint64_t links, link_waits;
 };
 
 struct rstat_tree {
@@ -172,6 +187,10 @@ static inline void rstat_set_next(struct rstat_node_cpu *rc, struct rstat_node *
 {
 	atomic_store_explicit(&rc->updated_next, next, memory_order_relaxed);
 }
+
+/* The updaters' slow paths on every CPU, and those that waited for a
+ * CPU's lock (struct rstat_percpu), summed. */
+void rstat_tree_links(const struct rstat_tree *t, uint64_t *links, uint64_t *waits);
 
 /* rstat-llist.c and rstat-locked.c: the slow paths of the two updaters. */
 void rstat_llist_push(struct rstat_tree *t, struct rstat_node_cpu *rc, unsigned cpu);

@@ -49,6 +49,12 @@ enum mcg_flush_trigger trace_trigger_swap(enum mcg_flush_trigger t)
 	return old;
 }
 
+enum mcg_flush_trigger trace_current_trigger(void)
+{
+	return reader_file && thread_trigger == MCG_TRIGGER_KERNEL ? MCG_TRIGGER_READ
+								   : thread_trigger;
+}
+
 static const char *const trigger_names[] = {
 	[MCG_TRIGGER_KERNEL] = "kernel",	[MCG_TRIGGER_READ] = "read",
 	[MCG_TRIGGER_PERIODIC] = "periodic",	[MCG_TRIGGER_RECLAIM] = "reclaim",
@@ -101,8 +107,7 @@ void trace_flush(struct mcg_engine *e, const struct mcg_cgroup *cg, long stats_u
 	t->force = force;
 	t->needs_flush = needs_flush;
 	t->reason = reason;
-	t->trigger = reader_file && thread_trigger == MCG_TRIGGER_KERNEL ? MCG_TRIGGER_READ
-									 : thread_trigger;
+	t->trigger = trace_current_trigger();
 	t->file = t->trigger == MCG_TRIGGER_READ ? reader_file : NULL;
 	t->pairs = pairs;
 	t->ns = ns;

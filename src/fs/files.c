@@ -1200,6 +1200,17 @@ static const struct u64_key flush_stats_keys[] = {
 	FC("changed_hist_16_up", changed_hist[16], 1),
 	FC("shadow_count", shadow_count, 1),
 	FC("dirty_throttle", dirty_throttle, 1),
+	FC("kernel_usec", trigger_ns[MCG_TRIGGER_KERNEL], 1000),
+	FC("read_usec", trigger_ns[MCG_TRIGGER_READ], 1000),
+	FC("periodic_usec", trigger_ns[MCG_TRIGGER_PERIODIC], 1000),
+	FC("reclaim_usec", trigger_ns[MCG_TRIGGER_RECLAIM], 1000),
+	FC("refault_usec", trigger_ns[MCG_TRIGGER_REFAULT], 1000),
+	FC("shadow_count_usec", trigger_ns[MCG_TRIGGER_SHADOW_COUNT], 1000),
+	FC("dirty_throttle_usec", trigger_ns[MCG_TRIGGER_DIRTY_THROTTLE], 1000),
+	FC("side_usec", trigger_ns[MCG_TRIGGER_SIDE], 1000),
+	FC("links", links, 1),
+	FC("link_waits", link_waits, 1),
+	FC("memory_links", memory_links, 1),
 };
 #undef FC
 

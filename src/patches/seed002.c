@@ -49,14 +49,34 @@ static void seed002_after(struct mcg_kernel *k)
  * workers' CPU time per 1000 page events (the work a build does is fixed;
  * the emulated one is counted in page events), with the four readers
  * running and, in the same pair, without them.  The flush callback counts
- * and times are the mechanism, kept as supporting rows.  What the seed
- * file does not give (the build, its threads, the machine) is chosen here
- * and said so in the rows. */
+ * and times are the mechanism, kept as supporting rows, with the two
+ * halves of the thread's explanation (Michal Koutný, in the seed file):
+ * the memcg flush time by initiator, memcg's own heuristic (a read of
+ * memory.stat) against the flushes other controllers' readers made of the
+ * shared tree, which bypass it; and the writer side, "no unnecessary tree
+ * updates": the updaters' slow paths (a node linked again after a flush
+ * unlinked it) and their waits for a flusher's CPU lock, per 1000 page
+ * events.  What the seed file does not give (the build, its threads, the
+ * machine) is chosen here and said so in the rows. */
 /* One side's figures of one pair of seed 002 (per reader iteration, per
  * second, per 1000 page events). */
 struct seed002_window {
 	double cb, rd, mf, bf, io, tput_r, tput_q, cpu_r, cpu_q;
+	double own, side, links, mlinks, waits;
 };
+
+/* The memcgfs.flush_stats keys a window reads, before and after. */
+static const char *const seed002_keys[] = {
+	"visited", "flush_usec", "base_flush_usec", "io_flush_usec",
+	"read_usec", "side_usec", "links", "memory_links", "link_waits",
+};
+enum { K_VISITED, K_FLUSH, K_BASE, K_IO, K_READ, K_SIDE, K_LINKS, K_MLINKS, K_WAITS, K_NR };
+
+static void seed002_keyed(struct exp_daemon *d, double v[K_NR])
+{
+	for (unsigned k = 0; k < K_NR; k++)
+		v[k] = exp_keyed(d, "memcgfs.flush_stats", seed002_keys[k]);
+}
 
 /* Parent p with memory.max 256M and nchild children building in it, on
  * side s alone, run until p is at its limit: the seed's build runs under
@@ -88,15 +108,12 @@ static void seed002_measure(struct exp_daemon d[2], int s, unsigned nchild, doub
 			    char *buf, struct seed002_window *w)
 {
 	static const char *const files[] = { "cgroup.stat", "cpu.stat", "io.stat", "memory.stat" };
-	double v0, v1, m0, m1, b0, b1, i0, i1, e0, e1, e2, t0, t1, c0, c1, c2;
+	double k0[K_NR], k1[K_NR], e0, e1, e2, t0, t1, c0, c1, c2;
 	unsigned iters = 0;
 
 	exp_pair_turn(d, s);
 	g_usleep(200 * 1000);
-	v0 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
-	m0 = exp_keyed(&d[s], "memcgfs.flush_stats", "flush_usec");
-	b0 = exp_keyed(&d[s], "memcgfs.flush_stats", "base_flush_usec");
-	i0 = exp_keyed(&d[s], "memcgfs.flush_stats", "io_flush_usec");
+	seed002_keyed(&d[s], k0);
 	e0 = exp_children_stat(&d[s], "p", nchild, "page_events");
 	c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
 	t0 = exp_now_ns();
@@ -110,19 +127,21 @@ static void seed002_measure(struct exp_daemon d[2], int s, unsigned nchild, doub
 	t1 = exp_now_ns();
 	c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
 	e1 = exp_children_stat(&d[s], "p", nchild, "page_events");
-	v1 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
-	m1 = exp_keyed(&d[s], "memcgfs.flush_stats", "flush_usec");
-	b1 = exp_keyed(&d[s], "memcgfs.flush_stats", "base_flush_usec");
-	i1 = exp_keyed(&d[s], "memcgfs.flush_stats", "io_flush_usec");
+	seed002_keyed(&d[s], k1);
 	/* Without: the same time, no reader. */
 	g_usleep((gulong)((t1 - t0) / 1e3));
 	c2 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
 	e2 = exp_children_stat(&d[s], "p", nchild, "page_events");
-	w->cb = (v1 - v0) / iters;
+	w->cb = (k1[K_VISITED] - k0[K_VISITED]) / iters;
 	w->rd = (t1 - t0) / 1e6 / iters;
-	w->mf = (m1 - m0) / iters;
-	w->bf = (b1 - b0) / iters;
-	w->io = (i1 - i0) / iters;
+	w->mf = (k1[K_FLUSH] - k0[K_FLUSH]) / iters;
+	w->bf = (k1[K_BASE] - k0[K_BASE]) / iters;
+	w->io = (k1[K_IO] - k0[K_IO]) / iters;
+	w->own = (k1[K_READ] - k0[K_READ]) / iters;
+	w->side = (k1[K_SIDE] - k0[K_SIDE]) / iters;
+	w->links = (k1[K_LINKS] - k0[K_LINKS]) / ((e1 - e0) / 1e3);
+	w->mlinks = (k1[K_MLINKS] - k0[K_MLINKS]) / ((e1 - e0) / 1e3);
+	w->waits = (k1[K_WAITS] - k0[K_WAITS]) / ((e1 - e0) / 1e3);
 	w->tput_r = (e1 - e0) / ((t1 - t0) / 1e9);
 	w->tput_q = (e2 - e1) / ((exp_now_ns() - t1) / 1e9);
 	w->cpu_r = (c1 - c0) / 1e3 / ((e1 - e0) / 1e3);
@@ -140,7 +159,8 @@ static int seed002_experiment(const struct mcg_patch *patch, const struct exp_op
 	const unsigned blocks = o->quick ? 2 : 8, per = o->quick ? 3 : 4, pairs = blocks * per;
 	double cb[2][EXP_MAX_PAIRS], rd[2][EXP_MAX_PAIRS], mf[2][EXP_MAX_PAIRS], bf[2][EXP_MAX_PAIRS],
 		io[2][EXP_MAX_PAIRS], tput_r[2][EXP_MAX_PAIRS], tput_q[2][EXP_MAX_PAIRS], cpu_r[2][EXP_MAX_PAIRS],
-		cpu_q[2][EXP_MAX_PAIRS], p, lo, hi;
+		cpu_q[2][EXP_MAX_PAIRS], own[2][EXP_MAX_PAIRS], side[2][EXP_MAX_PAIRS],
+		links[2][EXP_MAX_PAIRS], mlinks[2][EXP_MAX_PAIRS], waits[2][EXP_MAX_PAIRS], p, lo, hi;
 	struct exp_daemon d[2] = { { 0 } };
 	char *buf = g_malloc(65536);
 	struct exp_result *row;
@@ -178,6 +198,11 @@ static int seed002_experiment(const struct mcg_patch *patch, const struct exp_op
 				tput_q[s][at] = w.tput_q;
 				cpu_r[s][at] = w.cpu_r;
 				cpu_q[s][at] = w.cpu_q;
+				own[s][at] = w.own;
+				side[s][at] = w.side;
+				links[s][at] = w.links;
+				mlinks[s][at] = w.mlinks;
+				waits[s][at] = w.waits;
 			}
 			if (i)
 				exp_progress("seed002: pair %u/%u: workers' us per 1000 page events "
@@ -226,6 +251,19 @@ static int seed002_experiment(const struct mcg_patch *patch, const struct exp_op
 	exp_add_pairs(r, "memcg flush us per iteration", "us", mf[0], mf[1], pairs);
 	exp_add_pairs(r, "base (cpu.stat) flush us per iteration", "us", bf[0], bf[1], pairs);
 	exp_add_pairs(r, "io flush us per iteration", "us", io[0], io[1], pairs);
+	/* By initiator: memcg's own flushes (its heuristic decided) and those
+	 * another controller's reader made of the shared tree (it did not). */
+	exp_add_pair_savings(r, "memcg flush us per iteration, memory.stat's own (heuristic)",
+			     "us", own[0], own[1], pairs);
+	exp_add_pair_savings(r, "memcg flush us per iteration, by cpu.stat/io.stat (shared tree)",
+			     "us", side[0], side[1], pairs);
+	/* The writer side: what every unneeded flush costs the updaters. */
+	exp_add_pairs(r, "updater slow paths (links) per 1000 page events, all trees", "links",
+		      links[0], links[1], pairs);
+	exp_add_pairs(r, "updater slow paths (links) per 1000 page events, memory's tree", "links",
+		      mlinks[0], mlinks[1], pairs);
+	exp_add_pairs(r, "updater waits for a flusher's CPU lock per 1000 page events", "waits",
+		      waits[0], waits[1], pairs);
 	for (unsigned i = 0; i < pairs; i++)
 		r->deltas[r->ndeltas++] =
 			cpu_r[0][i] > 0 ? 100 * (cpu_r[1][i] - cpu_r[0][i]) / cpu_r[0][i] : 0;
