@@ -650,14 +650,21 @@ unsigned mcgfs_default_max_cgroups(unsigned nr_cpus)
 }
 
 /* Room for one more cgroup under the daemon's bound (--max_cgroups): the
- * live ones and the dying ones, which hold their memory too.  Caller holds
+ * live ones, the dying ones, which hold their memory too, and the removed
+ * ones whose nodes an open file or a working directory keeps (fs->zombies,
+ * some 4 KiB each): the kernel charges those kernfs nodes to the memcg of
+ * whoever holds them, here nothing would bound them.  Caller holds
  * ctl_lock, which every mkdir takes. */
 static bool may_grow(struct mcgfs *fs)
 {
 	struct mcg_cgroup *root = fs->root->cg;
+	unsigned zombies;
 
+	pthread_mutex_lock(&fs->lock);
+	zombies = g_hash_table_size(fs->zombies);
+	pthread_mutex_unlock(&fs->lock);
 	return mcg_cgroup_nr_descendants(fs->e, root) +
-		       mcg_cgroup_nr_dying_descendants(fs->e, root) <
+		       mcg_cgroup_nr_dying_descendants(fs->e, root) + zombies <
 	       fs->opt->max_cgroups;
 }
 
@@ -1240,6 +1247,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct fs_node *n = ino_node(fs, ino, &idx);
 	const struct fs_file *f;
 	struct fs_open *of;
+	bool online;
 
 	if (idx == 0) {
 		fuse_reply_err(req, EISDIR);
@@ -1252,11 +1260,10 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	/* kernfs_fop_open() fails on a removed cgroup; then kernfs files
 	 * cannot do direct I/O: do_dentry_open() refuses O_DIRECT without
 	 * FMODE_CAN_ODIRECT. */
-	if (!mcg_cgroup_online(n->cg) || (fi->flags & O_DIRECT)) {
-		int err = mcg_cgroup_online(n->cg) ? EINVAL : ENODEV;
-
+	online = mcg_cgroup_online(n->cg);
+	if (!online || (fi->flags & O_DIRECT)) {
 		fs_node_put_active(n);
-		fuse_reply_err(req, err);
+		fuse_reply_err(req, online ? EINVAL : ENODEV);
 		return;
 	}
 	f = &fs->files[idx - 1];
