@@ -143,11 +143,13 @@ expect "a fifth, nested" "$(err mkdir "$TMP/b/p/d")" ENOMEM
 rmdir "$TMP/b/r" || fail "rmdir r"
 expect "after a removal" "$(err mkdir "$TMP/b/s")" OK
 # A removed cgroup held open keeps its node (not its cgroup: see below),
-# which counts while the kernel keeps the inode.
+# which counts until its last fd goes: its entries are dropped from the
+# kernel's cache after rmdir, so the kernel forgets the inode then.
 exec 9<"$TMP/b/s/cgroup.procs"
 rmdir "$TMP/b/s" || fail "rmdir s"
 expect "a removed one held open counts" "$(err mkdir "$TMP/b/t")" ENOMEM
 exec 9<&-
+wait_for 5 'mkdir "$TMP/b/t" 2>/dev/null' || fail "the node stayed after its last fd"
 expect "the default bound" "$("$MEMCGFS" --help | grep -c max_cgroups)" 1
 
 # A removed cgroup's open files and working directories keep its inodes,

@@ -466,6 +466,29 @@ void fs_files_changed(struct mcgfs *fs, uint64_t id, unsigned ctrl, bool psi)
 	}
 }
 
+/* A removed cgroup's files keep their dentries while in use, and after:
+ * FUSE keeps a dentry until its entry times out (fuse_dentry_delete()),
+ * and ours last long, so the kernel would hold the inode, and this daemon
+ * the node, until memory pressure shrinks the dcache.  An invalidated
+ * entry is unhashed at once (d_invalidate()), so its inode goes, and
+ * FORGET comes, with its last user. */
+void fs_drop_removed_entries(struct mcgfs *fs, struct fs_node *n, uint64_t dir)
+{
+	bool zombie;
+
+	pthread_mutex_lock(&fs->lock);
+	zombie = g_hash_table_contains(fs->zombies, n);
+	pthread_mutex_unlock(&fs->lock);
+	if (!zombie || !fs->mounted)
+		return;
+	for (unsigned i = 0; i < fs->nr_files; i++) {
+		const struct fs_file *f = &fs->files[i];
+
+		if (fs_file_present(f, false))
+			fuse_lowlevel_notify_inval_entry(fs->se, dir, f->name, strlen(f->name));
+	}
+}
+
 /* ---- Open handles ---------------------------------------------------------- */
 
 static void handle_add(struct mcgfs *fs, struct fs_handle *h, void (*free_fn)(struct fs_handle *))
@@ -745,6 +768,8 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct fs_node *p = dir_of(req, parent), *n;
 	struct mcg_cgroup *cg;
 	bool dead = false, put_node_ref = false;
+	struct fs_node *zombie = NULL;
+	fuse_ino_t zombie_dir = 0;
 	int err;
 
 	if (!p)
@@ -774,10 +799,13 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 			g_hash_table_remove(fs->nodes, &n->id);
 			if (node_deactivate_locked(fs, n))
 				put_node_ref = true;
-			if (n->nlookup == 0)
+			if (n->nlookup == 0) {
 				dead = true;
-			else
+			} else {
 				g_hash_table_add(fs->zombies, n);
+				zombie = n;
+				zombie_dir = node_ino(fs, n, 0);
+			}
 			for (unsigned i = 1; n->cached && i <= fs->nr_files; i++) {
 				if (n->cached[i].opens) {
 					fuse_ino_t ino = node_ino(fs, n, i);
@@ -800,6 +828,8 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	mcg_cgroup_put(cg);
 	fuse_reply_err(req, -err);
+	if (zombie)
+		fs_notify_removed(fs, zombie, zombie_dir);
 }
 
 /* v1 renames a cgroup within its parent (cgroup1_rename(): a file is

@@ -355,6 +355,9 @@ struct mcgfs {
 	GArray *events;			/* struct fs_event; protected by notify_lock */
 	GHashTable *writers;		/* tgid -> struct fs_writer; notify_lock */
 	GPtrArray *psi_triggers;	/* struct fs_open * with a trigger; notify_lock */
+	/* Removed directories whose nodes the kernel still held at rmdir
+	 * (struct fs_removed): their entries to drop; notify_lock. */
+	GArray *removed_dirs;
 
 	atomic_uint vm_swappiness;	/* v1 root's memory.swappiness */
 	atomic_int nr_limited;		/* nodes with a finite max.depth/descendants */
@@ -462,6 +465,15 @@ pid_t fs_task_tgid(pid_t tid);
 bool fs_task_capable(pid_t pid, uid_t uid, unsigned cap);
 #define FS_CAP_DAC_OVERRIDE 1
 #define FS_CAP_SYS_RESOURCE 24
+/* rmdir removed n, whose node the kernel still held (a dentry cached or in
+ * use, dir its directory's inode): after rmdir's reply, the notifier drops
+ * the entries of its files from the kernel's cache (fs_drop_removed_entries()),
+ * so that the kernel forgets each inode once nothing uses it.  n is only
+ * compared, never dereferenced, until found among the zombies. */
+void fs_notify_removed(struct mcgfs *fs, struct fs_node *n, uint64_t dir);
+/* The notifier's half: if n is still a zombie, invalidates the entries of
+ * its files in dir.  No lock held (the kernel takes dir's inode lock). */
+void fs_drop_removed_entries(struct mcgfs *fs, struct fs_node *n, uint64_t dir);
 /* A PSI trigger was set on of (files.c, of->lock held): the notifier
  * watches it until released. */
 void fs_notify_psi_trigger(struct mcgfs *fs, struct fs_open *of);

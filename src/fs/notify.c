@@ -813,6 +813,42 @@ static void vmpressure_dispatch(struct mcg_cgroup *target, enum mcg_vmpressure_l
 	}
 }
 
+/* ---- Removed directories ------------------------------------------------------ */
+
+struct fs_removed {
+	struct fs_node *node;	/* compared only: it may be gone */
+	uint64_t dir;		/* its directory's inode */
+};
+
+void fs_notify_removed(struct mcgfs *fs, struct fs_node *n, uint64_t dir)
+{
+	struct fs_removed r = { n, dir };
+
+	pthread_mutex_lock(&fs->notify_lock);
+	g_array_append_val(fs->removed_dirs, r);
+	pthread_mutex_unlock(&fs->notify_lock);
+}
+
+/* Drops the queued directories' entries, with notify_lock let go: the
+ * kernel waits for each directory's inode lock, which a request in flight
+ * there may hold until the daemon answers it. */
+static void drop_removed(struct mcgfs *fs)
+{
+	GArray *q = fs->removed_dirs;
+
+	if (!q->len)
+		return;
+	fs->removed_dirs = g_array_new(FALSE, FALSE, sizeof(struct fs_removed));
+	pthread_mutex_unlock(&fs->notify_lock);
+	for (unsigned i = 0; i < q->len; i++) {
+		struct fs_removed *r = &g_array_index(q, struct fs_removed, i);
+
+		fs_drop_removed_entries(fs, r->node, r->dir);
+	}
+	g_array_free(q, TRUE);
+	pthread_mutex_lock(&fs->notify_lock);
+}
+
 /* ---- The notifier thread ------------------------------------------------------ */
 
 static void *notifier(void *arg)
@@ -859,6 +895,7 @@ static void *notifier(void *arg)
 			of->ph = NULL;
 			g_ptr_array_remove_index_fast(fs->pollers, i);
 		}
+		drop_removed(fs);
 		mcg_workload_vmpressure_work(fs->wl, vmpressure_dispatch, fs);
 		for (unsigned i = 0; i < fs->events->len;) {
 			struct fs_event *ev = &g_array_index(fs->events, struct fs_event, i);
@@ -882,6 +919,7 @@ void fs_notify_init(struct mcgfs *fs)
 	fs->events = g_array_new(FALSE, FALSE, sizeof(struct fs_event));
 	fs->writers = g_hash_table_new(NULL, NULL);
 	fs->psi_triggers = g_ptr_array_new();
+	fs->removed_dirs = g_array_new(FALSE, FALSE, sizeof(struct fs_removed));
 }
 
 void fs_notify_free(struct mcgfs *fs)
@@ -891,6 +929,7 @@ void fs_notify_free(struct mcgfs *fs)
 	g_array_free(fs->events, TRUE);
 	g_hash_table_destroy(fs->writers);
 	g_ptr_array_free(fs->psi_triggers, TRUE);
+	g_array_free(fs->removed_dirs, TRUE);
 	pthread_mutex_destroy(&fs->notify_lock);
 }
 
