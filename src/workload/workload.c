@@ -1406,8 +1406,8 @@ void mcg_workload_audit(struct mcg_workload *wl, struct mcg_workload_audit *out)
 	out->charged = wc.pages_charged;
 	out->uncharged = wc.pages_uncharged;
 	out->objects = objs.pages;
-	out->lost = (int64_t)(out->charged - out->uncharged + out->objects) -
-		    (int64_t)(out->usage - out->stocked);
+	out->lost = (int64_t)out->charged - (int64_t)out->uncharged + (int64_t)out->objects -
+		    ((int64_t)out->usage - (int64_t)out->stocked);
 }
 
 int mcg_workload_cgroup_stat(struct mcg_workload *wl, struct mcg_cgroup *cg,
