@@ -4,6 +4,7 @@
  * patches and a threaded stress run. */
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <glib.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -1120,6 +1121,73 @@ START_TEST(test_lock_stat)
 	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1000);
 	mcg_memcg_flush_stats(e, a);
 	ck_assert_uint_eq(lock_stat_field(e, "cgroup_rstat_lock", 4), 2);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* The rstat lock tracepoints in memcgfs.trace, 6.12 at 2 CPUs: an update
+ * that links its cgroup takes the CPU's lock on the fastpath; a flush of a
+ * takes the tree lock with cpu_in_loop -1, then drops and takes it again
+ * after each CPU, whose lock it takes to detach the list
+ * (cgroup_rstat_flush(), cgroup_rstat_updated_list()); a flush that finds
+ * the tree lock held says so first.  Every line as the kernel's
+ * TP_printk() prints it.  6.1 has none of them. */
+START_TEST(test_rstat_lock_trace)
+{
+	struct mcg_engine *e = test_engine_make(2, 1, _i ? "6.1" : "6.12", MCG_HIERARCHY_V2, NULL);
+	struct mcg_cgroup *a = test_cgroup_make(e, mcg_engine_root(e), "a");
+	struct hold_arg h = { .lock = &e->trees[0].lock };
+	GString *out = g_string_new(NULL), *want = g_string_new(NULL);
+	uint64_t id = mcg_cgroup_id(a);
+	pthread_t thr;
+	gchar **lines;
+
+	mcg_trace_set(e, true);
+	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
+	__mcg_memcg_flush_stats(e, a, true);
+	ck_assert_int_eq(pthread_create(&thr, NULL, hold_50ms, &h), 0);
+	while (!atomic_load(&h.held))
+		g_usleep(1000);
+	__mcg_memcg_flush_stats(e, a, true);
+	pthread_join(thr, NULL);
+	mcg_trace_set(e, false);
+	mcg_trace_format(e, out);
+	lines = g_strsplit(out->str, "\n", -1);
+	for (gchar **l = lines + 1; *l && **l; l++)
+		if (strstr(*l, "cgroup_rstat_"))
+			g_string_append_printf(want, "%s\n", strchr(*l, ':') + 2);
+	g_strfreev(lines);
+	if (_i) {
+		ck_assert_str_eq(want->str, "");
+		goto out;
+	}
+	g_string_truncate(out, 0);
+	g_string_append_printf(out,
+			       "cgroup_rstat_cpu_locked_fastpath: root=0 id=%" PRIu64 " level=1 cpu=0 lock contended:0\n"
+			       "cgroup_rstat_cpu_unlock_fastpath: root=0 id=%" PRIu64 " level=1 cpu=0 lock contended:0\n",
+			       id, id);
+	for (int flush = 0; flush < 2; flush++) {
+		if (flush)
+			g_string_append_printf(out, "cgroup_rstat_lock_contended: root=0 id=%" PRIu64
+					       " level=1 cpu=-1 lock contended:1\n", id);
+		g_string_append_printf(out, "cgroup_rstat_locked: root=0 id=%" PRIu64
+				       " level=1 cpu=-1 lock contended:%d\n", id, flush);
+		for (int cpu = 0; cpu < 2; cpu++)
+			g_string_append_printf(
+				out,
+				"cgroup_rstat_cpu_locked: root=0 id=%" PRIu64 " level=1 cpu=%d lock contended:0\n"
+				"cgroup_rstat_cpu_unlock: root=0 id=%" PRIu64 " level=1 cpu=%d lock contended:0\n"
+				"cgroup_rstat_unlock: root=0 id=%" PRIu64 " level=1 cpu=%d lock contended:0\n"
+				"cgroup_rstat_locked: root=0 id=%" PRIu64 " level=1 cpu=%d lock contended:0\n",
+				id, cpu, id, cpu, id, cpu, id, cpu);
+		g_string_append_printf(out, "cgroup_rstat_unlock: root=0 id=%" PRIu64
+				       " level=1 cpu=-1 lock contended:0\n", id);
+	}
+	ck_assert_str_eq(want->str, out->str);
+out:
+	g_string_free(out, TRUE);
+	g_string_free(want, TRUE);
 	mcg_cgroup_put(a);
 	mcg_engine_free(e);
 }
@@ -2710,6 +2778,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, test_flush_trace);
 	tcase_add_loop_test(tc, test_flush_initiators_and_links, 0, 2);
 	tcase_add_test(tc, test_lock_stat);
+	tcase_add_loop_test(tc, test_rstat_lock_trace, 0, 2);
 	tcase_add_test(tc, test_flush_visits_only_updated);
 	suite_add_tcase(s, tc);
 

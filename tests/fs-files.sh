@@ -390,7 +390,10 @@ wait "$FS_PID"
 # memcgfs.trace on a manual clock, 7.3 at 2 CPUs (threshold 128 pages,
 # periodic flush every 2 s): a read 10 ms in finds nothing published and
 # skips; one 500 ms later flushes a's 2 (memcg, CPU) pairs; the periodic
-# flush at 2 s forces the root's.  Off, it records nothing more.
+# flush at 2 s forces the root's.  Each flush takes the memory tree's lock
+# once per CPU (css_rstat_flush()), traced by the kernel's names with
+# cpu_in_loop the CPU; 7.3's lockless updater takes no CPU lock, so none
+# of those is traced.  Off, it records nothing more.
 m=$TMP/trace
 mount_fs "$m" --clock=manual --random_seed=1 --cpus=2
 echo 1 > "$m/memcgfs.trace" || fail "trace on"
@@ -404,8 +407,18 @@ echo 1490ms > "$m/memcgfs.clock" || fail clock
 echo 0 > "$m/memcgfs.trace" || fail "trace off"
 cat "$m/a/memory.stat" >/dev/null
 sed 1d "$m/memcgfs.trace" > "$TMP/trace.txt"
-expect "trace records" "$(wc -l < "$TMP/trace.txt")" 3
-expect "trace header" "$(head -n 1 "$m/memcgfs.trace")" "# tracing off; 3 records, 0 dropped"
+expect "trace records" "$(wc -l < "$TMP/trace.txt")" 11
+expect "trace header" "$(head -n 1 "$m/memcgfs.trace")" "# tracing off; 11 records, 0 dropped"
+a_id=$(sed -n 's/^0\.010000: memcg_flush_stats: memcg_id=\([0-9]*\) .*/\1/p' "$TMP/trace.txt")
+expect "trace: the rstat lock events" "$(grep rstat "$TMP/trace.txt")" \
+"0.510000: cgroup_rstat_locked: root=0 id=$a_id level=1 cpu=0 lock contended:0
+0.510000: cgroup_rstat_unlock: root=0 id=$a_id level=1 cpu=0 lock contended:0
+0.510000: cgroup_rstat_locked: root=0 id=$a_id level=1 cpu=1 lock contended:0
+0.510000: cgroup_rstat_unlock: root=0 id=$a_id level=1 cpu=1 lock contended:0
+2.000000: cgroup_rstat_locked: root=0 id=1 level=0 cpu=0 lock contended:0
+2.000000: cgroup_rstat_unlock: root=0 id=1 level=0 cpu=0 lock contended:0
+2.000000: cgroup_rstat_locked: root=0 id=1 level=0 cpu=1 lock contended:0
+2.000000: cgroup_rstat_unlock: root=0 id=1 level=0 cpu=1 lock contended:0"
 grep -q "^0\.010000: memcg_flush_stats: memcg_id=[0-9]* stats_updates=0 force=0 needs_flush=0 trigger=read file=memory.stat flushed=0 reason=below_threshold pairs=0 usec=0\.000$" \
 	"$TMP/trace.txt" || fail "trace: the skipped read: $(cat "$TMP/trace.txt")"
 grep -q "^0\.510000: memcg_flush_stats: memcg_id=[0-9]* stats_updates=[0-9]* force=0 needs_flush=1 trigger=read file=memory.stat flushed=1 reason=- pairs=2 usec=" \

@@ -219,6 +219,16 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 			goto err_free;
 		e->trees[p].needbreak = cfg->kernel.preemption;
 		e->trees[p].lock_stat_on = &e->lock_stat_on;
+		if (cfg->kernel.rstat_lock_tracepoints) {
+			e->trees[p].trace = trace_rstat;
+			e->trees[p].trace_arg = e;
+			e->trees[p].trace_on = &e->trace_on;
+		}
+		/* 6.12's cgroup_rstat_flush() holds its one tree's lock around
+		 * the CPUs, dropping it after each; the split trees' flush
+		 * (6.16+) takes it per CPU. */
+		e->trees[p].outer_lock = !cfg->kernel.split_trees &&
+					 cfg->kernel.walk == MCG_WALK_DETACH_LIST;
 		e->tree_of[p] = cfg->kernel.split_trees ? &e->trees[p] : &e->trees[0];
 	}
 	/* Callback order of the old shared tree: base stats, then every css

@@ -493,7 +493,13 @@ enum mcg_skip_reason {
 
 struct trace_record {
 	int64_t ts_ns;			/* engine clock */
-	uint64_t memcg_id;
+	uint64_t memcg_id;		/* or the cgroup of an rstat lock event */
+	/* 0: a memcg flush request; else an rstat lock event, 1 + enum
+	 * rstat_trace_event, with its CPU, level and contention */
+	uint8_t rstat_event;
+	bool contended;
+	int16_t cpu;
+	uint16_t level;
 	long stats_updates;
 	unsigned long pairs;		/* (memcg, CPU) pairs folded */
 	uint64_t ns;			/* the flush's time */
@@ -509,6 +515,10 @@ enum mcg_flush_trigger trace_trigger_swap(enum mcg_flush_trigger t);
 /* What the calling thread's flush is for: its trigger, or a read of the
  * file it renders. */
 enum mcg_flush_trigger trace_current_trigger(void);
+/* The rstat trees' lock tracepoints (rstat_trace_fn, arg the engine):
+ * recorded while tracing is on. */
+void trace_rstat(void *arg, enum rstat_trace_event ev, const struct rstat_node *who, int cpu,
+		 bool contended);
 /* Records one request, if tracing is on (the caller checks trace_on()
  * first, to keep the cost off flushes when it is not). */
 void trace_flush(struct mcg_engine *e, const struct mcg_cgroup *cg, long stats_updates,

@@ -17,15 +17,13 @@
 void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 {
 	struct rstat_percpu *h = &t->lhead[cpu];
-	bool waited;
+	bool waited = rstat_cpu_lock_as(t, cpu, n, true);
 
-	h->cpu_lock_since =
-		lock_stat_lock_waited(&h->cpu_lock, &t->cpu_lock_stat, t->lock_stat_on, &waited);
 	rstat_link(n, cpu);
 	u64_add_single_writer(&h->links, 1);
 	if (waited)
 		u64_add_single_writer(&h->link_waits, 1);
-	rstat_cpu_unlock(t, cpu);
+	rstat_cpu_unlock_as(t, cpu, n, true);
 }
 
 /* cgroup_rstat_cpu_pop_updated(): the next node of root's updated subtree

@@ -215,9 +215,9 @@ static unsigned long rstat_list_flush_cpu(struct rstat_tree *t, struct rstat_nod
 		rstat_llist_process(t, cpu);
 		pos = rstat_updated_list(n, cpu);
 	} else {
-		rstat_cpu_lock(t, cpu);
+		rstat_cpu_lock_as(t, cpu, n, false);
 		pos = rstat_updated_list(n, cpu);
-		rstat_cpu_unlock(t, cpu);
+		rstat_cpu_unlock_as(t, cpu, n, false);
 	}
 	for (; pos; pos = pos->flush_next) {
 		rstat_run_callbacks(t, pos, cpu);
@@ -248,6 +248,31 @@ static void rstat_lock(struct rstat_tree *t)
 static void rstat_unlock(struct rstat_tree *t)
 {
 	lock_stat_unlock(&t->lock, &t->lock_stat, t->lock_since);
+}
+
+/* The tree lock of a flush of `who`, traced as __cgroup_rstat_lock() (6.12)
+ * or __css_rstat_lock() (7.3): cpu_in_loop -1 for 6.12's outer lock, else
+ * the CPU just flushed (6.12) or about to be (7.3).  Only the detach-list
+ * walk's kernels have the tracepoints. */
+static void rstat_lock_as(struct rstat_tree *t, const struct rstat_node *who, int cpu_in_loop)
+{
+	bool contended;
+
+	if (!rstat_tracing(t)) {
+		rstat_lock(t);
+		return;
+	}
+	t->lock_since = lock_stat_lock_waited(&t->lock, &t->lock_stat, t->lock_stat_on, &contended);
+	if (contended)
+		t->trace(t->trace_arg, RSTAT_TRACE_LOCK_CONTENDED, who, cpu_in_loop, true);
+	t->trace(t->trace_arg, RSTAT_TRACE_LOCKED, who, cpu_in_loop, contended);
+}
+
+static void rstat_unlock_as(struct rstat_tree *t, const struct rstat_node *who, int cpu_in_loop)
+{
+	if (rstat_tracing(t))
+		t->trace(t->trace_arg, RSTAT_TRACE_UNLOCK, who, cpu_in_loop, false);
+	rstat_unlock(t);
 }
 
 /* Lets the tree lock go to a waiter and takes it again.  The kernel's
@@ -296,10 +321,21 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_s
 		rstat_unlock(t);
 		return visited;
 	}
+	if (t->outer_lock) {
+		/* 6.12: cgroup_rstat_flush() -> cgroup_rstat_flush_locked() */
+		rstat_lock_as(t, n, -1);
+		for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
+			visited += rstat_list_flush_cpu(t, n, cpu);
+			rstat_unlock_as(t, n, (int)cpu);
+			rstat_lock_as(t, n, (int)cpu);
+		}
+		rstat_unlock_as(t, n, -1);
+		return visited;
+	}
 	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
-		rstat_lock(t);
+		rstat_lock_as(t, n, (int)cpu);
 		visited += rstat_list_flush_cpu(t, n, cpu);
-		rstat_unlock(t);
+		rstat_unlock_as(t, n, (int)cpu);
 	}
 	return visited;
 }

@@ -108,6 +108,28 @@ typedef void (*rstat_flush_fn)(void *owner, unsigned cpu, void *arg);
 
 #define RSTAT_MAX_CALLBACKS 3
 
+/* The kernel's cgroup rstat lock tracepoints (include/trace/events/cgroup.h
+ * in 6.12 and 7.3; none in 6.1): the tree lock's, and in 6.12 a CPU's lock's,
+ * taken by a flusher or, on the updater's "fastpath", by
+ * cgroup_rstat_updated().  A tree with a trace function fires them at the
+ * kernel's places, with the kernel's arguments: the cgroup the kernel
+ * names (the flush's root, the updated cgroup on the fastpath), the CPU
+ * (cpu_in_loop for the tree lock: -1 for the flush's outer lock), and
+ * whether the lock was contended. */
+enum rstat_trace_event {
+	RSTAT_TRACE_LOCK_CONTENDED,
+	RSTAT_TRACE_LOCKED,
+	RSTAT_TRACE_UNLOCK,
+	RSTAT_TRACE_CPU_LOCK_CONTENDED,
+	RSTAT_TRACE_CPU_LOCKED,
+	RSTAT_TRACE_CPU_UNLOCK,
+	RSTAT_TRACE_CPU_LOCK_CONTENDED_FASTPATH,
+	RSTAT_TRACE_CPU_LOCKED_FASTPATH,
+	RSTAT_TRACE_CPU_UNLOCK_FASTPATH,
+};
+typedef void (*rstat_trace_fn)(void *arg, enum rstat_trace_event ev, const struct rstat_node *who,
+			       int cpu, bool contended);
+
 /* Per-CPU data of a tree, on its own cache line: the llist head (llist
  * updater) or the lock of the CPU's updated tree (locked updater; the
  * kernel's raw spinlock cgroup_rstat_cpu_lock). */
@@ -145,7 +167,21 @@ struct rstat_tree {
 	unsigned nr_callbacks;			/* immutable after setup */
 	rstat_flush_fn callbacks[RSTAT_MAX_CALLBACKS];
 	void *callback_args[RSTAT_MAX_CALLBACKS];
+	/* The lock tracepoints where the tree's kernel has them (NULL: none),
+	 * fired while *trace_on; and whether a flush takes the tree lock once
+	 * around its CPUs (6.12's cgroup_rstat_flush(): cpu_in_loop -1, then
+	 * dropped and taken again after each CPU) rather than once per CPU
+	 * (6.16+ css_rstat_flush()).  Set once, before any flush. */
+	rstat_trace_fn trace;
+	void *trace_arg;
+	const _Atomic bool *trace_on;
+	bool outer_lock;
 };
+
+static inline bool rstat_tracing(const struct rstat_tree *t)
+{
+	return t->trace && atomic_load_explicit(t->trace_on, memory_order_relaxed);
+}
 
 static inline struct rstat_node_cpu *rstat_node_cpu(const struct rstat_node *n, unsigned cpu)
 {
@@ -155,20 +191,51 @@ static inline struct rstat_node_cpu *rstat_node_cpu(const struct rstat_node *n, 
 int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus, enum mcg_rstat_updater updater,
 		    enum mcg_rstat_walk walk);
 
-/* A CPU's updated-tree lock, counted in the tree's lock statistics. */
-static inline void rstat_cpu_lock(struct rstat_tree *t, unsigned cpu)
+/* A CPU's updated-tree lock, counted in the tree's lock statistics and,
+ * for `who` (NULL: a lock the kernel does not trace), traced as
+ * _cgroup_rstat_cpu_lock() (6.12): by an updater (fast_path) or a
+ * flusher.  Returns whether it found the lock held. */
+static inline bool rstat_cpu_lock_as(struct rstat_tree *t, unsigned cpu,
+				     const struct rstat_node *who, bool fast_path)
 {
 	struct rstat_percpu *h = &t->lhead[cpu];
-	uint64_t since = lock_stat_lock(&h->cpu_lock, &t->cpu_lock_stat, t->lock_stat_on);
+	bool waited;
 
-	h->cpu_lock_since = since;
+	h->cpu_lock_since =
+		lock_stat_lock_waited(&h->cpu_lock, &t->cpu_lock_stat, t->lock_stat_on, &waited);
+	if (who && rstat_tracing(t)) {
+		if (waited)
+			t->trace(t->trace_arg,
+				 fast_path ? RSTAT_TRACE_CPU_LOCK_CONTENDED_FASTPATH
+					   : RSTAT_TRACE_CPU_LOCK_CONTENDED,
+				 who, (int)cpu, true);
+		t->trace(t->trace_arg,
+			 fast_path ? RSTAT_TRACE_CPU_LOCKED_FASTPATH : RSTAT_TRACE_CPU_LOCKED, who,
+			 (int)cpu, waited);
+	}
+	return waited;
+}
+
+static inline void rstat_cpu_unlock_as(struct rstat_tree *t, unsigned cpu,
+				       const struct rstat_node *who, bool fast_path)
+{
+	struct rstat_percpu *h = &t->lhead[cpu];
+
+	if (who && rstat_tracing(t))
+		t->trace(t->trace_arg,
+			 fast_path ? RSTAT_TRACE_CPU_UNLOCK_FASTPATH : RSTAT_TRACE_CPU_UNLOCK, who,
+			 (int)cpu, false);
+	lock_stat_unlock(&h->cpu_lock, &t->cpu_lock_stat, h->cpu_lock_since);
+}
+
+static inline void rstat_cpu_lock(struct rstat_tree *t, unsigned cpu)
+{
+	rstat_cpu_lock_as(t, cpu, NULL, false);
 }
 
 static inline void rstat_cpu_unlock(struct rstat_tree *t, unsigned cpu)
 {
-	struct rstat_percpu *h = &t->lhead[cpu];
-
-	lock_stat_unlock(&h->cpu_lock, &t->cpu_lock_stat, h->cpu_lock_since);
+	rstat_cpu_unlock_as(t, cpu, NULL, false);
 }
 void rstat_tree_destroy(struct rstat_tree *t);
 void rstat_tree_add_callback(struct rstat_tree *t, rstat_flush_fn fn, void *arg);

@@ -23,6 +23,15 @@
  * memcg of a global flush is the root it flushes.  6.1 and 6.12 also lack
  * the tracepoint; the records are the emulator's view of the same events.
  *
+ * A flush's record is written once it is done, after the lock events it
+ * caused; the kernel fires memcg_flush_stats before it flushes.
+ *
+ * Beside them, where the kernel has them (6.12, 7.3: kernel/cgroup/rstat.c's
+ * lock helpers), the cgroup rstat lock tracepoints, fired by the rstat
+ * trees at the kernel's places (trace_rstat(), rstat.h) and printed as
+ * their TP_printk(): "cgroup_rstat_locked: root=0 id=2 level=1 cpu=-1
+ * lock contended:0".
+ *
  * Who asked is a property of the calling thread: a reader sets the file it
  * renders (mcg_trace_reader()), a kernel path its trigger (flush_trigger
  * below) around the flush it makes.  Records go into a ring of
@@ -62,6 +71,18 @@ static const char *const trigger_names[] = {
 	[MCG_TRIGGER_DIRTY_THROTTLE] = "dirty_throttle", [MCG_TRIGGER_SIDE] = "side",
 };
 
+static const char *const rstat_event_names[] = {
+	[RSTAT_TRACE_LOCK_CONTENDED] = "cgroup_rstat_lock_contended",
+	[RSTAT_TRACE_LOCKED] = "cgroup_rstat_locked",
+	[RSTAT_TRACE_UNLOCK] = "cgroup_rstat_unlock",
+	[RSTAT_TRACE_CPU_LOCK_CONTENDED] = "cgroup_rstat_cpu_lock_contended",
+	[RSTAT_TRACE_CPU_LOCKED] = "cgroup_rstat_cpu_locked",
+	[RSTAT_TRACE_CPU_UNLOCK] = "cgroup_rstat_cpu_unlock",
+	[RSTAT_TRACE_CPU_LOCK_CONTENDED_FASTPATH] = "cgroup_rstat_cpu_lock_contended_fastpath",
+	[RSTAT_TRACE_CPU_LOCKED_FASTPATH] = "cgroup_rstat_cpu_locked_fastpath",
+	[RSTAT_TRACE_CPU_UNLOCK_FASTPATH] = "cgroup_rstat_cpu_unlock_fastpath",
+};
+
 static const char *const reason_names[] = {
 	[MCG_SKIP_NONE] = "-",
 	[MCG_SKIP_THRESHOLD] = "below_threshold",
@@ -87,21 +108,49 @@ bool mcg_trace_enabled(const struct mcg_engine *e)
 	return atomic_load_explicit(&e->trace_on, memory_order_relaxed);
 }
 
-void trace_flush(struct mcg_engine *e, const struct mcg_cgroup *cg, long stats_updates,
-		 bool force, bool needs_flush, enum mcg_skip_reason reason, unsigned long pairs,
-		 uint64_t ns)
+/* The next record, cleared and stamped, with trace_lock held; NULL (and
+ * the lock let go) if tracing went off meanwhile. */
+static struct trace_record *record_start(struct mcg_engine *e)
 {
 	struct trace_record *t;
 
 	pthread_mutex_lock(&e->trace_lock);
 	if (!atomic_load_explicit(&e->trace_on, memory_order_relaxed)) {
 		pthread_mutex_unlock(&e->trace_lock);
-		return;
+		return NULL;
 	}
 	if (e->trace_next >= MCG_TRACE_RECORDS)
 		e->trace_dropped++;
 	t = &e->trace[e->trace_next++ % MCG_TRACE_RECORDS];
-	t->ts_ns = (int64_t)mcg_engine_clock_ns(e);	/* since the engine began */
+	*t = (struct trace_record){ .ts_ns = (int64_t)mcg_engine_clock_ns(e) };
+	return t;
+}
+
+void trace_rstat(void *arg, enum rstat_trace_event ev, const struct rstat_node *who, int cpu,
+		 bool contended)
+{
+	struct mcg_engine *e = arg;
+	const struct mcg_cgroup *cg = who->owner;
+	struct trace_record *t = record_start(e);
+
+	if (!t)
+		return;
+	t->memcg_id = mcg_cgroup_id(cg);
+	t->rstat_event = (uint8_t)(1 + ev);
+	t->cpu = (int16_t)cpu;
+	t->level = (uint16_t)mcg_cgroup_depth(cg);
+	t->contended = contended;
+	pthread_mutex_unlock(&e->trace_lock);
+}
+
+void trace_flush(struct mcg_engine *e, const struct mcg_cgroup *cg, long stats_updates,
+		 bool force, bool needs_flush, enum mcg_skip_reason reason, unsigned long pairs,
+		 uint64_t ns)
+{
+	struct trace_record *t = record_start(e);
+
+	if (!t)
+		return;
 	t->memcg_id = mcg_cgroup_id(cg);
 	t->stats_updates = stats_updates;
 	t->force = force;
@@ -128,6 +177,19 @@ void mcg_trace_format(struct mcg_engine *e, GString *out)
 	for (uint64_t i = first; i < e->trace_next; i++) {
 		const struct trace_record *t = &e->trace[i % MCG_TRACE_RECORDS];
 
+		if (t->rstat_event) {
+			/* TP_printk() of the cgroup_rstat event class; the
+			 * hierarchy is cgroup2's (0) or the first v1 one (1) */
+			g_string_append_printf(
+				out,
+				"%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT ": %s: root=%d id=%" G_GUINT64_FORMAT
+				" level=%u cpu=%d lock contended:%d\n",
+				t->ts_ns / 1000000000, t->ts_ns % 1000000000 / 1000,
+				rstat_event_names[t->rstat_event - 1],
+				e->cfg.hierarchy == MCG_HIERARCHY_V1, t->memcg_id, t->level, t->cpu,
+				t->contended);
+			continue;
+		}
 		g_string_append_printf(
 			out,
 			"%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT ": memcg_flush_stats: memcg_id=%" G_GUINT64_FORMAT

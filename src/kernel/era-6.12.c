@@ -48,6 +48,7 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.refault_flush = MCG_CALL_RATELIMITED,
 	.shadow_count_flush = MCG_CALL_RATELIMITED,
 	.dirty_throttle_flush = MCG_CALL_RATELIMITED,
+	.rstat_lock_tracepoints = true,
 	.pending_stop_at_flushable = false,
 	.local = MCG_LOCAL_FLUSHED,
 	.reparent_local = false,

@@ -236,6 +236,12 @@ struct mcg_kernel {
 	 * mem_cgroup_flush_stats(), 6.12's and 7.3's _ratelimited(). */
 	enum mcg_flush_call shadow_count_flush;
 	enum mcg_flush_call dirty_throttle_flush;
+	/* The cgroup rstat lock tracepoints (include/trace/events/cgroup.h:
+	 * cgroup_rstat_locked and friends, fired by kernel/cgroup/rstat.c's
+	 * lock helpers): 6.12 and 7.3 have them, 6.1 and 5.10 do not.  With
+	 * them memcgfs.trace records the tree lock's (and, with the locked
+	 * updater, each CPU lock's) events under the kernel's names. */
+	bool rstat_lock_tracepoints;
 	/* Per-memcg policy, update side (memcg_rstat_updated()): 7.x stops
 	 * walking up at the first ancestor that already needs a flush; 6.12
 	 * walks every level and only skips the atomic add there. */
