@@ -78,34 +78,6 @@ static int reads_setup(struct exp_daemon d[2], int s)
 	return 0;
 }
 
-/* One window of side s: v[0] daemon us per read, v[1] callbacks per read,
- * v[2..5] accuracy. */
-static void reads_window(struct exp_daemon d[2], int s, double secs, bool quick, double v[6])
-{
-	char path[256], *buf = g_malloc(65536);
-	double r0, n0, r1, n1, c0, c1, end;
-
-	exp_pair_turn(d, s);
-	/* The periodic flushes missed while paused run at once on resume: a
-	 * period later the ages are the steady state's (--quick: sooner). */
-	g_usleep(quick ? 50 * 1000 : 2100 * 1000);
-	exp_write(&d[s], "memcgfs.accuracy", "0");
-	exp_read_stats(&d[s], "memory.stat", &r0, &n0);
-	c0 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
-	g_snprintf(path, sizeof(path), "%s/p/memory.stat", d[s].mnt);
-	for (end = exp_now_ns() + secs * 1e9; exp_now_ns() < end;)
-		exp_read(path, buf, 65536);
-	exp_read_stats(&d[s], "memory.stat", &r1, &n1);
-	c1 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
-	v[0] = r1 > r0 ? (n1 - n0) / (r1 - r0) / 1e3 : NAN;
-	v[1] = r1 > r0 ? (c1 - c0) / (r1 - r0) : NAN;
-	v[2] = exp_keyed(&d[s], "memcgfs.accuracy", "error_pages_p99");
-	v[3] = exp_keyed(&d[s], "memcgfs.accuracy", "error_pct_p99");
-	v[4] = exp_keyed(&d[s], "memcgfs.accuracy", "age_usec_p50") / 1e3;
-	v[5] = exp_keyed(&d[s], "memcgfs.accuracy", "age_usec_p99") / 1e3;
-	g_free(buf);
-}
-
 static int battery_reads(struct battery *b)
 {
 	static const unsigned full[] = { 64, 256, 512 }, quick[] = { 64 };
@@ -142,9 +114,20 @@ static int battery_reads(struct battery *b)
 			for (unsigned i = 0; i < b->per + 1; i++)
 				for (int j = 0; j < 2; j++) {
 					int s = (int)(i % 2) ^ j;
+					struct exp_read_window w;
 					double v[6];
 
-					reads_window(d, s, b->o->quick ? 0.2 : 0.3, b->o->quick, v);
+					/* --quick: a shorter settle, ages not the
+					 * steady state's */
+					exp_read_window(d, s, "p/memory.stat",
+							b->o->quick ? 0.05 : 2.1,
+							b->o->quick ? 0.2 : 0.3, &w);
+					v[0] = w.us;
+					v[1] = w.callbacks;
+					v[2] = w.err_pages_p99;
+					v[3] = w.err_pct_p99;
+					v[4] = w.age_ms_p50;
+					v[5] = w.age_ms_p99;
 					for (unsigned q = 0; i && q < 6; q++)
 						sm->v[q][s][blk * b->per + i - 1] = v[q];
 				}
@@ -256,18 +239,10 @@ static int battery_updates(struct battery *b)
 		for (unsigned i = 0; i < b->per + 1; i++)
 			for (int j = 0; j < 2; j++) {
 				int s = (int)(i % 2) ^ j;
-				double e0, e1, c0, c1;
+				double v = exp_fault_window(d, s, "m", b->o->quick ? 0.2 : 0.4);
 
-				exp_pair_turn(d, s);
-				g_usleep(100 * 1000);
-				e0 = exp_keyed(&d[s], "m/memcgfs.workload_stat", "page_events");
-				c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-				g_usleep(b->o->quick ? 200 * 1000 : 400 * 1000);
-				c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-				e1 = exp_keyed(&d[s], "m/memcgfs.workload_stat", "page_events");
 				if (i)
-					sm->v[0][s][blk * b->per + i - 1] =
-						e1 > e0 ? (c1 - c0) / (e1 - e0) : NAN;
+					sm->v[0][s][blk * b->per + i - 1] = v;
 			}
 		exp_pair_stop(d);
 	}

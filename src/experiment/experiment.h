@@ -133,6 +133,23 @@ int exp_mkdirs(const struct exp_daemon *d, const char *prefix, unsigned from, un
 /* The sum of memcgfs.workload_stat key `key` over PARENT/c1 ... cN. */
 double exp_children_stat(const struct exp_daemon *d, const char *parent, unsigned n,
 			 const char *key);
+/* Side s alone, 100 ms to settle, then `secs`: the workers' CPU ns per
+ * page event of the cgroup at rel (its memcgfs.workload_stat), NAN if it
+ * made none. */
+double exp_fault_window(struct exp_daemon d[2], int s, const char *rel, double secs);
+/* What a reader of one memory.stat got in a window (exp_read_window()). */
+struct exp_read_window {
+	double us;			/* the daemon's time per read */
+	double callbacks;		/* memcg flush callbacks per read */
+	double err_pages_p99, err_pct_p99;	/* --accuracy: p99 of a read's error */
+	double age_ms_p50, age_ms_p99;		/* --accuracy: its data's age */
+};
+/* Side s alone: `settle` seconds (a daemon resumed from its pause runs the
+ * periodic flushes it missed at once: a period later the ages are the
+ * steady state's), then a reader of rel (a memory.stat) in a loop for
+ * `secs`.  NAN where no read was counted. */
+void exp_read_window(struct exp_daemon d[2], int s, const char *rel, double settle, double secs,
+		     struct exp_read_window *out);
 /* A progress line ("  .. text"), flushed. */
 void exp_progress(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 

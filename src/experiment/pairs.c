@@ -12,6 +12,7 @@
 #include "experiment/experiment.h"
 
 #include <glib.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,47 @@ double exp_children_stat(const struct exp_daemon *d, const char *parent, unsigne
 		sum += exp_keyed(d, rel, key);
 	}
 	return sum;
+}
+
+double exp_fault_window(struct exp_daemon d[2], int s, const char *rel, double secs)
+{
+	char stat[256];
+	double e0, e1, c0, c1;
+
+	g_snprintf(stat, sizeof(stat), "%s/memcgfs.workload_stat", rel);
+	exp_pair_turn(d, s);
+	g_usleep(100 * 1000);
+	e0 = exp_keyed(&d[s], stat, "page_events");
+	c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
+	g_usleep((gulong)(secs * 1e6));
+	c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
+	e1 = exp_keyed(&d[s], stat, "page_events");
+	return e1 > e0 ? (c1 - c0) / (e1 - e0) : NAN;
+}
+
+void exp_read_window(struct exp_daemon d[2], int s, const char *rel, double settle, double secs,
+		     struct exp_read_window *out)
+{
+	char path[256], *buf = g_malloc(65536);
+	double r0, n0, r1, n1, c0, c1, end;
+
+	exp_pair_turn(d, s);
+	g_usleep((gulong)(settle * 1e6));
+	exp_write(&d[s], "memcgfs.accuracy", "0");
+	exp_read_stats(&d[s], "memory.stat", &r0, &n0);
+	c0 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
+	g_snprintf(path, sizeof(path), "%s/%s", d[s].mnt, rel);
+	for (end = exp_now_ns() + secs * 1e9; exp_now_ns() < end;)
+		exp_read(path, buf, 65536);
+	exp_read_stats(&d[s], "memory.stat", &r1, &n1);
+	c1 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
+	out->us = r1 > r0 ? (n1 - n0) / (r1 - r0) / 1e3 : NAN;
+	out->callbacks = r1 > r0 ? (c1 - c0) / (r1 - r0) : NAN;
+	out->err_pages_p99 = exp_keyed(&d[s], "memcgfs.accuracy", "error_pages_p99");
+	out->err_pct_p99 = exp_keyed(&d[s], "memcgfs.accuracy", "error_pct_p99");
+	out->age_ms_p50 = exp_keyed(&d[s], "memcgfs.accuracy", "age_usec_p50") / 1e3;
+	out->age_ms_p99 = exp_keyed(&d[s], "memcgfs.accuracy", "age_usec_p99") / 1e3;
+	g_free(buf);
 }
 
 int exp_run(const char *name, const char *title, exp_run_fn run, const void *arg,

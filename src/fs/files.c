@@ -1262,14 +1262,15 @@ static int show_trace(struct fs_call *c, GString *out)
 	return 0;
 }
 
+/* 0 or 1 as the kernel's switches take them (parse_switch()). */
 static int write_trace(struct fs_call *c, char *buf)
 {
-	const char *v = fs_strstrip(buf);
+	bool on;
+	int err = parse_switch(buf, &on);
 
-	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
-		return -EINVAL;
-	mcg_trace_set(c->fs->e, v[0] == '1');
-	return 0;
+	if (!err)
+		mcg_trace_set(c->fs->e, on);
+	return err;
 }
 
 /* memcgfs.lock_stat (root only, emulator only): the lock statistics
@@ -1283,12 +1284,12 @@ static int show_lock_stat(struct fs_call *c, GString *out)
 
 static int write_lock_stat(struct fs_call *c, char *buf)
 {
-	const char *v = fs_strstrip(buf);
+	bool on;
+	int err = parse_switch(buf, &on);
 
-	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
-		return -EINVAL;
-	mcg_lock_stat_set(c->fs->e, v[0] == '1');
-	return 0;
+	if (!err)
+		mcg_lock_stat_set(c->fs->e, on);
+	return err;
 }
 
 /* memcgfs.read_stats (root only, emulator only): what rendering costs the

@@ -111,21 +111,6 @@ static int make_ab(struct exp_daemon *d)
 	       exp_mkdir(d, "a/b");
 }
 
-/* Workers' CPU ns per page event of a/b on side s, over `secs`. */
-static double fault_window(struct exp_daemon d[2], int s, double secs)
-{
-	double e0, e1, c0, c1;
-
-	exp_pair_turn(d, s);
-	g_usleep(100 * 1000);
-	e0 = exp_keyed(&d[s], "a/b/memcgfs.workload_stat", "page_events");
-	c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-	g_usleep((gulong)(secs * 1e6));
-	c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-	e1 = exp_keyed(&d[s], "a/b/memcgfs.workload_stat", "page_events");
-	return e1 > e0 ? (c1 - c0) / (e1 - e0) : NAN;
-}
-
 static int faults(const struct mcg_patch *patch, const struct exp_options *o, const char *tmp,
 		  struct exp_report *r, double fixed_ns, double work)
 {
@@ -161,7 +146,7 @@ static int faults(const struct mcg_patch *patch, const struct exp_options *o, co
 			for (unsigned i = 0; i < per + 1; i++)
 				for (int j = 0; j < 2; j++) {
 					int s = (int)(i % 2) ^ j;
-					double v = fault_window(d, s, o->quick ? 0.25 : 0.5);
+					double v = exp_fault_window(d, s, "a/b", o->quick ? 0.25 : 0.5);
 
 					if (i)
 						ns[s][blk * per + i - 1] = v;
@@ -202,7 +187,6 @@ static int reads(const struct mcg_patch *patch, const struct exp_options *o, con
 	const unsigned blocks = o->quick ? 1 : 3, per = o->quick ? 2 : 6;
 	double us[2][EXP_MAX_PAIRS], cb[2][EXP_MAX_PAIRS], err[2][EXP_MAX_PAIRS],
 		age[2][EXP_MAX_PAIRS];
-	char *buf = g_malloc(65536);
 	int rc = -1;
 
 	for (unsigned blk = 0; blk < blocks; blk++) {
@@ -232,30 +216,16 @@ static int reads(const struct mcg_patch *patch, const struct exp_options *o, con
 		for (unsigned i = 0; i < per + 1; i++)
 			for (int j = 0; j < 2; j++) {
 				int s = (int)(i % 2) ^ j;
-				double r0, n0, r1, n1, c0, c1, end;
-				char path[256];
+				struct exp_read_window w;
 
-				exp_pair_turn(d, s);
-				/* A daemon resumed from its pause runs the periodic
-				 * flushes it missed at once: a period later the
-				 * data's age is the steady state's again. */
-				g_usleep(o->quick ? 50 * 1000 : 2100 * 1000);
-				exp_write(&d[s], "memcgfs.accuracy", "0");
-				exp_read_stats(&d[s], "memory.stat", &r0, &n0);
-				c0 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
-				g_snprintf(path, sizeof(path), "%s/a/memory.stat", d[s].mnt);
-				for (end = exp_now_ns() + (o->quick ? 0.2 : 0.4) * 1e9; exp_now_ns() < end;)
-					exp_read(path, buf, 65536);
-				exp_read_stats(&d[s], "memory.stat", &r1, &n1);
-				c1 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
+				exp_read_window(d, s, "a/memory.stat", o->quick ? 0.05 : 2.1,
+						o->quick ? 0.2 : 0.4, &w);
 				if (!i)
 					continue;
-				us[s][blk * per + i - 1] = r1 > r0 ? (n1 - n0) / (r1 - r0) / 1e3 : NAN;
-				cb[s][blk * per + i - 1] = r1 > r0 ? (c1 - c0) / (r1 - r0) : NAN;
-				err[s][blk * per + i - 1] =
-					exp_keyed(&d[s], "memcgfs.accuracy", "error_pages_p99");
-				age[s][blk * per + i - 1] =
-					exp_keyed(&d[s], "memcgfs.accuracy", "age_usec_p50") / 1e3;
+				us[s][blk * per + i - 1] = w.us;
+				cb[s][blk * per + i - 1] = w.callbacks;
+				err[s][blk * per + i - 1] = w.err_pages_p99;
+				age[s][blk * per + i - 1] = w.age_ms_p50;
 			}
 		exp_pair_stop(d);
 	}
@@ -269,7 +239,6 @@ static int reads(const struct mcg_patch *patch, const struct exp_options *o, con
 	exp_add_pairs(r, "age of a read's data, median, ms", "ms", age[0], age[1], blocks * per);
 	rc = 0;
 out:
-	g_free(buf);
 	return rc;
 }
 

@@ -118,19 +118,11 @@ static int seed004_experiment(const struct mcg_patch *patch, const struct exp_op
 			for (unsigned i = 0; i < per + 1; i++) {
 				for (int j = 0; j < 2; j++) {
 					int s = (int)(i % 2) ^ j;
-					double e0, e1, c0, c1;
+					double v = exp_fault_window(d, s, "m",
+								    o->quick ? 0.25 : 0.5);
 
-					exp_pair_turn(d, s);
-					g_usleep(100 * 1000);
-					e0 = exp_keyed(&d[s], "m/memcgfs.workload_stat",
-						       "page_events");
-					c0 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-					g_usleep(o->quick ? 250 * 1000 : 500 * 1000);
-					c1 = (double)exp_daemon_cpu_ns(&d[s], "wl-cpu");
-					e1 = exp_keyed(&d[s], "m/memcgfs.workload_stat",
-						       "page_events");
 					if (i)
-						ns[s][blk * per + i - 1] = (c1 - c0) / (e1 - e0);
+						ns[s][blk * per + i - 1] = v;
 				}
 			}
 			exp_pair_stop(d);
