@@ -952,7 +952,7 @@ START_TEST(test_flush_trace)
 	gchar **lines;
 
 	mcg_memcg_flush_stats(e, a);	/* tracing off: no record */
-	mcg_trace_set(e, true);
+	mcg_trace_set(e, MCG_TRACE_FLUSHES);
 	mcg_trace_reader("memory.stat");
 	mcg_memcg_flush_stats(e, a);
 	mcg_trace_reader(NULL);
@@ -962,7 +962,7 @@ START_TEST(test_flush_trace)
 	pthread_mutex_unlock(&e->stats_flush_lock);
 	mcg_memcg_flush_for_refault(e, a);
 	mcg_memcg_flush_for_reclaim(e, a);
-	mcg_trace_set(e, false);
+	mcg_trace_set(e, MCG_TRACE_OFF);
 	mcg_memcg_flush_stats(e, a);
 	mcg_trace_format(e, out);
 	lines = g_strsplit(out->str, "\n", -1);
@@ -1127,7 +1127,9 @@ START_TEST(test_lock_stat)
 END_TEST
 
 /* The rstat lock tracepoints in memcgfs.trace, 6.12 at 2 CPUs: an update
- * that links its cgroup takes the CPU's lock on the fastpath; a flush of a
+ * that links its cgroup takes the CPU's lock on the fastpath, traced at
+ * MCG_TRACE_UPDATERS only, its unlock naming where the walk up stopped;
+ * a flush of a
  * takes the tree lock with cpu_in_loop -1, then drops and takes it again
  * after each CPU, whose lock it takes to detach the list
  * (cgroup_rstat_flush(), cgroup_rstat_updated_list()); a flush that finds
@@ -1143,7 +1145,15 @@ START_TEST(test_rstat_lock_trace)
 	pthread_t thr;
 	gchar **lines;
 
-	mcg_trace_set(e, true);
+	/* at the flushes' level, an updater's lock is not traced */
+	mcg_trace_set(e, MCG_TRACE_FLUSHES);
+	test_stat_mod(e, 1, a, 0, MCG_ANON_MAPPED, 1);
+	mcg_trace_format(e, out);
+	ck_assert_ptr_null(strstr(out->str, "fastpath"));
+	g_string_truncate(out, 0);
+	__mcg_memcg_flush_stats(e, a, true);
+
+	mcg_trace_set(e, MCG_TRACE_UPDATERS);
 	test_stat_mod(e, 0, a, 0, MCG_ANON_MAPPED, 1);
 	__mcg_memcg_flush_stats(e, a, true);
 	ck_assert_int_eq(pthread_create(&thr, NULL, hold_50ms, &h), 0);
@@ -1151,22 +1161,28 @@ START_TEST(test_rstat_lock_trace)
 		g_usleep(1000);
 	__mcg_memcg_flush_stats(e, a, true);
 	pthread_join(thr, NULL);
-	mcg_trace_set(e, false);
+	mcg_trace_set(e, MCG_TRACE_OFF);
 	mcg_trace_format(e, out);
 	lines = g_strsplit(out->str, "\n", -1);
-	for (gchar **l = lines + 1; *l && **l; l++)
+	for (gchar **l = lines + 1; *l && **l; l++) {
 		if (strstr(*l, "cgroup_rstat_"))
 			g_string_append_printf(want, "%s\n", strchr(*l, ':') + 2);
+		/* the contention is traced before the wait, as the kernel
+		 * does: its lock comes most of the 50 ms later */
+		if (strstr(*l, "cgroup_rstat_lock_contended"))
+			ck_assert_double_ge(g_ascii_strtod(l[1], NULL) - g_ascii_strtod(*l, NULL), 0.02);
+	}
 	g_strfreev(lines);
 	if (_i) {
 		ck_assert_str_eq(want->str, "");
 		goto out;
 	}
 	g_string_truncate(out, 0);
+	/* the unlock names where the walk up stopped: the root, linked last */
 	g_string_append_printf(out,
 			       "cgroup_rstat_cpu_locked_fastpath: root=0 id=%" PRIu64 " level=1 cpu=0 lock contended:0\n"
-			       "cgroup_rstat_cpu_unlock_fastpath: root=0 id=%" PRIu64 " level=1 cpu=0 lock contended:0\n",
-			       id, id);
+			       "cgroup_rstat_cpu_unlock_fastpath: root=0 id=1 level=0 cpu=0 lock contended:0\n",
+			       id);
 	for (int flush = 0; flush < 2; flush++) {
 		if (flush)
 			g_string_append_printf(out, "cgroup_rstat_lock_contended: root=0 id=%" PRIu64

@@ -440,7 +440,8 @@ for c in "rstat_ss_cpu_lock(memory)" rstat_base_lock rstat_base_cpu_lock "rstat_
 	grep -q "^$c " "$m/memcgfs.lock_stat" || fail "lock_stat: no $c"
 done
 echo x > "$m/memcgfs.lock_stat" 2>/dev/null && fail "lock_stat accepted x"
-echo 2 > "$m/memcgfs.trace" 2>/dev/null && fail "trace accepted 2"
+expect "trace 3" "$(err write "$m/memcgfs.trace" 3)" ERANGE
+expect "trace x" "$(err write "$m/memcgfs.trace" x)" EINVAL
 # memcgfs.audit: what a's workload charged, every page of it still on the
 # root's counter or uncharged (mcg_workload_audit()); root's only.
 expect "audit keys" "$(cut -d' ' -f1 "$m/memcgfs.audit" | tr '\n' ' ')" \

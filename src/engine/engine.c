@@ -223,11 +223,9 @@ struct mcg_engine *mcg_engine_new(const struct mcg_engine_config *cfg)
 			e->trees[p].trace = trace_rstat;
 			e->trees[p].trace_arg = e;
 			e->trees[p].trace_on = &e->trace_on;
+			e->trees[p].trace_fastpath_on = &e->trace_updaters;
 		}
-		/* 6.12's cgroup_rstat_flush() holds its one tree's lock around
-		 * the CPUs, dropping it after each; the split trees' flush
-		 * (6.16+) takes it per CPU. */
-		e->trees[p].outer_lock = !cfg->kernel.split_trees &&
+		e->trees[p].outer_lock = !cfg->kernel.rstat_lock_per_cpu &&
 					 cfg->kernel.walk == MCG_WALK_DETACH_LIST;
 		e->tree_of[p] = cfg->kernel.split_trees ? &e->trees[p] : &e->trees[0];
 	}

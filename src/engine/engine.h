@@ -460,8 +460,13 @@ enum mcg_flush_trigger {
 	MCG_NR_TRIGGERS
 };
 #define MCG_TRACE_RECORDS 16384
-/* on: clears the records and starts; off: stops, keeping them. */
-void mcg_trace_set(struct mcg_engine *e, bool on);
+/* What a trace records: nothing (it stops, keeping its records), the
+ * flushes and the locks flushers take, or those and the CPU locks the
+ * updaters take (6.12's _fastpath tracepoints: one pair per link, which
+ * the kernel lets one enable apart).  Any level but off clears the
+ * records and starts. */
+enum mcg_trace_level { MCG_TRACE_OFF, MCG_TRACE_FLUSHES, MCG_TRACE_UPDATERS };
+void mcg_trace_set(struct mcg_engine *e, enum mcg_trace_level level);
 bool mcg_trace_enabled(const struct mcg_engine *e);
 /* A header line, then the last MCG_TRACE_RECORDS records, oldest first. */
 void mcg_trace_format(struct mcg_engine *e, GString *out);

@@ -387,9 +387,10 @@ struct mcg_engine {
 	/* The flush trace (trace.c): a ring of MCG_TRACE_RECORDS (allocated
 	 * when first on), trace_next records in all since it was turned on,
 	 * trace_dropped of them overwritten; trace_lock.  trace_on is read
-	 * without it by every flush. */
+	 * without it by every flush, trace_updaters (MCG_TRACE_UPDATERS) by
+	 * every updater's slow path. */
 	pthread_mutex_t trace_lock;
-	_Atomic bool trace_on;
+	_Atomic bool trace_on, trace_updaters;
 	struct trace_record *trace;
 	uint64_t trace_next, trace_dropped;
 

@@ -51,44 +51,51 @@ static inline void lock_stat_max(_Atomic uint64_t *max, uint64_t v)
 		;
 }
 
-/* pthread_mutex_lock(m), counted in s while *on; returns when it was
- * acquired (0 when not counting), for lock_stat_unlock().  With waited
- * set, *waited says, counting or not, whether m was held when asked (for
- * a caller with counts of its own: a try first, then the wait). */
-static inline uint64_t lock_stat_lock_waited(pthread_mutex_t *m, struct lock_stat *s,
-					     const _Atomic bool *on, bool *waited)
+/* An acquisition of a lock taken by a try that succeeded, counted in s
+ * while *on: returns when (0 when not counting), for lock_stat_unlock(). */
+static inline uint64_t lock_stat_acquired(struct lock_stat *s, const _Atomic bool *on)
+{
+	if (!atomic_load_explicit(on, memory_order_relaxed))
+		return 0;
+	atomic_fetch_add_explicit(&s->acquisitions, 1, memory_order_relaxed);
+	return lock_stat_now_ns();
+}
+
+/* After a try that failed: waits for m, counted in s while *on as a
+ * contention with its wait.  Returns when it was acquired (0 when not
+ * counting). */
+static inline uint64_t lock_stat_lock_contended(pthread_mutex_t *m, struct lock_stat *s,
+						const _Atomic bool *on)
 {
 	uint64_t t0, t1;
 
 	if (!atomic_load_explicit(on, memory_order_relaxed)) {
-		if (!waited) {
-			pthread_mutex_lock(m);
-		} else if ((*waited = pthread_mutex_trylock(m) != 0)) {
-			pthread_mutex_lock(m);
-		}
+		pthread_mutex_lock(m);
 		return 0;
 	}
 	t0 = lock_stat_now_ns();
-	if (waited)
-		*waited = false;
-	if (pthread_mutex_trylock(m) != 0) {
-		if (waited)
-			*waited = true;
-		pthread_mutex_lock(m);
-		t1 = lock_stat_now_ns();
-		atomic_fetch_add_explicit(&s->contentions, 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&s->wait_ns, t1 - t0, memory_order_relaxed);
-		lock_stat_max(&s->wait_max_ns, t1 - t0);
-		t0 = t1;
-	}
+	pthread_mutex_lock(m);
+	t1 = lock_stat_now_ns();
+	atomic_fetch_add_explicit(&s->contentions, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->wait_ns, t1 - t0, memory_order_relaxed);
+	lock_stat_max(&s->wait_max_ns, t1 - t0);
 	atomic_fetch_add_explicit(&s->acquisitions, 1, memory_order_relaxed);
-	return t0 ? t0 : 1;
+	return t1;
 }
 
+/* pthread_mutex_lock(m), counted in s while *on; returns when it was
+ * acquired (0 when not counting), for lock_stat_unlock().  Not counting,
+ * it is pthread_mutex_lock() and one relaxed load. */
 static inline uint64_t lock_stat_lock(pthread_mutex_t *m, struct lock_stat *s,
 				      const _Atomic bool *on)
 {
-	return lock_stat_lock_waited(m, s, on, NULL);
+	if (!atomic_load_explicit(on, memory_order_relaxed)) {
+		pthread_mutex_lock(m);
+		return 0;
+	}
+	if (pthread_mutex_trylock(m) == 0)
+		return lock_stat_acquired(s, on);
+	return lock_stat_lock_contended(m, s, on);
 }
 
 /* A pthread_mutex_trylock(m) counted in s while *on: a failure is a

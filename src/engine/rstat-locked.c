@@ -18,12 +18,12 @@ void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu)
 {
 	struct rstat_percpu *h = &t->lhead[cpu];
 	bool waited = rstat_cpu_lock_as(t, cpu, n, true);
+	struct rstat_node *stop = rstat_link(n, cpu);
 
-	rstat_link(n, cpu);
 	u64_add_single_writer(&h->links, 1);
 	if (waited)
 		u64_add_single_writer(&h->link_waits, 1);
-	rstat_cpu_unlock_as(t, cpu, n, true);
+	rstat_cpu_unlock_as(t, cpu, stop, true);
 }
 
 /* cgroup_rstat_cpu_pop_updated(): the next node of root's updated subtree

@@ -86,17 +86,17 @@ void rstat_node_init(struct rstat_node *n, struct rstat_node *parent, void *owne
 /* Links n and its not-yet-linked ancestors into cpu's updated tree: both
  * additions and removals are bottom-up, so if a node is linked, all its
  * ancestors are. */
-void rstat_link(struct rstat_node *n, unsigned cpu)
+struct rstat_node *rstat_link(struct rstat_node *n, unsigned cpu)
 {
-	while (n) {
+	for (;;) {
 		struct rstat_node_cpu *rc = rstat_node_cpu(n, cpu);
 		struct rstat_node_cpu *prc;
 
 		if (rstat_next(rc))
-			break;
+			return n;
 		if (!n->parent) {
 			rstat_set_next(rc, n);	/* the root marks itself busy */
-			break;
+			return n;
 		}
 		prc = rstat_node_cpu(n->parent, cpu);
 		rstat_set_next(rc, prc->updated_children);
@@ -258,19 +258,23 @@ static void rstat_lock_as(struct rstat_tree *t, const struct rstat_node *who, in
 {
 	bool contended;
 
-	if (!rstat_tracing(t)) {
+	if (!rstat_tracing(t, false)) {
 		rstat_lock(t);
 		return;
 	}
-	t->lock_since = lock_stat_lock_waited(&t->lock, &t->lock_stat, t->lock_stat_on, &contended);
-	if (contended)
+	contended = pthread_mutex_trylock(&t->lock) != 0;
+	if (!contended) {
+		t->lock_since = lock_stat_acquired(&t->lock_stat, t->lock_stat_on);
+	} else {
 		t->trace(t->trace_arg, RSTAT_TRACE_LOCK_CONTENDED, who, cpu_in_loop, true);
+		t->lock_since = lock_stat_lock_contended(&t->lock, &t->lock_stat, t->lock_stat_on);
+	}
 	t->trace(t->trace_arg, RSTAT_TRACE_LOCKED, who, cpu_in_loop, contended);
 }
 
 static void rstat_unlock_as(struct rstat_tree *t, const struct rstat_node *who, int cpu_in_loop)
 {
-	if (rstat_tracing(t))
+	if (rstat_tracing(t, false))
 		t->trace(t->trace_arg, RSTAT_TRACE_UNLOCK, who, cpu_in_loop, false);
 	rstat_unlock(t);
 }
@@ -349,8 +353,21 @@ void rstat_fold_node(struct rstat_tree *t, struct rstat_node *n)
 	for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
 		rstat_run_callbacks(t, n, cpu);
 	rstat_unlock(t);
-	if (n->parent)
-		rstat_updated(t, n->parent, 0);
+	/* The parent takes what was folded into it at the next flush: marked
+	 * on CPU 0 from whatever thread releases n, which no kernel updater
+	 * is, so neither counted nor traced as one. */
+	if (n->parent) {
+		struct rstat_node_cpu *prc = rstat_node_cpu(n->parent, 0);
+
+		if (t->updater == MCG_UPDATER_LLIST) {
+			if (atomic_load_explicit(&prc->lnext, memory_order_relaxed) == prc)
+				rstat_llist_queue(t, prc, 0);
+		} else if (!rstat_next(prc)) {
+			rstat_cpu_lock(t, 0);
+			rstat_link(n->parent, 0);
+			rstat_cpu_unlock(t, 0);
+		}
+	}
 }
 
 bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n)

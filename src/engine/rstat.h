@@ -174,13 +174,15 @@ struct rstat_tree {
 	 * (6.16+ css_rstat_flush()).  Set once, before any flush. */
 	rstat_trace_fn trace;
 	void *trace_arg;
-	const _Atomic bool *trace_on;
+	const _Atomic bool *trace_on, *trace_fastpath_on;
 	bool outer_lock;
 };
 
-static inline bool rstat_tracing(const struct rstat_tree *t)
+/* Are the flushers' lock events traced now (or, fast_path, the updaters')? */
+static inline bool rstat_tracing(const struct rstat_tree *t, bool fast_path)
 {
-	return t->trace && atomic_load_explicit(t->trace_on, memory_order_relaxed);
+	return t->trace && atomic_load_explicit(fast_path ? t->trace_fastpath_on : t->trace_on,
+						memory_order_relaxed);
 }
 
 static inline struct rstat_node_cpu *rstat_node_cpu(const struct rstat_node *n, unsigned cpu)
@@ -194,34 +196,41 @@ int rstat_tree_init(struct rstat_tree *t, unsigned nr_cpus, enum mcg_rstat_updat
 /* A CPU's updated-tree lock, counted in the tree's lock statistics and,
  * for `who` (NULL: a lock the kernel does not trace), traced as
  * _cgroup_rstat_cpu_lock() (6.12): by an updater (fast_path) or a
- * flusher.  Returns whether it found the lock held. */
+ * flusher, the contention between the failed try and the wait.  Returns
+ * whether it found the lock held. */
 static inline bool rstat_cpu_lock_as(struct rstat_tree *t, unsigned cpu,
 				     const struct rstat_node *who, bool fast_path)
 {
 	struct rstat_percpu *h = &t->lhead[cpu];
-	bool waited;
+	bool traced = who && rstat_tracing(t, fast_path);
+	bool contended = pthread_mutex_trylock(&h->cpu_lock) != 0;
 
-	h->cpu_lock_since =
-		lock_stat_lock_waited(&h->cpu_lock, &t->cpu_lock_stat, t->lock_stat_on, &waited);
-	if (who && rstat_tracing(t)) {
-		if (waited)
+	if (!contended) {
+		h->cpu_lock_since = lock_stat_acquired(&t->cpu_lock_stat, t->lock_stat_on);
+	} else {
+		if (traced)
 			t->trace(t->trace_arg,
 				 fast_path ? RSTAT_TRACE_CPU_LOCK_CONTENDED_FASTPATH
 					   : RSTAT_TRACE_CPU_LOCK_CONTENDED,
 				 who, (int)cpu, true);
+		h->cpu_lock_since =
+			lock_stat_lock_contended(&h->cpu_lock, &t->cpu_lock_stat, t->lock_stat_on);
+	}
+	if (traced)
 		t->trace(t->trace_arg,
 			 fast_path ? RSTAT_TRACE_CPU_LOCKED_FASTPATH : RSTAT_TRACE_CPU_LOCKED, who,
-			 (int)cpu, waited);
-	}
-	return waited;
+			 (int)cpu, contended);
+	return contended;
 }
 
+/* Its unlock; `who` as the kernel names it there (an updater: where its
+ * walk up the tree stopped). */
 static inline void rstat_cpu_unlock_as(struct rstat_tree *t, unsigned cpu,
 				       const struct rstat_node *who, bool fast_path)
 {
 	struct rstat_percpu *h = &t->lhead[cpu];
 
-	if (who && rstat_tracing(t))
+	if (who && rstat_tracing(t, fast_path))
 		t->trace(t->trace_arg,
 			 fast_path ? RSTAT_TRACE_CPU_UNLOCK_FASTPATH : RSTAT_TRACE_CPU_UNLOCK, who,
 			 (int)cpu, false);
@@ -230,7 +239,9 @@ static inline void rstat_cpu_unlock_as(struct rstat_tree *t, unsigned cpu,
 
 static inline void rstat_cpu_lock(struct rstat_tree *t, unsigned cpu)
 {
-	rstat_cpu_lock_as(t, cpu, NULL, false);
+	struct rstat_percpu *h = &t->lhead[cpu];
+
+	h->cpu_lock_since = lock_stat_lock(&h->cpu_lock, &t->cpu_lock_stat, t->lock_stat_on);
 }
 
 static inline void rstat_cpu_unlock(struct rstat_tree *t, unsigned cpu)
@@ -261,6 +272,7 @@ void rstat_tree_links(const struct rstat_tree *t, uint64_t *links, uint64_t *wai
 
 /* rstat-llist.c and rstat-locked.c: the slow paths of the two updaters. */
 void rstat_llist_push(struct rstat_tree *t, struct rstat_node_cpu *rc, unsigned cpu);
+bool rstat_llist_queue(struct rstat_tree *t, struct rstat_node_cpu *rc, unsigned cpu);
 void rstat_locked_link(struct rstat_tree *t, struct rstat_node *n, unsigned cpu);
 
 /* Marks a (node, CPU) record updated (css_rstat_updated() /
@@ -310,7 +322,10 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_s
 bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n);
 
 /* Shared by the walks and updaters (rstat.c). */
-void rstat_link(struct rstat_node *n, unsigned cpu);
+/* Links n and its ancestors into cpu's tree up to the first one already
+ * linked, or the root; returns that one (where __cgroup_rstat_updated()'s
+ * walk stops, the cgroup its unlock names). */
+struct rstat_node *rstat_link(struct rstat_node *n, unsigned cpu);
 void rstat_unlink_from_parent(struct rstat_node *n, unsigned cpu);
 struct rstat_node *rstat_updated_list(struct rstat_node *n, unsigned cpu);
 void rstat_run_callbacks(struct rstat_tree *t, struct rstat_node *pos, unsigned cpu);

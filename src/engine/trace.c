@@ -90,16 +90,18 @@ static const char *const reason_names[] = {
 	[MCG_SKIP_RATELIMIT] = "ratelimited",
 };
 
-void mcg_trace_set(struct mcg_engine *e, bool on)
+void mcg_trace_set(struct mcg_engine *e, enum mcg_trace_level level)
 {
 	pthread_mutex_lock(&e->trace_lock);
-	if (on) {
+	if (level != MCG_TRACE_OFF) {
 		if (!e->trace)
 			e->trace = g_new0(struct trace_record, MCG_TRACE_RECORDS);
 		e->trace_next = 0;
 		e->trace_dropped = 0;
 	}
-	atomic_store_explicit(&e->trace_on, on, memory_order_relaxed);
+	atomic_store_explicit(&e->trace_updaters, level == MCG_TRACE_UPDATERS,
+			      memory_order_relaxed);
+	atomic_store_explicit(&e->trace_on, level != MCG_TRACE_OFF, memory_order_relaxed);
 	pthread_mutex_unlock(&e->trace_lock);
 }
 

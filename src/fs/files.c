@@ -1255,22 +1255,26 @@ static int write_accuracy(struct fs_call *c, char *buf)
 
 /* memcgfs.trace (root only, emulator only): the flush trace
  * (mcg_trace_format(): one line per memcg flush request, flushed or
- * skipped, and why); writing 1 clears it and starts tracing, 0 stops. */
+ * skipped, and why, and the rstat lock events); writing 1 clears it and
+ * starts tracing, 2 the same with the updaters' lock events, 0 stops. */
 static int show_trace(struct fs_call *c, GString *out)
 {
 	mcg_trace_format(c->fs->e, out);
 	return 0;
 }
 
-/* 0 or 1 as the kernel's switches take them (parse_switch()). */
+/* 0, 1 or 2, as the kernel's switches take theirs (parse_switch()). */
 static int write_trace(struct fs_call *c, char *buf)
 {
-	bool on;
-	int err = parse_switch(buf, &on);
+	int n;
+	int err = fs_kstrtoint(fs_strstrip(buf), 0, &n);
 
-	if (!err)
-		mcg_trace_set(c->fs->e, on);
-	return err;
+	if (err)
+		return err;
+	if (n < MCG_TRACE_OFF || n > MCG_TRACE_UPDATERS)
+		return -ERANGE;
+	mcg_trace_set(c->fs->e, (enum mcg_trace_level)n);
+	return 0;
 }
 
 /* memcgfs.lock_stat (root only, emulator only): the lock statistics

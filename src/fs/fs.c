@@ -481,7 +481,10 @@ void fs_drop_removed_entries(struct mcgfs *fs, struct fs_node *n, uint64_t dir)
 	pthread_mutex_unlock(&fs->lock);
 	if (!zombie || !fs->mounted)
 		return;
-	for (unsigned i = 0; i < fs->nr_files; i++) {
+	/* Each invalidation waits for dir's inode lock, which a request on
+	 * dir in flight holds until it is answered: none is once the session
+	 * has ended (SIGTERM), so stop asking then. */
+	for (unsigned i = 0; i < fs->nr_files && !fuse_session_exited(fs->se); i++) {
 		const struct fs_file *f = &fs->files[i];
 
 		if (fs_file_present(f, false))

@@ -30,6 +30,7 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.stats = MCG_STATS_RSTAT,
 	.updater = MCG_UPDATER_LLIST,
 	.walk = MCG_WALK_DETACH_LIST,
+	.rstat_lock_per_cpu = true,
 	.split_trees = true,
 	.flush = MCG_FLUSH_PER_MEMCG,
 	/* As 6.12: pages counted; reclaim and refault ratelimited. */

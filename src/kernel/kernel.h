@@ -217,6 +217,12 @@ struct mcg_kernel {
 	/* One updated tree per subsystem (6.16+) or one shared by memory, io
 	 * and base stats, where any flush runs every callback. */
 	bool split_trees;
+	/* A flush takes the tree lock once per CPU (7.3 css_rstat_flush(),
+	 * since 6.15's "avoid disabling irqs for O(num_cpu)"), rather than
+	 * around all CPUs, dropping it after each (6.12 cgroup_rstat_flush()
+	 * -> cgroup_rstat_flush_locked()).  Only with the detach-list walk;
+	 * 6.1's pop walk holds it throughout. */
+	bool rstat_lock_per_cpu;
 	enum mcg_flush_policy flush;
 	/* What counts toward its threshold, and the threshold's size in
 	 * percent of the kernels' MEMCG_CHARGE_BATCH x num_online_cpus()
