@@ -708,7 +708,7 @@ int main(int argc, char **argv)
 	gchar **rest = NULL;
 	int runs = 5;
 	gchar *out_dir = NULL;
-	gboolean same = FALSE, list = FALSE;
+	gboolean same = FALSE, list = FALSE, battery = FALSE;
 	GOptionEntry entries[] = {
 		{ "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "runs per figure (median reported)", "N" },
 		{ "quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick, "smaller sizes, for a smoke run", NULL },
@@ -717,6 +717,9 @@ int main(int argc, char **argv)
 		{ "same", 0, 0, G_OPTION_ARG_NONE, &same,
 		  "experiment: the before kernel on both sides (A/A: the noise floor; "
 		  "NAME-aa.tsv)", NULL },
+		{ "battery", 0, 0, G_OPTION_ARG_NONE, &battery,
+		  "experiment: the standard battery, even for a patch with its own experiment "
+		  "(NAME-battery.tsv)", NULL },
 		{ "list", 0, 0, G_OPTION_ARG_NONE, &list,
 		  "experiment: list every patch, its base, source and published figures", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
@@ -746,7 +749,7 @@ int main(int argc, char **argv)
 	what = rest && rest[0] ? rest[0] : "all";
 	if (!strcmp(what, "experiment")) {
 		struct exp_options eo = { opt_quick, out_dir ? out_dir : ".", memcgfs_binary(),
-					  same };
+					  same, battery };
 		int rc;
 
 		if (list) {

@@ -68,4 +68,16 @@ done
 grep -q "A/A (before on both sides)" "$TMP/aa.log" || fail "the A/A run does not say so"
 awk -F '\t' 'NR > 1 && ($15 != "-" || $16 ~ /reproduced|same direction|differs/) { exit 1 }' \
 	"$out/seed003-aa.tsv" || fail "seed003-aa.tsv has a verdict"
+# --battery: the standard battery for a patch with its own experiment, in
+# its own files, the battery's rows and not the experiment's.
+"$BENCH" experiment seed003 --quick --battery --out "$out" >"$TMP/battery.log" 2>&1 ||
+	fail "experiment seed003 --battery: $(tail -n 20 "$TMP/battery.log")"
+grep -q "the standard battery" "$TMP/battery.log" || fail "the battery run does not say so"
+for row in "daemon us per memory.stat read of a busy parent, 64 CPUs" \
+	"reader ms per root memory.numa_stat read, 1000 memcgs" \
+	"workers' CPU ns per page event, 8 CPUs, no reader"; do
+	awk -F '\t' -v m="$row" '$2 == m { ok = 1 } END { exit !ok }' "$out/seed003-battery.tsv" ||
+		fail "seed003-battery.tsv: no '$row'"
+done
+grep -q "identical text" "$out/seed003-battery.tsv" && fail "the battery ran seed003's own experiment"
 echo "PASS: fs-experiments"

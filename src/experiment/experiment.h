@@ -35,6 +35,10 @@ struct exp_options {
 	 * the noise floor of two identical daemons; no verdicts, and the
 	 * files are NAME-aa.tsv and .png. */
 	bool same;
+	/* The standard battery (exp_battery()) even for a patch with an
+	 * experiment of its own: the same cost-against-accuracy rows for
+	 * every patch; the files are NAME-battery.tsv and .png. */
+	bool battery;
 };
 
 struct exp_report;
@@ -259,7 +263,7 @@ struct exp_result {
 
 struct exp_report {
 	const char *name;	/* "seed000": the files' stem */
-	const char *file_tag;	/* "" or "-aa", after the seed in file names */
+	const char *file_tag;	/* "", "-aa", "-battery" ...: after the name in file names */
 	const char *title;
 	struct exp_result rows[48];
 	unsigned nr;

@@ -167,8 +167,9 @@ int exp_run(const char *name, const char *title, exp_run_fn run, const void *arg
 	}
 	r->name = name;
 	r->title = title;
-	r->file_tag = o->same ? "-aa" : "";
-	printf("%s: %s mode%s; load average %.2f\n", r->name, o->quick ? "quick" : "full",
+	r->file_tag = o->battery ? (o->same ? "-battery-aa" : "-battery") : o->same ? "-aa" : "";
+	printf("%s: %s mode%s%s; load average %.2f\n", r->name, o->quick ? "quick" : "full",
+	       o->battery ? ", the standard battery" : "",
 	       o->same ? ", A/A (before on both sides)" : "", load0 = exp_loadavg());
 	fflush(stdout);
 	rc = run(arg, o, tmp, r);

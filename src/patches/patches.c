@@ -107,7 +107,7 @@ static int run_patch(const void *arg, const struct exp_options *o, const char *t
 {
 	const struct mcg_patch *p = arg;
 
-	if (p->experiment)
+	if (p->experiment && !o->battery)
 		return p->experiment(p, o, tmp, r);
 	return exp_battery(p->name, p->figures, o, tmp, r);
 }
