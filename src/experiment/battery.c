@@ -41,8 +41,12 @@ struct battery {
 };
 
 /* Pairs of samples of up to 8 quantities, over all daemon pairs. */
+/* The reads' rows: cost, callbacks, accuracy (4), flush time by
+ * initiator (2), the writer side (2). */
+#define NR_READ_ROWS 10
+
 struct samples {
-	double v[8][2][EXP_MAX_PAIRS];
+	double v[NR_READ_ROWS][2][EXP_MAX_PAIRS];
 };
 
 /* Starts daemon pair `blk` of the patch with opts.  0 or -1. */
@@ -81,15 +85,20 @@ static int reads_setup(struct exp_daemon d[2], int s)
 static int battery_reads(struct battery *b)
 {
 	static const unsigned full[] = { 64, 256, 512 }, quick[] = { 64 };
-	static const char *const what[6] = {
+	static const char *const what[NR_READ_ROWS] = {
 		"daemon us per memory.stat read of a busy parent",
 		"flush callbacks per memory.stat read",
 		"error of a read, p99 of the largest, pages",
 		"error of a read, p99 of the largest, percent",
 		"age of a read's data, median, ms",
 		"age of a read's data, p99, ms",
+		"memcg flush us per read, the reader's own",
+		"periodic flush us per second, meanwhile",
+		"updater slow paths (links) per read",
+		"updater waits for a flusher's CPU lock per read",
 	};
-	static const char *const unit[6] = { "us", "calls", "pages", "%", "ms", "ms" };
+	static const char *const unit[NR_READ_ROWS] = { "us", "calls", "pages", "%", "ms", "ms",
+						       "us", "us/s", "links", "waits" };
 	const unsigned *cpus = b->o->quick ? quick : full;
 	unsigned ncpus = b->o->quick ? G_N_ELEMENTS(quick) : G_N_ELEMENTS(full);
 	struct samples *sm = g_new0(struct samples, 1);
@@ -115,7 +124,7 @@ static int battery_reads(struct battery *b)
 				for (int j = 0; j < 2; j++) {
 					int s = (int)(i % 2) ^ j;
 					struct exp_read_window w;
-					double v[6];
+					double v[NR_READ_ROWS];
 
 					/* --quick: a shorter settle, ages not the
 					 * steady state's */
@@ -128,18 +137,23 @@ static int battery_reads(struct battery *b)
 					v[3] = w.err_pct_p99;
 					v[4] = w.age_ms_p50;
 					v[5] = w.age_ms_p99;
-					for (unsigned q = 0; i && q < 6; q++)
+					v[6] = w.own_us;
+					v[7] = w.periodic_us_per_s;
+					v[8] = w.links;
+					v[9] = w.link_waits;
+					for (unsigned q = 0; i && q < NR_READ_ROWS; q++)
 						sm->v[q][s][blk * b->per + i - 1] = v[q];
 				}
 			exp_pair_stop(d);
 		}
-		for (unsigned q = 0; q < 6; q++) {
+		for (unsigned q = 0; q < NR_READ_ROWS; q++) {
 			char m[128];
 			struct exp_result *row;
 
 			g_snprintf(m, sizeof(m), "%s, %u CPUs", what[q], cpus[k]);
-			/* Callbacks and errors may be 0 on a side. */
-			row = (q >= 1 && q <= 3 ? exp_add_pair_savings : exp_add_pairs)(
+			/* Callbacks, errors, flush times and links may be 0
+			 * on a side: their savings, not ratios. */
+			row = (q == 0 || q == 4 || q == 5 ? exp_add_pairs : exp_add_pair_savings)(
 				b->r, m, unit[q], sm->v[q][0], sm->v[q][1], b->blocks * b->per);
 			if (q == 0) {
 				b->r->x[b->r->npoints] = cpus[k];

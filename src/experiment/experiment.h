@@ -147,6 +147,12 @@ struct exp_read_window {
 	double callbacks;		/* memcg flush callbacks per read */
 	double err_pages_p99, err_pct_p99;	/* --accuracy: p99 of a read's error */
 	double age_ms_p50, age_ms_p99;		/* --accuracy: its data's age */
+	/* Flush time by initiator: the reader's own memcg flushes per read,
+	 * and the periodic flusher's per second meanwhile.  The writer side
+	 * per read: the updaters' slow paths (a flush unlinks what it folds,
+	 * the next update links it again) and their waits for a flusher's
+	 * CPU lock. */
+	double own_us, periodic_us_per_s, links, link_waits;
 };
 /* Side s alone: `settle` seconds (a daemon resumed from its pause runs the
  * periodic flushes it missed at once: a period later the ages are the

@@ -130,20 +130,30 @@ void exp_read_window(struct exp_daemon d[2], int s, const char *rel, double sett
 		     struct exp_read_window *out)
 {
 	char path[256], *buf = g_malloc(65536);
-	double r0, n0, r1, n1, c0, c1, end;
+	static const char *const keys[] = { "visited", "read_usec", "periodic_usec", "links",
+					    "link_waits" };
+	double r0, n0, r1, n1, k0[5], k1[5], t0, t1, end;
 
 	exp_pair_turn(d, s);
 	g_usleep((gulong)(settle * 1e6));
 	exp_write(&d[s], "memcgfs.accuracy", "0");
 	exp_read_stats(&d[s], "memory.stat", &r0, &n0);
-	c0 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
+	for (unsigned k = 0; k < 5; k++)
+		k0[k] = exp_keyed(&d[s], "memcgfs.flush_stats", keys[k]);
 	g_snprintf(path, sizeof(path), "%s/%s", d[s].mnt, rel);
-	for (end = exp_now_ns() + secs * 1e9; exp_now_ns() < end;)
+	t0 = exp_now_ns();
+	for (end = t0 + secs * 1e9; exp_now_ns() < end;)
 		exp_read(path, buf, 65536);
+	t1 = exp_now_ns();
 	exp_read_stats(&d[s], "memory.stat", &r1, &n1);
-	c1 = exp_keyed(&d[s], "memcgfs.flush_stats", "visited");
+	for (unsigned k = 0; k < 5; k++)
+		k1[k] = exp_keyed(&d[s], "memcgfs.flush_stats", keys[k]);
 	out->us = r1 > r0 ? (n1 - n0) / (r1 - r0) / 1e3 : NAN;
-	out->callbacks = r1 > r0 ? (c1 - c0) / (r1 - r0) : NAN;
+	out->callbacks = r1 > r0 ? (k1[0] - k0[0]) / (r1 - r0) : NAN;
+	out->own_us = r1 > r0 ? (k1[1] - k0[1]) / (r1 - r0) : NAN;
+	out->periodic_us_per_s = (k1[2] - k0[2]) / ((t1 - t0) / 1e9);
+	out->links = r1 > r0 ? (k1[3] - k0[3]) / (r1 - r0) : NAN;
+	out->link_waits = r1 > r0 ? (k1[4] - k0[4]) / (r1 - r0) : NAN;
 	out->err_pages_p99 = exp_keyed(&d[s], "memcgfs.accuracy", "error_pages_p99");
 	out->err_pct_p99 = exp_keyed(&d[s], "memcgfs.accuracy", "error_pct_p99");
 	out->age_ms_p50 = exp_keyed(&d[s], "memcgfs.accuracy", "age_usec_p50") / 1e3;
