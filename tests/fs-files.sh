@@ -440,6 +440,19 @@ for c in "rstat_ss_cpu_lock(memory)" rstat_base_lock rstat_base_cpu_lock "rstat_
 	grep -q "^$c " "$m/memcgfs.lock_stat" || fail "lock_stat: no $c"
 done
 echo x > "$m/memcgfs.lock_stat" 2>/dev/null && fail "lock_stat accepted x"
+# a's cpu.stat (cgroup_base_stat_cputime_show()): the base tree's flush,
+# a lock per CPU, then its read under the lock again with cpu_in_loop -1
+echo 1 > "$m/memcgfs.trace" || fail "trace on"
+cat "$m/a/cpu.stat" >/dev/null
+echo 0 > "$m/memcgfs.trace" || fail "trace off"
+expect "trace: cpu.stat's locks" \
+	"$(sed 1d "$m/memcgfs.trace" | sed 's/^[0-9.]*: //; s/ root=0 id=[0-9]* level=1 / /')" \
+"cgroup_rstat_locked: cpu=0 lock contended:0
+cgroup_rstat_unlock: cpu=0 lock contended:0
+cgroup_rstat_locked: cpu=1 lock contended:0
+cgroup_rstat_unlock: cpu=1 lock contended:0
+cgroup_rstat_locked: cpu=-1 lock contended:0
+cgroup_rstat_unlock: cpu=-1 lock contended:0"
 expect "trace 3" "$(err write "$m/memcgfs.trace" 3)" ERANGE
 expect "trace x" "$(err write "$m/memcgfs.trace" x)" EINVAL
 # memcgfs.audit: what a's workload charged, every page of it still on the

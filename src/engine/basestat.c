@@ -101,3 +101,14 @@ void mcg_cputime_read(const struct mcg_cgroup *cg, struct mcg_cputime *out)
 	out->system_ns = (uint64_t)acount_read(&cg->bstat.system);
 	out->nice_ns = (uint64_t)acount_read(&cg->bstat.nice);
 }
+
+void mcg_cputime_show(struct mcg_engine *e, struct mcg_cgroup *cg, struct mcg_cputime *out)
+{
+	struct rstat_tree *t = e->tree_of[MCG_PART_BASE];
+	struct rstat_node *n = cg->node_of[MCG_PART_BASE];
+
+	mcg_cputime_flush(e, cg);
+	rstat_read_lock(t, n);
+	mcg_cputime_read(cg, out);
+	rstat_read_unlock(t, n);
+}

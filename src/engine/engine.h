@@ -613,6 +613,11 @@ struct mcg_cputime {
 };
 /* Hierarchical CPU time of cg (after mcg_cputime_flush). */
 void mcg_cputime_read(const struct mcg_cgroup *cg, struct mcg_cputime *out);
+/* cgroup_base_stat_cputime_show() of a non-root cgroup: its flush, then
+ * the read, which 7.3 makes under the base tree's lock
+ * (__css_rstat_lock(&cgrp->self, -1)); 6.12 and 6.1 hold the lock from
+ * the flush on (cgroup_rstat_flush_hold()), here through the flush only. */
+void mcg_cputime_show(struct mcg_engine *e, struct mcg_cgroup *cg, struct mcg_cputime *out);
 /* The root's: every CPU's kcpustat summed, no flush (cgroup_base_stat_cputime_show()
  * reads root_cgroup_cputime() for the root, 5.10 to 7.3). */
 void mcg_cputime_read_root(const struct mcg_engine *e, struct mcg_cputime *out);

@@ -344,6 +344,23 @@ unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_s
 	return visited;
 }
 
+static bool rstat_read_locks(const struct rstat_tree *t)
+{
+	return t->walk == MCG_WALK_DETACH_LIST && !t->outer_lock;
+}
+
+void rstat_read_lock(struct rstat_tree *t, const struct rstat_node *n)
+{
+	if (rstat_read_locks(t))
+		rstat_lock_as(t, n, -1);
+}
+
+void rstat_read_unlock(struct rstat_tree *t, const struct rstat_node *n)
+{
+	if (rstat_read_locks(t))
+		rstat_unlock_as(t, n, -1);
+}
+
 /* 6.1's css_release_work_fn() flushes with the sleepable
  * cgroup_rstat_flush(). */
 void rstat_fold_node(struct rstat_tree *t, struct rstat_node *n)

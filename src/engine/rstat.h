@@ -317,6 +317,13 @@ static inline void rstat_updated(struct rstat_tree *t, struct rstat_node *n, uns
  * CPUs while another thread waits for it. */
 unsigned long rstat_flush(struct rstat_tree *t, struct rstat_node *n, bool may_sleep);
 
+/* The tree lock for a read of what a flush of n folded, where the kernel
+ * takes it apart from the flush (7.3's cgroup_base_stat_cputime_show():
+ * __css_rstat_lock(css, -1), traced); the kernels that hold it from the
+ * flush on (cgroup_rstat_flush_hold(), 6.12 and 6.1) take nothing here. */
+void rstat_read_lock(struct rstat_tree *t, const struct rstat_node *n);
+void rstat_read_unlock(struct rstat_tree *t, const struct rstat_node *n);
+
 /* True if n is linked into any CPU's tree or queued on any llist (for
  * assertions before freeing).  Takes the tree lock. */
 bool rstat_node_busy(struct rstat_tree *t, struct rstat_node *n);

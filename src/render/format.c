@@ -240,8 +240,7 @@ void mcg_format_cpu_stat(struct mcg_engine *e, struct mcg_cgroup *cg, GString *o
 	if (mcg_cgroup_is_root(cg)) {
 		mcg_cputime_read_root(e, &t);
 	} else {
-		mcg_cputime_flush(e, cg);
-		mcg_cputime_read(cg, &t);
+		mcg_cputime_show(e, cg, &t);
 	}
 	for (unsigned i = 0; i < G_N_ELEMENTS(cputime_rows); i++) {
 		const uint64_t *ns = (const uint64_t *)((const char *)&t + cputime_rows[i].offset);
