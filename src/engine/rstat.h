@@ -171,7 +171,7 @@ struct rstat_tree {
 	 * fired while *trace_on; and whether a flush takes the tree lock once
 	 * around its CPUs (6.12's cgroup_rstat_flush(): cpu_in_loop -1, then
 	 * dropped and taken again after each CPU) rather than once per CPU
-	 * (6.16+ css_rstat_flush()).  Set once, before any flush. */
+	 * (7.3's css_rstat_flush(); since 6.15).  Set once, before any flush. */
 	rstat_trace_fn trace;
 	void *trace_arg;
 	const _Atomic bool *trace_on, *trace_fastpath_on;
