@@ -10,6 +10,7 @@
 
 #include "engine/engine.h"
 #include "fs/fs.h"
+#include "host/host.h"
 #include "workload/workload.h"
 
 /* Every fd the hard limit allows: each cgroup.event_control registration
@@ -30,6 +31,7 @@ int main(int argc, char *argv[])
 	struct mcgfs_options opts;
 	struct mcg_engine *engine;
 	struct mcg_workload *wl;
+	struct mcg_host *host;
 	struct mcgfs *fs;
 	int ret = 2;	/* bad options */
 	int err;
@@ -74,8 +76,18 @@ int main(int argc, char *argv[])
 		goto out_workload;
 	}
 
-	ret = mcgfs_run(fs, engine, wl) == 0 ? 0 : 1;
+	host = mcg_host_new(engine, wl);
+	err = host ? mcg_host_start(host) : -errno;
+	if (err) {
+		fprintf(stderr, "memcgfs: cannot watch host tasks: %s\n", strerror(-err));
+		goto out_host;
+	}
 
+	ret = mcgfs_run(fs, engine, wl, host) == 0 ? 0 : 1;
+
+out_host:
+	/* every host task back in the root, thawed, before the cgroups go */
+	mcg_host_free(host);
 out_workload:
 	mcg_workload_free(wl);
 out_engine:

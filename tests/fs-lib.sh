@@ -97,6 +97,22 @@ err() {
 	"$SEQREAD" -e "$@"
 }
 
+# wait_unpopulated DIR: waits up to 5 s for cgroup DIR to have no task
+# (its host tasks' exit seen); v2 reads cgroup.events, v1 tasks
+wait_unpopulated() {
+	i=0
+	while :; do
+		if [ -e "$1/cgroup.events" ]; then
+			grep -qx "populated 0" "$1/cgroup.events" && return 0
+		else
+			[ -z "$(cat "$1/tasks")" ] && return 0
+		fi
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.05
+	done
+}
+
 # key_of FILE KEY: the value of one "key value" line (memory.stat,
 # cgroup.stat, memory.events)
 key_of() {

@@ -105,19 +105,36 @@ static unsigned long long emulated_tgid(struct fs_call *c)
 	return FS_PID_MAX_LIMIT + c->node->id * mcg_engine_config(c->fs->e)->nr_cpus;
 }
 
-/* cgroup.procs: the process of a busy cgroup. */
+/* Host tasks placed here (src/host), then the emulated ones, which lie
+ * above every host pid: in ascending order, as v1's pidlists are sorted
+ * (cgroup_pidlist_load()); v2 lists in css_set order, which no reader may
+ * count on. */
+static void show_host_tasks(struct fs_call *c, enum mcg_host_list kind, GString *out)
+{
+	g_autoptr(GArray) pids = g_array_new(FALSE, FALSE, sizeof(pid_t));
+
+	mcg_host_list(c->fs->host, c->cg, kind, pids);
+	for (unsigned i = 0; i < pids->len; i++)
+		g_string_append_printf(out, "%d\n", (int)g_array_index(pids, pid_t, i));
+}
+
+/* cgroup.procs: v1 the processes with a thread here, v2 those whose
+ * leader is; and the process of a busy cgroup. */
 static int show_procs(struct fs_call *c, GString *out)
 {
+	show_host_tasks(c, c->fs->hier == MCG_HIERARCHY_V1 ? MCG_HOST_LIST_PROCESSES
+							   : MCG_HOST_LIST_LEADERS, out);
 	if (mcg_workload_cgroup_busy(c->fs->wl, c->cg))
 		g_string_append_printf(out, "%llu\n", emulated_tgid(c));
 	return 0;
 }
 
-/* cgroup.threads and v1 tasks: its threads. */
+/* cgroup.threads and v1 tasks: threads. */
 static int show_threads(struct fs_call *c, GString *out)
 {
 	unsigned cpus = mcg_engine_config(c->fs->e)->nr_cpus;
 
+	show_host_tasks(c, MCG_HOST_LIST_THREADS, out);
 	if (mcg_workload_cgroup_busy(c->fs->wl, c->cg))
 		for (unsigned t = 0; t < cpus; t++)
 			g_string_append_printf(out, "%llu\n", emulated_tgid(c) + t);
@@ -126,8 +143,7 @@ static int show_threads(struct fs_call *c, GString *out)
 
 /*
  * A pid written to cgroup.procs, cgroup.threads or tasks, checked in the
- * kernel's order up to the migration, which no host task can make into an
- * emulated cgroup (EOPNOTSUPP):
+ * kernel's order, then placed (mcg_host_attach(), cgroup_attach_task()):
  *  - cgroup_procs_write_start(): a parse error is EINVAL, no such task
  *    ESRCH (emulated ids are no host tasks), 0 the writer itself; for
  *    cgroup.procs (row arg 1, threadgroup) its thread group leader; a
@@ -135,22 +151,27 @@ static int show_threads(struct fs_call *c, GString *out)
  *    (kthreadd) is EINVAL;
  *  - v1 (__cgroup1_procs_write()): an opener (of->file->f_cred) that is
  *    not root needs the task's uid or suid for its euid, else EACCES;
- *  - v2 (cgroup_attach_permissions()): the opener may write cgroup.procs
- *    of the common ancestor of the task's cgroup, the root for a host
- *    task (fs_opener_may_write_root_procs()), else EACCES; the check of
- *    cgroup namespaces (nsdelegate) does not apply, the daemon being in
- *    none of this hierarchy; then cgroup_migrate_vet_dst(): a cgroup
- *    other than the root that enables controllers for its children
- *    (memory and io are domain controllers, so it cannot become a thread
- *    root) is EBUSY, the no-internal-process rule; a thread (not
- *    threadgroup) leaving the root's domain for another is EOPNOTSUPP,
- *    as is the migration.
+ *  - v2 (__cgroup_procs_write(), cgroup_attach_permissions()): the
+ *    source is the cgroup the task is in; cgroup_procs_write_permission():
+ *    the opener may write cgroup.procs of the common ancestor of source
+ *    and destination, else EACCES; the check of cgroup namespaces
+ *    (nsdelegate) does not apply, the daemon being in none of this
+ *    hierarchy; then cgroup_migrate_vet_dst(): a cgroup other than the
+ *    root that enables controllers for its children (memory and io are
+ *    domain controllers, so it cannot become a thread root) is EBUSY, the
+ *    no-internal-process rule; a thread (not threadgroup) whose source
+ *    and destination lie in different domains is EOPNOTSUPP: with no
+ *    threaded cgroups, every cgroup is its own domain, so a thread moves
+ *    only to where it is.
+ * The destination removed meanwhile is ENODEV (cgroup_kn_lock_live()).
  */
 static int write_pid(struct fs_call *c, char *buf)
 {
 	uid_t opener = c->of->opener_uid;
 	unsigned long long uid, suid, ppid, flags;
-	int pid;
+	bool threadgroup = c->of->file->arg;
+	pid_t tgid;
+	int pid, err;
 
 	if (fs_kstrtoint(fs_strstrip(buf), 0, &pid) || pid < 0)
 		return -EINVAL;
@@ -158,8 +179,9 @@ static int write_pid(struct fs_call *c, char *buf)
 		pid = (int)c->pid;
 	if (kill(pid, 0) != 0 && errno == ESRCH)
 		return -ESRCH;
-	if (c->of->file->arg)
-		pid = fs_task_tgid(pid);
+	tgid = fs_task_tgid(pid);
+	if (threadgroup)
+		pid = tgid;
 	/* kthreadd keeps no_cgroup_migration (cgroup_init_kthreadd()); it
 	 * is the kthread without a parent */
 	if (fs_task_stat(pid, &ppid, &flags) == 0 &&
@@ -172,12 +194,25 @@ static int write_pid(struct fs_call *c, char *buf)
 			return -ESRCH;
 		if (opener != 0 && opener != uid && opener != suid)
 			return -EACCES;
-	} else if (!fs_opener_may_write_root_procs(c->fs, c->of)) {
-		return -EACCES;
-	} else if (!c->node->is_root && atomic_load(&c->node->st.subtree_control)) {
-		return -EBUSY;
+	} else {
+		struct mcg_cgroup *src = mcg_host_task_cgroup(c->fs->host, pid, tgid);
+		struct mcg_cgroup *common = src;
+
+		while (!mcg_cgroup_is_descendant(c->cg, common))
+			common = mcg_cgroup_parent(common);
+		if (!fs_opener_may_write_procs(c->fs, c->of, common))
+			err = -EACCES;
+		else if (!c->node->is_root && atomic_load(&c->node->st.subtree_control))
+			err = -EBUSY;
+		else if (!threadgroup && src != c->cg)
+			err = -EOPNOTSUPP;
+		else
+			err = 0;
+		mcg_cgroup_put(src);
+		if (err)
+			return err;
 	}
-	return -EOPNOTSUPP;
+	return mcg_host_attach(c->fs->host, pid, tgid, threadgroup, c->cg);
 }
 
 /* ---- cgroup v1 core (kernel/cgroup/cgroup-v1.c) ------------------------------- */
@@ -630,7 +665,9 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 	/* cgroup_vet_subtree_control_enable(): the no-internal-process rule,
 	 * a non-root cgroup with tasks of its own cannot give its children
 	 * domain controllers. */
-	if (!err && enable && !c->node->is_root && mcg_workload_cgroup_busy(fs->wl, c->cg))
+	if (!err && enable && !c->node->is_root &&
+	    (mcg_workload_cgroup_busy(fs->wl, c->cg) ||
+	     mcg_workload_cgroup_host_tasks(fs->wl, c->cg)))
 		err = -EBUSY;
 	/* cgroup_apply_control_enable(): a new memory css charges its
 	 * objects to this cgroup (mem_cgroup_css_alloc()), which may reclaim;
@@ -936,6 +973,7 @@ static int write_freeze(struct fs_call *c, char *buf)
 		struct freeze_change *ch = &g_array_index(changed, struct freeze_change, i);
 
 		mcg_workload_set_frozen(fs->wl, ch->cg, ch->frozen);
+		mcg_host_freeze_changed(fs->host, ch->cg);
 		mcg_cgroup_put(ch->cg);
 	}
 	pthread_mutex_unlock(&fs->ctl_lock);
@@ -968,6 +1006,7 @@ static int write_kill(struct fs_call *c, char *buf)
 	if (v != 1)
 		return -ERANGE;
 	/* cgroup_kill(): every task of the subtree. */
+	mcg_host_kill(c->fs->host, c->cg);
 	return mcg_workload_kill(c->fs->wl, c->cg);
 }
 

@@ -322,16 +322,18 @@ bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node)
  * needs write permission on cgroup.procs of the common ancestor of the
  * task's cgroup and the destination (cgroup_may_write():
  * inode_permission(MAY_WRITE), under the opener's credentials since
- * 5.16 and stable 5.10.y).  A host task is in the emulated hierarchy's
- * root, as every task is in a newly mounted hierarchy's, so the common
- * ancestor is the root.  generic_permission(): the owner's bits, else
+ * 5.16 and stable 5.10.y).  A host task placed nowhere is in the
+ * emulated hierarchy's root, as every task is in a newly mounted
+ * hierarchy's (src/host).  generic_permission(): the owner's bits, else
  * the group's if the owning group is the fsgid or a supplementary group,
  * else the others' (acl_permission_check()); failing those,
  * CAP_DAC_OVERRIDE (capable_wrt_inode_uidgid()).
  */
-bool fs_opener_may_write_root_procs(struct mcgfs *fs, const struct fs_open *of)
+bool fs_opener_may_write_procs(struct mcgfs *fs, const struct fs_open *of,
+			       struct mcg_cgroup *cg)
 {
 	unsigned idx = GPOINTER_TO_UINT(g_hash_table_lookup(fs->file_index, "cgroup.procs"));
+	struct fs_node *n;
 	struct fs_attr a;
 	bool in_group;
 	mode_t bits;
@@ -339,7 +341,8 @@ bool fs_opener_may_write_root_procs(struct mcgfs *fs, const struct fs_open *of)
 	if (of->opener_dac_override || !idx)
 		return true;
 	pthread_mutex_lock(&fs->lock);
-	a = fs->root->attrs[idx];
+	n = node_find_locked(fs, mcg_cgroup_id(cg));
+	a = (n ? n : fs->root)->attrs[idx];
 	pthread_mutex_unlock(&fs->lock);
 	in_group = of->opener_gid == a.gid;
 	for (int i = 0; i < of->nr_opener_groups && !in_group; i++)
@@ -1900,7 +1903,8 @@ static void free_nodes(struct mcgfs *fs)
 	fs->root = NULL;
 }
 
-int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
+int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl,
+	      struct mcg_host *host)
 {
 	struct fuse_loop_config *loop;
 	sigset_t set;
@@ -1908,6 +1912,7 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 
 	fs->e = e;
 	fs->wl = wl;
+	fs->host = host;
 	pthread_mutex_lock(&fs->lock);
 	fs->root = node_get_locked(fs, mcg_engine_root(e));
 	pthread_mutex_unlock(&fs->lock);
@@ -1950,6 +1955,7 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl)
 	free_nodes(fs);
 	fs->e = NULL;
 	fs->wl = NULL;
+	fs->host = NULL;
 	return ret < 0 ? -1 : 0;
 }
 

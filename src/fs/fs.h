@@ -13,9 +13,11 @@
  *                           started only after this (fork keeps one thread)
  *   mcg_engine_new()        (engine.h) the emulated hierarchy
  *   mcg_workload_new/start  (workload.h) the workers charging memory
+ *   mcg_host_new/start      (host.h) host tasks placed in cgroups
  *   mcgfs_run()             serve requests until unmount or SIGINT/SIGTERM
  *   mcgfs_unmount()         leaves no mount behind
- *   mcgfs_free(), mcg_workload_free(), mcg_engine_free(), mcgfs_options_free()
+ *   mcg_host_free(), mcgfs_free(), mcg_workload_free(), mcg_engine_free(),
+ *   mcgfs_options_free()
  */
 #ifndef MEMCGFS_FS_FS_H
 #define MEMCGFS_FS_FS_H
@@ -24,6 +26,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "host/host.h"
 #include "workload/workload.h"
 
 struct mcgfs;
@@ -88,10 +91,12 @@ int mcgfs_mount(struct mcgfs *fs);
 /* Forks into the background unless the options say foreground; the parent
  * exits 0 once the child runs.  Call with no thread started yet. */
 void mcgfs_daemonize(struct mcgfs *fs);
-/* Serves the hierarchy of engine e, whose cgroups the pool wl charges,
- * until the file system is unmounted or a signal ends the session.  Both
- * must outlive the call.  0 on a clean end, -1 on a failure (printed). */
-int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl);
+/* Serves the hierarchy of engine e, whose cgroups the pool wl charges and
+ * host places host tasks in, until the file system is unmounted or a
+ * signal ends the session.  All three must outlive the call.  0 on a
+ * clean end, -1 on a failure (printed). */
+int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl,
+	      struct mcg_host *host);
 /* Unmounts if still mounted and removes the signal handlers. */
 void mcgfs_unmount(struct mcgfs *fs);
 /* Frees the session and every inode.  The engine may be freed after. */

@@ -312,6 +312,7 @@ struct mcgfs {
 	struct fuse_session *se;
 	struct mcg_engine *e;		/* set by mcgfs_run() before serving */
 	struct mcg_workload *wl;	/* likewise: mkdir, rmdir, limits, profiles */
+	struct mcg_host *host;		/* likewise: host tasks in cgroups */
 	enum mcg_hierarchy hier;
 	struct fs_file *files;	/* fs_files_of(), immutable once mounted */
 	unsigned nr_files;
@@ -429,9 +430,10 @@ void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent);
 void fs_ioc_node_init(struct mcgfs *fs, struct fs_node *n);
 /* Is cg or an ancestor frozen?  Takes fs->lock. */
 bool fs_node_frozen(struct mcgfs *fs, struct fs_node *node);
-/* May of's opener write the root's cgroup.procs (generic_permission(),
+/* May of's opener write cg's cgroup.procs (generic_permission(),
  * MAY_WRITE, with the opener's credentials)? */
-bool fs_opener_may_write_root_procs(struct mcgfs *fs, const struct fs_open *of);
+bool fs_opener_may_write_procs(struct mcgfs *fs, const struct fs_open *of,
+			       struct mcg_cgroup *cg);
 /* May a child be created under parent (max.depth, max.descendants of every
  * ancestor)?  Called with fs->ctl_lock held. */
 bool fs_node_may_mkdir(struct mcgfs *fs, struct fs_node *parent);

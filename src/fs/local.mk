@@ -48,6 +48,7 @@ FS_TESTS = \
 	tests/fs-memcss.sh \
 	tests/fs-rootstat.sh \
 	tests/fs-hostile.sh \
+	tests/fs-host-tasks.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh

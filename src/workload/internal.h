@@ -174,6 +174,8 @@ struct wl_cgroup {
 	 * hier_mutex, read by anyone. */
 	_Atomic unsigned nr_populated;
 	_Atomic uint64_t populated_flips;
+	/* Host tasks placed here (mcg_workload_host_tasks()): hier_mutex. */
+	unsigned nr_host_tasks;
 	/* task_lock(mm->owner) of the task group's process, which seed 004's
 	 * after takes on every charge (wl_charge()): a spinlock on a line of
 	 * its own that every CPU's tasks of the group share. */

@@ -2283,6 +2283,62 @@ bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *c
 	return populated;
 }
 
+/*
+ * Host tasks (src/host): the host module tells each placement of a host
+ * task in cg, and each end of one.  Like emulated tasks they make cg and
+ * its ancestors populated (cgroup_update_populated() as a css_set of cg
+ * gains its first task or loses its last), so rmdir answers EBUSY while
+ * one is there: under hier_mutex, which rmdir's check holds.
+ */
+int mcg_workload_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg, int delta)
+{
+	struct wl_cgroup *w;
+	int err = 0;
+
+	pthread_mutex_lock(&wl->hier_mutex);
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	if (!w || w->holder) {
+		err = -ENODEV;
+	} else if (delta > 0) {
+		if (w->nr_host_tasks++ == 0)
+			populated_update(cg, 1);
+	} else if (w->nr_host_tasks > 0) {
+		if (--w->nr_host_tasks == 0)
+			populated_update(cg, -1);
+	}
+	pthread_rwlock_unlock(&wl->list_lock);
+	pthread_mutex_unlock(&wl->hier_mutex);
+	return err;
+}
+
+unsigned mcg_workload_cgroup_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	struct wl_cgroup *w;
+	unsigned n = 0;
+
+	pthread_mutex_lock(&wl->hier_mutex);
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	if (w && !w->holder)
+		n = w->nr_host_tasks;
+	pthread_rwlock_unlock(&wl->list_lock);
+	pthread_mutex_unlock(&wl->hier_mutex);
+	return n;
+}
+
+bool mcg_workload_cgroup_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg)
+{
+	struct wl_cgroup *w;
+	bool frozen;
+
+	pthread_rwlock_rdlock(&wl->list_lock);
+	w = mcg_cgroup_workload(cg);
+	frozen = w && atomic_load_explicit(&w->frozen, memory_order_relaxed);
+	pthread_rwlock_unlock(&wl->list_lock);
+	return frozen;
+}
+
 int mcg_workload_set_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg, bool frozen)
 {
 	struct wl_cgroup *w;

@@ -260,6 +260,15 @@ int mcg_workload_set_profile(struct mcg_workload *wl, struct mcg_cgroup *cg, con
 bool mcg_workload_cgroup_busy(struct mcg_workload *wl, struct mcg_cgroup *cg);
 bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *cg,
 				   uint64_t *flips);
+/* Host tasks (src/host/host.h): each placement of a host task in cg
+ * (delta 1) and each end of one (-1) changes cg's count, whose first and
+ * last make it and its ancestors populated or not, as emulated tasks do.
+ * 0, or -ENODEV when cg is removed (nothing changes). */
+int mcg_workload_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg, int delta);
+/* How many host-task placements cg has now (0 once removed). */
+unsigned mcg_workload_cgroup_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg);
+/* Is cg frozen, as mcg_workload_set_frozen() last set it? */
+bool mcg_workload_cgroup_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg);
 /* cgroup.freeze (cg's effective state): frozen tasks stay, holding their
  * memory, and make no page events until thawed; writeback still ends.
  * 0, or -ENODEV once cg is removed. */

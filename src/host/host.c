@@ -1,0 +1,604 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Host tasks in emulated cgroups: see host.h. */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "host/host.h"
+
+/*
+ * Placement
+ * ---------
+ * A process the module knows (struct host_proc) has been placed, or has a
+ * thread placed, somewhere other than the root.  Its `cg` is its leader's
+ * cgroup (NULL: the root), where every thread not in `threads` is; a
+ * thread written alone elsewhere is in `threads` with its own cgroup
+ * (NULL: the root), never the process's.  Each of these placements in an
+ * emulated cgroup counts once in that cgroup's host tasks
+ * (mcg_workload_host_tasks()), which keeps populated: a process and two of
+ * its threads placed apart in three cgroups make all three populated, as
+ * their three css_sets would.  A process with no placement left (back in
+ * the root, every thread with it) is forgotten.
+ *
+ * Exit.  Each known process has a pidfd in the watcher's epoll set, keyed
+ * by its tgid; it becomes readable once the whole thread group has exited
+ * (pidfd_poll()), and the watcher then undoes its placements, as
+ * cgroup_exit() unlinks the task from its css_set.  Signals go through
+ * the pidfd too, so a reused pid never gets one meant for its
+ * predecessor.
+ */
+
+struct host_proc {
+	pid_t tgid;
+	int pidfd;
+	struct mcg_cgroup *cg;		/* the leader's cgroup, held; NULL: the root */
+	GHashTable *threads;		/* tid -> its cgroup (held; NULL: the root), or NULL */
+	bool stopped;			/* a freeze sent it SIGSTOP */
+};
+
+struct mcg_host {
+	struct mcg_engine *e;		/* immutable */
+	struct mcg_workload *wl;	/* immutable */
+	pthread_mutex_t lock;
+	GHashTable *procs;		/* lock: tgid -> struct host_proc */
+	unsigned nr_threads_apart;	/* lock: entries of every proc's threads */
+	int epfd, wakefd;		/* immutable: the watcher's */
+	pthread_t watcher;
+	bool started;
+	atomic_bool stop;
+};
+
+/* How often the watcher looks for exited threads placed apart. */
+#define THREAD_REAP_MS 1000
+
+static bool is_root(const struct mcg_cgroup *cg)
+{
+	return !cg || !mcg_cgroup_parent(cg);
+}
+
+/* One placement of a host task in cg begins (delta 1) or ends (-1). */
+static int placement(struct mcg_host *h, struct mcg_cgroup *cg, int delta)
+{
+	return cg ? mcg_workload_host_tasks(h->wl, cg, delta) : 0;
+}
+
+static struct mcg_cgroup *cg_get(struct mcg_cgroup *cg)
+{
+	return cg ? mcg_cgroup_get(cg) : NULL;
+}
+
+static void cg_put(struct mcg_cgroup *cg)
+{
+	if (cg)
+		mcg_cgroup_put(cg);
+}
+
+/* ---- /proc ------------------------------------------------------------ */
+
+/* The numeric entries of a /proc directory (tasks: pids or tids), in
+ * ascending order. */
+static GArray *proc_ids(const char *dir)
+{
+	GArray *ids = g_array_new(FALSE, FALSE, sizeof(pid_t));
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return ids;
+	while ((de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && !*end && v > 0) {
+			pid_t id = (pid_t)v;
+			g_array_append_val(ids, id);
+		}
+	}
+	closedir(d);
+	return ids;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static GArray *proc_threads(pid_t tgid)
+{
+	char dir[48];
+
+	g_snprintf(dir, sizeof(dir), "/proc/%d/task", (int)tgid);
+	return proc_ids(dir);
+}
+
+static bool thread_alive(pid_t tgid, pid_t tid)
+{
+	char path[64];
+
+	g_snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)tgid, (int)tid);
+	return access(path, F_OK) == 0;
+}
+
+/* ---- processes ---------------------------------------------------------- */
+
+static void signal_proc(const struct host_proc *p, int sig)
+{
+	/* ESRCH: it exited; the watcher will see it. */
+	(void)syscall(SYS_pidfd_send_signal, p->pidfd, sig, NULL, 0);
+}
+
+/* Stops or continues p as the freezer state of its cgroup says. */
+static void freeze_sync(struct mcg_host *h, struct host_proc *p)
+{
+	bool frozen = p->cg && mcg_workload_cgroup_frozen(h->wl, p->cg);
+
+	if (frozen != p->stopped) {
+		signal_proc(p, frozen ? SIGSTOP : SIGCONT);
+		p->stopped = frozen;
+	}
+}
+
+static struct mcg_cgroup *thread_cg(const struct host_proc *p, pid_t tid, bool *apart)
+{
+	gpointer cg;
+
+	if (p->threads && g_hash_table_lookup_extended(p->threads, GINT_TO_POINTER(tid), NULL, &cg)) {
+		if (apart)
+			*apart = true;
+		return cg;
+	}
+	if (apart)
+		*apart = false;
+	return p->cg;
+}
+
+/* Takes a thread out of p's threads, its placement ending. */
+static void thread_unplace(struct mcg_host *h, struct host_proc *p, pid_t tid)
+{
+	gpointer cg;
+
+	if (!p->threads || !g_hash_table_lookup_extended(p->threads, GINT_TO_POINTER(tid), NULL, &cg))
+		return;
+	g_hash_table_remove(p->threads, GINT_TO_POINTER(tid));
+	h->nr_threads_apart--;
+	placement(h, cg, -1);
+	cg_put(cg);
+}
+
+/* Records tid in cg apart from its process (its placement counted by the
+ * caller). */
+static void thread_place(struct mcg_host *h, struct host_proc *p, pid_t tid, struct mcg_cgroup *cg)
+{
+	if (!p->threads)
+		p->threads = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g_hash_table_insert(p->threads, GINT_TO_POINTER(tid), cg_get(cg));
+	h->nr_threads_apart++;
+}
+
+static void threads_unplace_all(struct mcg_host *h, struct host_proc *p)
+{
+	GHashTableIter it;
+	gpointer cg;
+
+	if (!p->threads)
+		return;
+	g_hash_table_iter_init(&it, p->threads);
+	while (g_hash_table_iter_next(&it, NULL, &cg)) {
+		placement(h, cg, -1);
+		cg_put(cg);
+		h->nr_threads_apart--;
+		g_hash_table_iter_remove(&it);
+	}
+}
+
+/* Drops threads of p that exited.  Caller holds h->lock. */
+static void threads_reap(struct mcg_host *h, struct host_proc *p)
+{
+	g_autoptr(GArray) dead = g_array_new(FALSE, FALSE, sizeof(pid_t));
+	GHashTableIter it;
+	gpointer tid;
+
+	if (!p->threads)
+		return;
+	g_hash_table_iter_init(&it, p->threads);
+	while (g_hash_table_iter_next(&it, &tid, NULL)) {
+		pid_t t = GPOINTER_TO_INT(tid);
+
+		if (!thread_alive(p->tgid, t))
+			g_array_append_val(dead, t);
+	}
+	for (unsigned i = 0; i < dead->len; i++)
+		thread_unplace(h, p, g_array_index(dead, pid_t, i));
+}
+
+static struct host_proc *proc_new(struct mcg_host *h, pid_t tgid)
+{
+	struct host_proc *p;
+	struct epoll_event ev = { .events = EPOLLIN };
+	int fd = (int)syscall(SYS_pidfd_open, tgid, 0);
+
+	if (fd < 0)
+		return NULL;
+	ev.data.u64 = (uint64_t)tgid;
+	if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	p = g_new0(struct host_proc, 1);
+	p->tgid = tgid;
+	p->pidfd = fd;
+	g_hash_table_insert(h->procs, GINT_TO_POINTER(tgid), p);
+	return p;
+}
+
+/* Forgets p, undoing its placements: it exited, or every task of it is
+ * in the root.  Continues it if a freeze stopped it. */
+static void proc_forget(struct mcg_host *h, struct host_proc *p)
+{
+	if (p->stopped)
+		signal_proc(p, SIGCONT);
+	threads_unplace_all(h, p);
+	placement(h, p->cg, -1);
+	cg_put(p->cg);
+	if (p->threads)
+		g_hash_table_destroy(p->threads);
+	close(p->pidfd);		/* leaves the epoll set */
+	g_hash_table_remove(h->procs, GINT_TO_POINTER(p->tgid));
+	g_free(p);
+}
+
+static void proc_forget_if_unplaced(struct mcg_host *h, struct host_proc *p)
+{
+	if (!p->cg && (!p->threads || g_hash_table_size(p->threads) == 0))
+		proc_forget(h, p);
+}
+
+/* ---- the watcher ---------------------------------------------------------- */
+
+/* Has p's thread group exited?  Asked again under the lock: an event
+ * returned before it was taken may be of a process forgotten meanwhile,
+ * whose tgid a new process now has. */
+static bool proc_exited(const struct host_proc *p)
+{
+	struct pollfd pfd = { .fd = p->pidfd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1;
+}
+
+static void *watcher_main(void *arg)
+{
+	struct mcg_host *h = arg;
+
+	while (!atomic_load(&h->stop)) {
+		struct epoll_event evs[32];
+		int timeout, n;
+
+		pthread_mutex_lock(&h->lock);
+		timeout = h->nr_threads_apart ? THREAD_REAP_MS : -1;
+		pthread_mutex_unlock(&h->lock);
+		n = epoll_wait(h->epfd, evs, G_N_ELEMENTS(evs), timeout);
+		pthread_mutex_lock(&h->lock);
+		for (int i = 0; i < n; i++) {
+			pid_t tgid = (pid_t)evs[i].data.u64;
+			struct host_proc *p;
+
+			if (evs[i].data.u64 == UINT64_MAX)
+				continue;	/* the wakeup: the loop looks at stop */
+			p = g_hash_table_lookup(h->procs, GINT_TO_POINTER(tgid));
+			if (p && proc_exited(p))
+				proc_forget(h, p);
+		}
+		if (n == 0 && h->nr_threads_apart) {
+			g_autoptr(GList) procs = g_hash_table_get_values(h->procs);
+
+			for (GList *l = procs; l; l = l->next) {
+				threads_reap(h, l->data);
+				proc_forget_if_unplaced(h, l->data);
+			}
+		}
+		pthread_mutex_unlock(&h->lock);
+	}
+	return NULL;
+}
+
+struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl)
+{
+	struct mcg_host *h = g_new0(struct mcg_host, 1);
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = UINT64_MAX };
+
+	h->e = e;
+	h->wl = wl;
+	pthread_mutex_init(&h->lock, NULL);
+	h->procs = g_hash_table_new(g_direct_hash, g_direct_equal);
+	h->epfd = epoll_create1(EPOLL_CLOEXEC);
+	h->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (h->epfd < 0 || h->wakefd < 0 || epoll_ctl(h->epfd, EPOLL_CTL_ADD, h->wakefd, &ev)) {
+		int err = errno;
+
+		mcg_host_free(h);
+		errno = err;
+		return NULL;
+	}
+	return h;
+}
+
+int mcg_host_start(struct mcg_host *h)
+{
+	int err = pthread_create(&h->watcher, NULL, watcher_main, h);
+
+	if (err)
+		return -err;
+	h->started = true;
+	return 0;
+}
+
+void mcg_host_free(struct mcg_host *h)
+{
+	if (!h)
+		return;
+	if (h->started) {
+		atomic_store(&h->stop, true);
+		if (eventfd_write(h->wakefd, 1) == 0)
+			pthread_join(h->watcher, NULL);
+	}
+	for (;;) {
+		GHashTableIter it;
+		gpointer p;
+
+		g_hash_table_iter_init(&it, h->procs);
+		if (!g_hash_table_iter_next(&it, NULL, &p))
+			break;
+		proc_forget(h, p);
+	}
+	g_hash_table_destroy(h->procs);
+	if (h->epfd >= 0)
+		close(h->epfd);
+	if (h->wakefd >= 0)
+		close(h->wakefd);
+	pthread_mutex_destroy(&h->lock);
+	g_free(h);
+}
+
+/* ---- placing ---------------------------------------------------------------- */
+
+/* cgroup.procs: the whole process into dst (NULL: the root), every thread
+ * with it (cgroup_migrate_add_task() of each thread of the group). */
+static int attach_process(struct mcg_host *h, struct host_proc *p, pid_t tgid,
+			  struct mcg_cgroup *dst)
+{
+	int err;
+
+	if (p && p->cg == dst && (!p->threads || !g_hash_table_size(p->threads)))
+		return 0;
+	if (!p && !dst)
+		return 0;
+	err = placement(h, dst, 1);
+	if (err)
+		return err;
+	if (!p && !(p = proc_new(h, tgid))) {
+		err = errno == ESRCH ? -ESRCH : -ENOMEM;
+		placement(h, dst, -1);
+		return err;
+	}
+	threads_unplace_all(h, p);
+	placement(h, p->cg, -1);
+	cg_put(p->cg);
+	p->cg = cg_get(dst);
+	freeze_sync(h, p);
+	proc_forget_if_unplaced(h, p);
+	return 0;
+}
+
+/* v1 tasks, cgroup.threads: one thread into dst.  Moving the leader moves
+ * the process's cgroup, so its other threads, placed nowhere apart until
+ * now, are placed apart where they were. */
+static int attach_thread(struct mcg_host *h, struct host_proc *p, pid_t tid, pid_t tgid,
+			 struct mcg_cgroup *dst)
+{
+	struct mcg_cgroup *cur = p ? thread_cg(p, tid, NULL) : NULL;
+	int err;
+
+	if (cur == dst)
+		return 0;
+	err = placement(h, dst, 1);
+	if (err)
+		return err;
+	if (!p && !(p = proc_new(h, tgid))) {
+		err = errno == ESRCH ? -ESRCH : -ENOMEM;
+		placement(h, dst, -1);
+		return err;
+	}
+	if (tid == tgid) {
+		g_autoptr(GArray) tids = proc_threads(tgid);
+		struct mcg_cgroup *old = p->cg;
+
+		for (unsigned i = 0; i < tids->len; i++) {
+			pid_t t = g_array_index(tids, pid_t, i);
+			bool apart;
+
+			thread_cg(p, t, &apart);
+			if (t != tgid && !apart && placement(h, old, 1) == 0)
+				thread_place(h, p, t, old);
+		}
+		p->cg = cg_get(dst);
+		placement(h, old, -1);
+		cg_put(old);
+		freeze_sync(h, p);
+	} else {
+		thread_unplace(h, p, tid);
+		if (dst != p->cg)
+			thread_place(h, p, tid, dst);
+		else
+			placement(h, dst, -1);	/* counted in the process's */
+	}
+	/* a thread placed apart where its process now is, is with it */
+	if (p->threads) {
+		g_autoptr(GArray) same = g_array_new(FALSE, FALSE, sizeof(pid_t));
+		GHashTableIter it;
+		gpointer t, cg;
+
+		g_hash_table_iter_init(&it, p->threads);
+		while (g_hash_table_iter_next(&it, &t, &cg))
+			if (cg == p->cg) {
+				pid_t x = GPOINTER_TO_INT(t);
+				g_array_append_val(same, x);
+			}
+		for (unsigned i = 0; i < same->len; i++)
+			thread_unplace(h, p, g_array_index(same, pid_t, i));
+	}
+	proc_forget_if_unplaced(h, p);
+	return 0;
+}
+
+int mcg_host_attach(struct mcg_host *h, pid_t tid, pid_t tgid, bool threadgroup,
+		    struct mcg_cgroup *cg)
+{
+	struct mcg_cgroup *dst = is_root(cg) ? NULL : cg;
+	struct host_proc *p;
+	int err;
+
+	pthread_mutex_lock(&h->lock);
+	p = g_hash_table_lookup(h->procs, GINT_TO_POINTER(tgid));
+	if (threadgroup)
+		err = attach_process(h, p, tgid, dst);
+	else
+		err = attach_thread(h, p, tid, tgid, dst);
+	pthread_mutex_unlock(&h->lock);
+	return err;
+}
+
+struct mcg_cgroup *mcg_host_task_cgroup(struct mcg_host *h, pid_t tid, pid_t tgid)
+{
+	struct mcg_cgroup *cg = NULL;
+	struct host_proc *p;
+
+	pthread_mutex_lock(&h->lock);
+	p = g_hash_table_lookup(h->procs, GINT_TO_POINTER(tgid));
+	if (p)
+		cg = cg_get(thread_cg(p, tid, NULL));
+	pthread_mutex_unlock(&h->lock);
+	return cg ? cg : mcg_cgroup_get(mcg_engine_root(h->e));
+}
+
+/* ---- lists ------------------------------------------------------------------ */
+
+/* Appends p's tasks in cg (NULL: the root) of that kind. */
+static void list_proc(const struct host_proc *p, struct mcg_cgroup *cg, enum mcg_host_list kind,
+		      GArray *pids)
+{
+	if (kind == MCG_HOST_LIST_LEADERS) {
+		if (p->cg == cg)
+			g_array_append_val(pids, p->tgid);
+		return;
+	}
+	/* the threads of a process placed whole are all with it */
+	if (p->cg == cg && kind == MCG_HOST_LIST_PROCESSES) {
+		g_array_append_val(pids, p->tgid);
+		return;
+	}
+	if (p->cg == cg || (p->threads && g_hash_table_size(p->threads))) {
+		g_autoptr(GArray) tids = proc_threads(p->tgid);
+
+		for (unsigned i = 0; i < tids->len; i++) {
+			pid_t t = g_array_index(tids, pid_t, i);
+
+			if (thread_cg(p, t, NULL) != cg)
+				continue;
+			if (kind == MCG_HOST_LIST_THREADS) {
+				g_array_append_val(pids, t);
+			} else {
+				g_array_append_val(pids, p->tgid);
+				break;
+			}
+		}
+	}
+}
+
+void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list kind,
+		   GArray *pids)
+{
+	struct mcg_cgroup *where = is_root(cg) ? NULL : cg;
+	unsigned first = pids->len;
+
+	pthread_mutex_lock(&h->lock);
+	if (!where) {
+		g_autoptr(GArray) tgids = proc_ids("/proc");
+
+		for (unsigned i = 0; i < tgids->len; i++) {
+			pid_t tgid = g_array_index(tgids, pid_t, i);
+			struct host_proc *p = g_hash_table_lookup(h->procs, GINT_TO_POINTER(tgid));
+
+			if (p) {
+				list_proc(p, NULL, kind, pids);
+			} else if (kind != MCG_HOST_LIST_THREADS) {
+				g_array_append_val(pids, tgid);
+			} else {
+				g_autoptr(GArray) tids = proc_threads(tgid);
+
+				g_array_append_vals(pids, tids->data, tids->len);
+			}
+		}
+	} else {
+		GHashTableIter it;
+		gpointer p;
+
+		g_hash_table_iter_init(&it, h->procs);
+		while (g_hash_table_iter_next(&it, NULL, &p)) {
+			threads_reap(h, p);
+			list_proc(p, where, kind, pids);
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+	qsort(pids->data + first * sizeof(pid_t), pids->len - first, sizeof(pid_t), cmp_pid);
+}
+
+/* ---- kill and freeze ----------------------------------------------------------- */
+
+void mcg_host_kill(struct mcg_host *h, struct mcg_cgroup *cg)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	pthread_mutex_lock(&h->lock);
+	g_hash_table_iter_init(&it, h->procs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct host_proc *p = v;
+
+		if (p->cg && (is_root(cg) || mcg_cgroup_is_descendant(p->cg, cg)))
+			signal_proc(p, SIGKILL);
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+void mcg_host_freeze_changed(struct mcg_host *h, struct mcg_cgroup *cg)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	pthread_mutex_lock(&h->lock);
+	g_hash_table_iter_init(&it, h->procs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct host_proc *p = v;
+
+		if (p->cg == cg)
+			freeze_sync(h, p);
+	}
+	pthread_mutex_unlock(&h->lock);
+}

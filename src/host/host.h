@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Host tasks: real processes of this machine placed in emulated cgroups.
+ *
+ * Runtimes, OOM agents and the kernel's selftests begin by writing a pid
+ * into cgroup.procs.  The file system checks such a write as the kernel
+ * does (src/fs/files.c, write_pid()) and then places the task here: it is
+ * listed in the cgroup's cgroup.procs, tasks and cgroup.threads, makes
+ * the cgroup and its ancestors populated (mcg_workload_host_tasks()), so
+ * that rmdir is EBUSY while it lives, and leaves when it exits, which a
+ * pidfd per process tells a watcher thread at once.  cgroup.kill sends it
+ * SIGKILL; cgroup.freeze stops it with SIGSTOP and thaws it with SIGCONT
+ * (the one difference a task can see from the kernel's freezer, which
+ * sends no signal: its parent's waitpid(WUNTRACED) reports the stop).
+ *
+ * Every host task not placed in an emulated cgroup is in the root, as
+ * every task of a real hierarchy is until moved: the root's files list
+ * them from /proc.  No host task is charged here yet: their memory is the
+ * next step (issue 30).
+ *
+ * Granularity.  The kernel places threads; this module places processes,
+ * and threads apart from their process where one was written alone to v1
+ * `tasks` (or to cgroup.threads).  A thread it has not seen placed is in
+ * its process's cgroup, the leader's, as a thread clone()d by a thread of
+ * that cgroup would be: the one thing of the kernel's it cannot see is a
+ * thread made by a thread placed elsewhere.  A thread's exit is seen when
+ * a list or the watcher (once a second, while any thread is placed alone)
+ * finds its /proc entry gone.  cgroup.kill and cgroup.freeze act on the
+ * processes whose leader is in the subtree or cgroup, as cgroup_kill()
+ * walks CSS_TASK_ITER_PROCS; a signal stops or kills a whole process.
+ *
+ * Locking: the module's lock, then the workload's hier_mutex (taken by
+ * mcg_workload_host_tasks()); callers may hold locks of the file system
+ * above, none of the engine's or the workload's.
+ */
+#ifndef MEMCGFS_HOST_HOST_H
+#define MEMCGFS_HOST_HOST_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "engine/engine.h"
+#include "workload/workload.h"
+
+struct mcg_host;
+
+/* The host tasks of engine e's hierarchy, whose cgroups' populated state
+ * the pool wl keeps.  NULL and errno on failure. */
+struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl);
+/* Starts the exit watcher: 0 or -errno. */
+int mcg_host_start(struct mcg_host *h);
+/* Stops the watcher; every host task goes back to the root (thawed if a
+ * freeze stopped it).  Before the workload and engine are freed. */
+void mcg_host_free(struct mcg_host *h);
+
+/* Places task tid of process tgid (its whole process when threadgroup) in
+ * cg, the root taking it out of every emulated cgroup, as
+ * cgroup_attach_task() does after the caller's checks.  Placing a task
+ * where it is succeeds and changes nothing.  A process placed in a frozen
+ * cgroup stops; one leaving every frozen cgroup goes on.  0; -ESRCH if
+ * the process is gone; -ENODEV if cg is removed; -ENOMEM.  Nothing
+ * changes on failure. */
+int mcg_host_attach(struct mcg_host *h, pid_t tid, pid_t tgid, bool threadgroup,
+		    struct mcg_cgroup *cg);
+/* The cgroup task tid of process tgid is in: a new reference, the root's
+ * for a task placed nowhere. */
+struct mcg_cgroup *mcg_host_task_cgroup(struct mcg_host *h, pid_t tid, pid_t tgid);
+
+enum mcg_host_list {
+	/* v2 cgroup.procs: processes whose leader is in the cgroup
+	 * (css_task_iter with CSS_TASK_ITER_PROCS) */
+	MCG_HOST_LIST_LEADERS,
+	/* v1 cgroup.procs: processes with any thread in the cgroup
+	 * (cgroup_pidlist_load() takes the tgid of each task) */
+	MCG_HOST_LIST_PROCESSES,
+	/* tasks, cgroup.threads: threads */
+	MCG_HOST_LIST_THREADS,
+};
+/* Appends cg's host tasks of that kind to pids (a GArray of pid_t), in
+ * ascending order, each once.  The root's are every task of /proc not
+ * placed elsewhere. */
+void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list kind,
+		   GArray *pids);
+
+/* cgroup.kill: SIGKILL to every process whose leader is in cg's subtree.
+ * Their exit then empties the cgroups. */
+void mcg_host_kill(struct mcg_host *h, struct mcg_cgroup *cg);
+/* cg's effective freezer state changed (mcg_workload_set_frozen(), which
+ * the caller made first, keeps it): its processes stop or go on. */
+void mcg_host_freeze_changed(struct mcg_host *h, struct mcg_cgroup *cg);
+
+#endif

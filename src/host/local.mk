@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Host processes placed in emulated cgroups (no FUSE: the fs places them).
+libmemcgfs_a_SOURCES += \
+	src/host/host.h \
+	src/host/host.c \
+	$(NULL)
