@@ -6,7 +6,11 @@
 #include <inttypes.h>
 #include <glib.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "engine/engine.h"
 #include "patches/patches.h"
@@ -1610,6 +1614,96 @@ START_TEST(test_high_penalty_bounded)
 }
 END_TEST
 
+/* Usage of cg's memory counter less what the stocks hold: its pages. */
+static unsigned long pages_of(struct mcg_engine *e, struct mcg_cgroup *cg)
+{
+	return mcg_counter_read(cg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) -
+	       mcg_memcg_stocked(e, cg, false);
+}
+
+/* A child that sleeps until killed, and a pidfd of it. */
+static pid_t sleeper(int *pidfd)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	*pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	ck_assert_int_ge(*pidfd, 0);
+	return pid;
+}
+
+/* A host process's task group (workload.c, "Host task groups"): its
+ * pages are charged where it is when it makes them and stay there across
+ * a move; its frees take its current css's first, then the older ones'
+ * newest first; its exit frees anon and leaves page cache charged; and at
+ * a limit the OOM killer chooses it and kills the process itself.  In an
+ * era that keeps a removed memcg's pages (6.1) and one that reparents
+ * them (7.3). */
+START_TEST(test_host_groups)
+{
+	static const char *const eras[] = { "6.1", "7.3" };
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl = era_pool(eras[_i], 2, 1, NULL, &cfg, &e);
+	struct mcg_cgroup *root = mcg_engine_root(e), *a = NULL, *b = NULL;
+	struct mcg_host_group *g, *g2;
+	int pidfd, status;
+	pid_t pid;
+
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "b", true, &b), 0);
+	ck_assert_int_eq(mcg_workload_host_group_new(wl, a, -1, &g), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 0, 0, 100), 100);
+	ck_assert_uint_eq(pages_of(e, a), 100);
+	/* moved: what it made stays in a, what it makes goes to b */
+	ck_assert_int_eq(mcg_workload_host_group_move(wl, g, b), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 1, 0, 50), 50);
+	ck_assert_uint_eq(pages_of(e, a), 100);
+	ck_assert_uint_eq(pages_of(e, b), 50);
+	/* b's first, then a's */
+	ck_assert_int_eq(mcg_workload_host_group_free(wl, g, MCG_PAGES_ANON, 120), 120);
+	ck_assert_uint_eq(pages_of(e, b), 0);
+	ck_assert_uint_eq(pages_of(e, a), 30);
+	/* no more than it holds */
+	ck_assert_int_eq(mcg_workload_host_group_free(wl, g, MCG_PAGES_ANON, 1000), 30);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 0, 0, 20), 20);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_FILE, 0, 0, 40), 40);
+	/* the exit: anon goes, page cache stays */
+	mcg_workload_host_group_exit(wl, g);
+	ck_assert_uint_eq(pages_of(e, b), 40);
+	ck_assert_uint_eq(pages_of(e, a), 0);
+	mcg_workload_pause(wl);
+	check_conserved(wl);
+	mcg_workload_resume(wl);
+
+	/* at b's limit, the OOM killer takes the biggest task group: this
+	 * process, which dies for real */
+	ck_assert_int_eq(mcg_workload_set_limit(wl, b, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 100,
+						false), 0);
+	pid = sleeper(&pidfd);
+	ck_assert_int_eq(mcg_workload_host_group_new(wl, b, pidfd, &g2), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g2, MCG_PAGES_ANON, 0, 0, 200),
+			 -ESRCH);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ck_assert_uint_eq(mcg_memory_event_read(b, MCG_MEMORY_OOM_KILL, true), 1);
+	/* nothing more once killed */
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g2, MCG_PAGES_ANON, 0, 0, 1), -ESRCH);
+	ck_assert_uint_le(pages_of(e, b), 100);
+	mcg_workload_host_group_exit(wl, g2);
+	close(pidfd);
+	mcg_workload_pause(wl);
+	check_conserved(wl);
+	mcg_workload_resume(wl);
+	mcg_workload_free(wl);
+	mcg_engine_free(e);
+}
+END_TEST
+
 static Suite *make_workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -1644,6 +1738,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_clock_advance_interrupted);
 	tcase_add_test(tc, test_psi_arithmetic);
 	tcase_add_test(tc, test_direct_charge);
+	tcase_add_loop_test(tc, test_host_groups, 0, 2);
 	tcase_add_loop_test(tc, test_lru_add_batch, 0, 2);
 	suite_add_tcase(s, tc);
 	/* Minutes of emulated time per preset, stepped flat out: slow under

@@ -4,25 +4,42 @@
 # cgroup.procs, tasks or cgroup.threads joins; it is listed, moves, makes
 # populated 1, keeps rmdir EBUSY, leaves at its exit (and pollers of
 # cgroup.events hear it), and cgroup.kill and cgroup.freeze act on it.
+# Its memory is charged from /proc: anon and mapped page cache, kept
+# across a move, freed at its exit (page cache stays), and a limit OOM-
+# kills it.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
-command -v python3 >/dev/null 2>&1 || skip "no python3 (the multi-threaded task)"
+HOSTTASK=$top_builddir/tests/hosttask
+[ -x "$HOSTTASK" ] || fail "no $HOSTTASK"
 
-# A host process of three threads that lives 60 s; its pid in $proc, its
-# threads ascending in $threads.
+# start_task: a tests/hosttask process driven through two FIFOs (fds 7
+# and 8); its pid in $task.  cmd LINE: one command, done.  end_task: it
+# exits, and is waited for.
+start_task() {
+	rm -f "$TMP/task.in" "$TMP/task.out"
+	mkfifo "$TMP/task.in" "$TMP/task.out" || fail mkfifo
+	"$HOSTTASK" < "$TMP/task.in" > "$TMP/task.out" &
+	task=$!
+	FS_PIDS="$FS_PIDS $task"
+	exec 7>"$TMP/task.in" 8<"$TMP/task.out"
+}
+cmd() {
+	echo "$*" >&7
+	read -r reply <&8
+	[ "$reply" = ok ] || fail "hosttask $*: $reply"
+}
+end_task() {
+	echo exit >&7
+	exec 7>&- 8<&-
+	wait "$task"
+}
+
+# A host process of three threads; its pid in $task, its threads
+# ascending in $threads.
 start_threads() {
-	python3 -c 'import threading, time
-[threading.Thread(target=time.sleep, args=(60,), daemon=True).start() for _ in range(2)]
-time.sleep(60)' &
-	proc=$!
-	FS_PIDS="$FS_PIDS $proc"
-	i=0
-	while [ "$(ls "/proc/$proc/task" | wc -l)" -lt 3 ]; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && fail "python3 made no threads"
-		sleep 0.05
-	done
-	threads=$(ls "/proc/$proc/task" | sort -n | tr '\n' ' ')
+	start_task
+	cmd threads 2
+	threads=$(ls "/proc/$task/task" | sort -n | tr '\n' ' ')
 }
 
 # The state letter of a process (/proc/PID/stat), "T" when stopped.
@@ -36,6 +53,20 @@ wait_state() {
 	while [ "$(state "$1")" != "$2" ]; do
 		i=$((i + 1))
 		[ $i -gt 40 ] && return 1
+		sleep 0.05
+	done
+}
+
+# wait_stat FILE KEY OP N: waits up to 3 s for KEY of FILE to compare
+# (test's -ge, -lt ...) with N
+wait_stat() {
+	i=0
+	until [ "$(key_of "$1" "$2")" "$3" "$4" ]; do
+		i=$((i + 1))
+		if [ $i -gt 60 ]; then
+			echo "$1: $2 $(key_of "$1" "$2"), want $3 $4" >&2
+			return 1
+		fi
 		sleep 0.05
 	done
 }
@@ -138,6 +169,7 @@ for h in v1 v2; do
 
 	# threads: a process joins whole; one thread moves apart (v1 tasks)
 	start_threads
+	proc=$task
 	set -- $threads
 	echo "$proc" > "$M/a/cgroup.procs" || fail "$h join threads"
 	expect "$h all threads" "$(lines "$M/a/$threadfile")" "$1 $2 $3"
@@ -159,12 +191,111 @@ for h in v1 v2; do
 		expect "v1 whole" "$(lines "$M/a/c/tasks")" "$1 $2 $3"
 		expect "v1 a empty" "$(wc -c < "$M/a/tasks")" 0
 	fi
-	kill "$proc"
-	wait "$proc" 2>/dev/null
+	end_task
 	wait_unpopulated "$M/a" || fail "$h threads' exit not seen"
 	wait_unpopulated "$M/a/c" || fail "$h threads' exit not seen below"
 	rmdir "$M/a/c" "$M/a" || fail "$h rmdir at the end"
+
+	# memory, from /proc: what the process makes is charged to its
+	# cgroup; a move leaves it where it was; its exit frees its anon and
+	# leaves its page cache charged
+	if [ $h = v1 ]; then
+		usage=memory.usage_in_bytes anon=rss cache=cache limit=memory.limit_in_bytes
+	else
+		echo +memory > "$M/cgroup.subtree_control" || fail "+memory"
+		usage=memory.current anon=anon cache=file limit=memory.max
+	fi
+	mkdir "$M/m1" "$M/m2" || fail mkdir
+	start_task
+	echo "$task" > "$M/m1/cgroup.procs" || fail "$h join m1"
+	cmd anon 32
+	wait_stat "$M/m1/memory.stat" $anon -ge $((32 << 20)) || fail "$h anon not charged"
+	[ "$(cat "$M/m1/$usage")" -ge $((32 << 20)) ] || fail "$h usage without the anon"
+	cmd file "$TMP/pagecache" 8
+	wait_stat "$M/m1/memory.stat" $cache -ge $((8 << 20)) || fail "$h mapped page cache not charged"
+	echo "$task" > "$M/m2/cgroup.procs" || fail "$h move"
+	sleep 0.3
+	[ "$(key_of "$M/m1/memory.stat" $anon)" -ge $((32 << 20)) ] || fail "$h anon left with the move"
+	[ "$(key_of "$M/m2/memory.stat" $anon)" -lt $((1 << 20)) ] || fail "$h anon followed the move"
+	# 32 MiB freed (where they were charged), then 16 MiB made (here): two
+	# looks apart, as /proc shows the net change between two
+	cmd free
+	wait_stat "$M/m1/memory.stat" $anon -lt $((1 << 20)) || fail "$h freed anon still charged"
+	cmd anon 16
+	wait_stat "$M/m2/memory.stat" $anon -ge $((16 << 20)) || fail "$h new anon not charged"
+	end_task
+	wait_stat "$M/m2/memory.stat" $anon -lt $((1 << 20)) || fail "$h anon stays after the exit"
+	[ "$(key_of "$M/m1/memory.stat" $cache)" -ge $((8 << 20)) ] || fail "$h page cache went with the exit"
+	expect "$h no charge lost" "$(key_of "$M/memcgfs.audit" lost)" 0
+
+	# a limit the process's memory meets: the OOM killer kills it
+	echo $((16 << 20)) > "$M/m2/$limit" || fail "$h limit"
+	start_task
+	echo "$task" > "$M/m2/cgroup.procs" || fail "$h join m2"
+	echo "anon 64" >&7
+	read -r reply <&8
+	i=0
+	while kill -0 "$task" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "$h over its limit and alive"
+		sleep 0.05
+	done
+	exec 7>&- 8<&-
+	wait "$task"
+	expect "$h OOM-killed" "$?" 137
+	if [ $h = v1 ]; then
+		expect "$h oom_kill" "$(key_of "$M/m2/memory.oom_control" oom_kill)" 1
+	else
+		expect "$h oom_kill" "$(key_of "$M/m2/memory.events" oom_kill)" 1
+	fi
+	[ "$(cat "$M/m2/$usage")" -le $((16 << 20)) ] || fail "$h usage over the limit"
+	wait_unpopulated "$M/m2" || fail "$h killed task's exit not seen"
+	expect "$h no charge lost after the kill" "$(key_of "$M/memcgfs.audit" lost)" 0
 done
+
+# a delegated user (v2, cgroup_procs_write_permission()): root brings the
+# user's process into the delegated subtree, where the user moves it, its
+# memory is charged, and the user's cgroup.kill ends it
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	M=$TMP/v2
+	chmod 755 "$TMP"
+	mkdir "$M/deleg" || fail mkdir
+	chown 65534:65534 "$M/deleg" "$M/deleg/cgroup.procs" "$M/deleg/cgroup.subtree_control" \
+		"$M/deleg/cgroup.kill" || fail chown
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
+		"echo +memory > $M/deleg/cgroup.subtree_control && mkdir $M/deleg/job $M/deleg/job2" ||
+		fail "delegatee mkdir"
+	rm -f "$TMP/task.in" "$TMP/task.out"
+	mkfifo "$TMP/task.in" "$TMP/task.out" || fail mkfifo
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$HOSTTASK" \
+		< "$TMP/task.in" > "$TMP/task.out" &
+	task=$!
+	FS_PIDS="$FS_PIDS $task"
+	exec 7>"$TMP/task.in" 8<"$TMP/task.out"
+	cmd threads 0
+	expect "delegatee brings a task from the root" \
+		"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SEQREAD" -e write \
+			"$M/deleg/cgroup.procs" "$task")" EACCES
+	echo "$task" > "$M/deleg/job2/cgroup.procs" || fail "root delegates the task"
+	expect "delegatee moves it" \
+		"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SEQREAD" -e write \
+			"$M/deleg/job/cgroup.procs" "$task")" OK
+	expect "delegatee's task placed" "$(lines "$M/deleg/job/cgroup.procs")" "$task"
+	cmd anon 8
+	wait_stat "$M/deleg/job/memory.stat" anon -ge $((8 << 20)) ||
+		fail "delegatee's task's anon not charged"
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo 1 > $M/deleg/cgroup.kill" ||
+		fail "delegatee's cgroup.kill"
+	exec 7>&- 8<&-
+	wait "$task"
+	expect "delegatee's kill" "$?" 137
+	wait_unpopulated "$M/deleg/job" || fail "delegatee's task's exit not seen"
+	wait_stat "$M/deleg/job/memory.stat" anon -lt $((1 << 20)) ||
+		fail "delegatee's task's anon stays"
+	setpriv --reuid=65534 --regid=65534 --clear-groups rmdir "$M/deleg/job" "$M/deleg/job2" ||
+		fail "delegatee rmdir"
+	rmdir "$M/deleg"
+fi
 
 # the daemon's end: a task it stopped goes on
 M=$TMP/v2

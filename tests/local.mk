@@ -23,6 +23,12 @@ tests_check_workload_SOURCES = tests/check_workload.c
 tests_check_workload_CFLAGS = $(TEST_CFLAGS)
 tests_check_workload_LDADD = $(TEST_LDADD)
 TESTS += tests/check_workload
+
+check_PROGRAMS += tests/check_host
+tests_check_host_SOURCES = tests/check_host.c
+tests_check_host_CFLAGS = $(TEST_CFLAGS)
+tests_check_host_LDADD = $(TEST_LDADD)
+TESTS += tests/check_host
 else
 # configure found no Check: one test says so, the mount tests still run.
 TESTS += tests/no-check.sh

@@ -22,6 +22,13 @@ dist_man_MANS += man/memcgfs.8
 check_PROGRAMS += tests/seqread
 tests_seqread_SOURCES = tests/seqread.c
 # A FUSE server whose closes wait for it (tests/fs-hostile.sh).
+# A host process whose memory and threads tests/fs-host-tasks.sh drives:
+# built without the sanitizers, whose shadow memory would move its RSS.
+check_PROGRAMS += tests/hosttask
+tests_hosttask_SOURCES = tests/hosttask.c
+tests_hosttask_CFLAGS = -std=gnu11 $(MCG_WARN_CFLAGS) $(PTHREAD_CFLAGS)
+tests_hosttask_LDFLAGS = $(PTHREAD_CFLAGS)
+
 check_PROGRAMS += tests/flushfs
 tests_flushfs_SOURCES = tests/flushfs.c
 tests_flushfs_CFLAGS = $(AM_CFLAGS) $(FUSE_CFLAGS)

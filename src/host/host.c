@@ -14,6 +14,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host/host.h"
@@ -40,28 +41,58 @@
  * predecessor.
  */
 
+/* The kinds of memory /proc shows of a process (host_sample()). */
+enum host_kind {
+	HOST_ANON,		/* RssAnon */
+	HOST_FILE,		/* RssFile: page cache it maps */
+	HOST_SHMEM,		/* RssShmem */
+	HOST_PAGETABLES,	/* VmPTE */
+	HOST_KERNEL_STACK,	/* Threads x THREAD_SIZE */
+	HOST_NR_KINDS
+};
+
+static const enum mcg_page_kind host_page_kind[HOST_NR_KINDS] = {
+	[HOST_ANON] = MCG_PAGES_ANON,
+	[HOST_FILE] = MCG_PAGES_FILE,
+	[HOST_SHMEM] = MCG_PAGES_SHMEM,
+	[HOST_PAGETABLES] = MCG_PAGES_PAGETABLES,
+	[HOST_KERNEL_STACK] = MCG_PAGES_KERNEL_STACK,
+};
+
 struct host_proc {
 	pid_t tgid;
 	int pidfd;
 	struct mcg_cgroup *cg;		/* the leader's cgroup, held; NULL: the root */
 	GHashTable *threads;		/* tid -> its cgroup (held; NULL: the root), or NULL */
 	bool stopped;			/* a freeze sent it SIGSTOP */
+	/* Its memory (see "Memory" below): the task group its pages are
+	 * charged to (NULL until its first charge); pages of each kind as
+	 * last seen and accounted for; of those, the ones it made in the
+	 * root, which no emulated memcg holds; and whether the OOM killer
+	 * chose it. */
+	struct mcg_host_group *group;
+	long held[HOST_NR_KINDS];
+	long in_root[HOST_NR_KINDS];
+	bool oom_killed;
 };
 
 struct mcg_host {
 	struct mcg_engine *e;		/* immutable */
 	struct mcg_workload *wl;	/* immutable */
+	unsigned nr_cpus, nr_nodes;	/* immutable: the engine's */
+	uint64_t next_sample_ns;	/* watcher only: monotonic */
 	pthread_mutex_t lock;
 	GHashTable *procs;		/* lock: tgid -> struct host_proc */
-	unsigned nr_threads_apart;	/* lock: entries of every proc's threads */
 	int epfd, wakefd;		/* immutable: the watcher's */
 	pthread_t watcher;
 	bool started;
 	atomic_bool stop;
 };
 
-/* How often the watcher looks for exited threads placed apart. */
-#define THREAD_REAP_MS 1000
+/* How often the watcher looks at the known processes' memory. */
+#define HOST_SAMPLE_MS 100
+/* ... and, once every this many looks, for exited threads placed apart. */
+#define THREAD_REAP_SAMPLES 10
 
 static bool is_root(const struct mcg_cgroup *cg)
 {
@@ -133,6 +164,150 @@ static bool thread_alive(pid_t tgid, pid_t tid)
 	return access(path, F_OK) == 0;
 }
 
+/* ---- memory --------------------------------------------------------------
+ *
+ * Memory.  What a process placed in an emulated cgroup uses is charged
+ * to its memcg as the kernel charges a task's pages: at the moment it
+ * makes them, to the memcg of its mm's owner (the leader), where they
+ * stay until freed, whatever moves come later (v2; v1 without
+ * move_charge_at_immigrate).  The source here is /proc: every
+ * HOST_SAMPLE_MS the watcher reads /proc/TGID/status, and what grew since
+ * the last look is charged page by page through the workload
+ * (mcg_workload_host_group_charge(): the CPU's stock, the page counters,
+ * reclaim, the OOM killer; and the statistics of the kernel path that
+ * makes such a page), on the emulated CPU of the same number as the host
+ * CPU it last ran on (modulo the emulated count), on that CPU's node;
+ * what shrank is freed (mcg_workload_host_group_free()).  So the era's
+ * flush rules, thresholds and staleness apply to a host process's pages
+ * as to emulated tasks'.
+ *
+ * The counts (the fields of proc_pid_status(), fs/proc/task_mmu.c
+ * task_mem(), which read the mm's RSS counters): RssAnon as anon,
+ * RssFile (file pages it maps) as page cache, RssShmem as shmem, VmPTE as
+ * page tables, and Threads x THREAD_SIZE (16 KiB on x86-64) as kernel
+ * stacks.  What this source cannot see: page cache the process reads or
+ * writes without mapping it, slab and socket memory it makes the kernel
+ * allocate, and swap (VmSwap: a swapped-out page is charged to the swap
+ * counter, which a page here cannot be moved to); and the pages of a
+ * moment between two looks.
+ *
+ * A process's memory when it joins was made in the root, which charges
+ * no memcg: it stays uncharged (in_root) and its frees take from there
+ * first.  Its exit frees its anon, shmem, stacks and page tables, and
+ * leaves its page cache charged (mcg_workload_host_group_exit()).  If the
+ * OOM killer chooses it (its charge, or another's, could not be made),
+ * the workload sends it SIGKILL and nothing more is charged for it.
+ */
+
+#define HOST_THREAD_STACK_PAGES 4	/* THREAD_SIZE 16 KiB / 4 KiB */
+
+/* The process's pages of each kind now: 0, or -1 if it cannot be read
+ * (it is exiting). */
+static int host_sample(pid_t tgid, long pages[HOST_NR_KINDS], unsigned *cpu)
+{
+	static const char *const key[] = { "RssAnon:", "RssFile:", "RssShmem:", "VmPTE:",
+					   "Threads:" };
+	char path[48], line[256];
+	unsigned long long last_cpu = 0;
+	unsigned found = 0;
+	FILE *f;
+
+	g_snprintf(path, sizeof(path), "/proc/%d/status", (int)tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		for (unsigned k = 0; k < HOST_NR_KINDS; k++) {
+			size_t n = strlen(key[k]);
+			long v;
+
+			if (strncmp(line, key[k], n) || sscanf(line + n, "%ld", &v) != 1)
+				continue;
+			/* kB, but Threads: a count */
+			pages[k] = k == HOST_KERNEL_STACK ? v * HOST_THREAD_STACK_PAGES
+							 : v / (4096 / 1024);
+			found |= 1u << k;
+		}
+	}
+	fclose(f);
+	/* a kernel thread or a zombie has no mm: no Rss lines */
+	for (unsigned k = 0; k < HOST_NR_KINDS; k++)
+		if (!(found & (1u << k)))
+			pages[k] = 0;
+	/* task_cpu(), the 39th field of /proc/PID/stat */
+	g_snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(line, sizeof(line), f)) {
+			char *p = strrchr(line, ')');
+
+			for (unsigned field = 2; p && field < 39; field++)
+				p = strchr(p + 1, ' ');
+			if (p)
+				last_cpu = strtoull(p + 1, NULL, 10);
+		}
+		fclose(f);
+	}
+	*cpu = (unsigned)last_cpu;
+	return 0;
+}
+
+/* Takes the process's memory now as made in the root: where a process
+ * first seen stands. */
+static void memory_baseline(struct host_proc *p)
+{
+	unsigned cpu;
+
+	if (host_sample(p->tgid, p->held, &cpu) != 0)
+		memset(p->held, 0, sizeof(p->held));
+	memcpy(p->in_root, p->held, sizeof(p->held));
+}
+
+/* Charges what p made since the last look, frees what it gave back.
+ * Caller holds h->lock. */
+static void memory_update(struct mcg_host *h, struct host_proc *p)
+{
+	long now[HOST_NR_KINDS];
+	unsigned cpu;
+	int nid;
+
+	if (host_sample(p->tgid, now, &cpu) != 0)
+		return;
+	cpu %= h->nr_cpus;
+	nid = (int)((unsigned long)cpu * h->nr_nodes / h->nr_cpus);
+	for (unsigned k = 0; k < HOST_NR_KINDS; k++) {
+		long d = now[k] - p->held[k];
+
+		if (d < 0) {
+			long from_root = MIN(-d, p->in_root[k]);
+
+			p->in_root[k] -= from_root;
+			if (-d > from_root && p->group)
+				mcg_workload_host_group_free(h->wl, p->group, host_page_kind[k],
+							     -d - from_root);
+			p->held[k] = now[k];
+		} else if (d > 0 && (!p->cg || p->oom_killed)) {
+			p->in_root[k] += d;	/* made in the root: no memcg's */
+			p->held[k] = now[k];
+		} else if (d > 0) {
+			long got;
+
+			if (!p->group &&
+			    mcg_workload_host_group_new(h->wl, p->cg, p->pidfd, &p->group) != 0)
+				return;
+			got = mcg_workload_host_group_charge(h->wl, p->group, host_page_kind[k],
+							     cpu, nid, d);
+			if (got == -ESRCH) {
+				p->oom_killed = true;
+				return;
+			}
+			/* what could not be charged is tried again next time */
+			if (got > 0)
+				p->held[k] += got;
+		}
+	}
+}
+
 /* ---- processes ---------------------------------------------------------- */
 
 static void signal_proc(const struct host_proc *p, int sig)
@@ -174,19 +349,17 @@ static void thread_unplace(struct mcg_host *h, struct host_proc *p, pid_t tid)
 	if (!p->threads || !g_hash_table_lookup_extended(p->threads, GINT_TO_POINTER(tid), NULL, &cg))
 		return;
 	g_hash_table_remove(p->threads, GINT_TO_POINTER(tid));
-	h->nr_threads_apart--;
 	placement(h, cg, -1);
 	cg_put(cg);
 }
 
 /* Records tid in cg apart from its process (its placement counted by the
  * caller). */
-static void thread_place(struct mcg_host *h, struct host_proc *p, pid_t tid, struct mcg_cgroup *cg)
+static void thread_place(struct host_proc *p, pid_t tid, struct mcg_cgroup *cg)
 {
 	if (!p->threads)
 		p->threads = g_hash_table_new(g_direct_hash, g_direct_equal);
 	g_hash_table_insert(p->threads, GINT_TO_POINTER(tid), cg_get(cg));
-	h->nr_threads_apart++;
 }
 
 static void threads_unplace_all(struct mcg_host *h, struct host_proc *p)
@@ -200,7 +373,6 @@ static void threads_unplace_all(struct mcg_host *h, struct host_proc *p)
 	while (g_hash_table_iter_next(&it, NULL, &cg)) {
 		placement(h, cg, -1);
 		cg_put(cg);
-		h->nr_threads_apart--;
 		g_hash_table_iter_remove(&it);
 	}
 }
@@ -244,7 +416,10 @@ static struct host_proc *proc_new(struct mcg_host *h, pid_t tgid)
 	p = g_new0(struct host_proc, 1);
 	p->tgid = tgid;
 	p->pidfd = fd;
+	memory_baseline(p);
 	g_hash_table_insert(h->procs, GINT_TO_POINTER(tgid), p);
+	/* the watcher waits without a timeout while it knows no process */
+	(void)eventfd_write(h->wakefd, 1);
 	return p;
 }
 
@@ -254,6 +429,9 @@ static void proc_forget(struct mcg_host *h, struct host_proc *p)
 {
 	if (p->stopped)
 		signal_proc(p, SIGCONT);
+	/* before the pidfd goes: the OOM killer may signal it until then */
+	if (p->group)
+		mcg_workload_host_group_exit(h->wl, p->group);
 	threads_unplace_all(h, p);
 	placement(h, p->cg, -1);
 	cg_put(p->cg);
@@ -264,10 +442,22 @@ static void proc_forget(struct mcg_host *h, struct host_proc *p)
 	g_free(p);
 }
 
+/* A process in the root with every thread is forgotten, unless emulated
+ * memcgs still hold pages it made, which its frees and exit give back. */
 static void proc_forget_if_unplaced(struct mcg_host *h, struct host_proc *p)
 {
-	if (!p->cg && (!p->threads || g_hash_table_size(p->threads) == 0))
+	if (!p->cg && (!p->threads || g_hash_table_size(p->threads) == 0) && !p->group)
 		proc_forget(h, p);
+}
+
+/* p moves to dst (NULL: the root): what it made so far is charged where
+ * it was, its later pages go to dst. */
+static void memory_move(struct mcg_host *h, struct host_proc *p, struct mcg_cgroup *dst)
+{
+	memory_update(h, p);
+	if (p->group)
+		mcg_workload_host_group_move(h->wl, p->group,
+					     dst ? dst : mcg_engine_root(h->e));
 }
 
 /* ---- the watcher ---------------------------------------------------------- */
@@ -282,16 +472,46 @@ static bool proc_exited(const struct host_proc *p)
 	return poll(&pfd, 1, 0) == 1;
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Every HOST_SAMPLE_MS while it knows a process: each one's memory, and
+ * now and then its threads placed apart that exited. */
+static void watcher_sample(struct mcg_host *h, unsigned round)
+{
+	g_autoptr(GList) procs = g_hash_table_get_values(h->procs);
+
+	for (GList *l = procs; l; l = l->next) {
+		struct host_proc *p = l->data;
+
+		memory_update(h, p);
+		if (round % THREAD_REAP_SAMPLES == 0 && p->threads) {
+			threads_reap(h, p);
+			proc_forget_if_unplaced(h, p);
+		}
+	}
+}
+
 static void *watcher_main(void *arg)
 {
 	struct mcg_host *h = arg;
+	unsigned round = 0;
 
 	while (!atomic_load(&h->stop)) {
 		struct epoll_event evs[32];
-		int timeout, n;
+		uint64_t now = monotonic_ns();
+		int timeout = -1, n;
 
 		pthread_mutex_lock(&h->lock);
-		timeout = h->nr_threads_apart ? THREAD_REAP_MS : -1;
+		if (g_hash_table_size(h->procs))
+			timeout = h->next_sample_ns > now
+					  ? (int)((h->next_sample_ns - now + 999999) / 1000000)
+					  : 0;
 		pthread_mutex_unlock(&h->lock);
 		n = epoll_wait(h->epfd, evs, G_N_ELEMENTS(evs), timeout);
 		pthread_mutex_lock(&h->lock);
@@ -299,19 +519,20 @@ static void *watcher_main(void *arg)
 			pid_t tgid = (pid_t)evs[i].data.u64;
 			struct host_proc *p;
 
-			if (evs[i].data.u64 == UINT64_MAX)
-				continue;	/* the wakeup: the loop looks at stop */
+			if (evs[i].data.u64 == UINT64_MAX) {
+				eventfd_t v;
+
+				(void)eventfd_read(h->wakefd, &v);
+				continue;	/* the loop looks at stop */
+			}
 			p = g_hash_table_lookup(h->procs, GINT_TO_POINTER(tgid));
 			if (p && proc_exited(p))
 				proc_forget(h, p);
 		}
-		if (n == 0 && h->nr_threads_apart) {
-			g_autoptr(GList) procs = g_hash_table_get_values(h->procs);
-
-			for (GList *l = procs; l; l = l->next) {
-				threads_reap(h, l->data);
-				proc_forget_if_unplaced(h, l->data);
-			}
+		now = monotonic_ns();
+		if (now >= h->next_sample_ns) {
+			watcher_sample(h, round++);
+			h->next_sample_ns = now + HOST_SAMPLE_MS * 1000000ull;
 		}
 		pthread_mutex_unlock(&h->lock);
 	}
@@ -325,6 +546,8 @@ struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl)
 
 	h->e = e;
 	h->wl = wl;
+	h->nr_cpus = mcg_engine_config(e)->nr_cpus;
+	h->nr_nodes = mcg_engine_config(e)->nr_nodes;
 	pthread_mutex_init(&h->lock, NULL);
 	h->procs = g_hash_table_new(g_direct_hash, g_direct_equal);
 	h->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -398,6 +621,8 @@ static int attach_process(struct mcg_host *h, struct host_proc *p, pid_t tgid,
 		return err;
 	}
 	threads_unplace_all(h, p);
+	if (p->cg != dst)
+		memory_move(h, p, dst);
 	placement(h, p->cg, -1);
 	cg_put(p->cg);
 	p->cg = cg_get(dst);
@@ -435,8 +660,9 @@ static int attach_thread(struct mcg_host *h, struct host_proc *p, pid_t tid, pid
 
 			thread_cg(p, t, &apart);
 			if (t != tgid && !apart && placement(h, old, 1) == 0)
-				thread_place(h, p, t, old);
+				thread_place(p, t, old);
 		}
+		memory_move(h, p, dst);
 		p->cg = cg_get(dst);
 		placement(h, old, -1);
 		cg_put(old);
@@ -444,7 +670,7 @@ static int attach_thread(struct mcg_host *h, struct host_proc *p, pid_t tid, pid
 	} else {
 		thread_unplace(h, p, tid);
 		if (dst != p->cg)
-			thread_place(h, p, tid, dst);
+			thread_place(p, tid, dst);
 		else
 			placement(h, dst, -1);	/* counted in the process's */
 	}
@@ -566,7 +792,9 @@ void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list
 		}
 	}
 	pthread_mutex_unlock(&h->lock);
-	qsort(pids->data + first * sizeof(pid_t), pids->len - first, sizeof(pid_t), cmp_pid);
+	if (pids->len > first)
+		qsort(&g_array_index(pids, pid_t, first), pids->len - first, sizeof(pid_t),
+		      cmp_pid);
 }
 
 /* ---- kill and freeze ----------------------------------------------------------- */

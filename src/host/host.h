@@ -14,8 +14,9 @@
  *
  * Every host task not placed in an emulated cgroup is in the root, as
  * every task of a real hierarchy is until moved: the root's files list
- * them from /proc.  No host task is charged here yet: their memory is the
- * next step (issue 30).
+ * them from /proc.  The memory a placed process makes is charged to its
+ * cgroup's memcg through the workload, as it appears in /proc (host.c,
+ * "Memory"), and the OOM killer may kill it.
  *
  * Granularity.  The kernel places threads; this module places processes,
  * and threads apart from their process where one was written alone to v1

@@ -176,6 +176,13 @@ struct wl_cgroup {
 	_Atomic uint64_t populated_flips;
 	/* Host tasks placed here (mcg_workload_host_tasks()): hier_mutex. */
 	unsigned nr_host_tasks;
+	/* A host process's task group (mcg_workload_host_group_new()), with
+	 * its pidfd, which the OOM killer signals when it picks the group:
+	 * both written with list_lock held for writing, read with it held.
+	 * Whether the OOM killer did: atomic. */
+	bool host;
+	int host_pidfd;
+	_Atomic bool host_oom_killed;
 	/* task_lock(mm->owner) of the task group's process, which seed 004's
 	 * after takes on every charge (wl_charge()): a spinlock on a line of
 	 * its own that every CPU's tasks of the group share. */

@@ -267,6 +267,32 @@ bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *c
 int mcg_workload_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg, int delta);
 /* How many host-task placements cg has now (0 once removed). */
 unsigned mcg_workload_cgroup_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg);
+/* A host process's task group (workload.c, "Host task groups"): what
+ * the host module charges for one process, which reclaim and the OOM
+ * killer treat as a task group of cg (a kill sends SIGKILL to pidfd). */
+struct mcg_host_group;
+/* A group for a process in cg: 0 and *out, -ENODEV once cg is removed,
+ * -ENOMEM. */
+int mcg_workload_host_group_new(struct mcg_workload *wl, struct mcg_cgroup *cg, int pidfd,
+				struct mcg_host_group **out);
+/* The process moved to cg: later charges go to cg's css, what it holds
+ * stays charged where it is.  0, or -ENODEV once cg is removed. */
+int mcg_workload_host_group_move(struct mcg_workload *wl, struct mcg_host_group *g,
+				 struct mcg_cgroup *cg);
+/* Charges up to `pages` pages of kind on CPU cpu, node nid, as the
+ * process's faults would: the pages charged (fewer when one could not be
+ * even after reclaim and an OOM kill); -ESRCH once the OOM killer chose
+ * this process (nothing more is charged); -EINVAL. */
+long mcg_workload_host_group_charge(struct mcg_workload *wl, struct mcg_host_group *g,
+				    enum mcg_page_kind kind, unsigned cpu, int nid, long pages);
+/* The process freed `pages` pages of kind: frees up to that many of what
+ * it holds (reclaim may have taken some), its current css's first.  The
+ * pages freed, or -EINVAL. */
+long mcg_workload_host_group_free(struct mcg_workload *wl, struct mcg_host_group *g,
+				  enum mcg_page_kind kind, long pages);
+/* The process exited: its task memory is freed, its page cache stays
+ * charged (without it).  g is gone. */
+void mcg_workload_host_group_exit(struct mcg_workload *wl, struct mcg_host_group *g);
 /* Is cg frozen, as mcg_workload_set_frozen() last set it? */
 bool mcg_workload_cgroup_frozen(struct mcg_workload *wl, struct mcg_cgroup *cg);
 /* cgroup.freeze (cg's effective state): frozen tasks stay, holding their

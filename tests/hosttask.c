@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Test helper for tests/fs-host-tasks.sh: a host process whose memory and
+ * threads the test drives, one command per line on stdin, each answered
+ * "ok" (or "error ...") on stdout once done:
+ *
+ *   anon MIB         maps MIB MiB of anonymous memory and touches each page
+ *   free             unmaps it
+ *   file PATH MIB    makes PATH MIB MiB long, maps it shared and reads each
+ *                    page (page cache it maps: RssFile)
+ *   unmap            unmaps the file
+ *   threads N        starts N threads that sleep until the process ends
+ *   exit             exits 0 (as does the end of stdin)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PAGE 4096
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *map_anon(size_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	for (size_t off = 0; off < len; off += PAGE)
+		p[off] = 1;
+	return p;
+}
+
+static void *map_file(const char *path, size_t len)
+{
+	volatile char sum = 0;
+	char *p;
+	int fd = open(path, O_RDWR | O_CREAT, 0600);
+
+	if (fd < 0)
+		return NULL;
+	if (ftruncate(fd, (off_t)len) != 0) {
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	for (size_t off = 0; off < len; off += PAGE)
+		sum += p[off];
+	(void)sum;
+	return p;
+}
+
+int main(void)
+{
+	char line[512], path[400];
+	void *anon = NULL, *file = NULL;
+	size_t anon_len = 0, file_len = 0;
+	unsigned long n;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	while (fgets(line, sizeof(line), stdin)) {
+		const char *err = NULL;
+
+		if (sscanf(line, "anon %lu", &n) == 1) {
+			if (anon)
+				munmap(anon, anon_len);
+			anon_len = n << 20;
+			anon = map_anon(anon_len);
+			if (!anon)
+				err = strerror(errno);
+		} else if (!strcmp(line, "free\n")) {
+			if (anon)
+				munmap(anon, anon_len);
+			anon = NULL;
+		} else if (sscanf(line, "file %399s %lu", path, &n) == 2) {
+			if (file)
+				munmap(file, file_len);
+			file_len = n << 20;
+			file = map_file(path, file_len);
+			if (!file)
+				err = strerror(errno);
+		} else if (!strcmp(line, "unmap\n")) {
+			if (file)
+				munmap(file, file_len);
+			file = NULL;
+		} else if (sscanf(line, "threads %lu", &n) == 1) {
+			for (unsigned long i = 0; i < n && !err; i++) {
+				pthread_t t;
+
+				if (pthread_create(&t, NULL, sleeper, NULL))
+					err = "pthread_create";
+			}
+		} else if (!strcmp(line, "exit\n")) {
+			break;
+		} else {
+			err = "unknown command";
+		}
+		if (err)
+			printf("error %s\n", err);
+		else
+			printf("ok\n");
+	}
+	return 0;
+}
