@@ -1189,6 +1189,12 @@ static int open_render(struct mcgfs *fs, struct fs_open *of)
 	if (!of->text)
 		of->text = g_string_sized_new(1024);
 	g_string_truncate(of->text, 0);
+	/* Host processes' memory up to date, outside the timing: the
+	 * kernel's charges are made at the fault, not at the read. */
+	if (fs->host && strncmp(of->file->name, "memory.", 7) == 0 && fs_node_get_active(of->node)) {
+		mcg_host_sync(fs->host, of->node->cg);
+		fs_node_put_active(of->node);
+	}
 	start = fs_monotonic_ns();
 	err = fs_call_begin(fs, &call);
 	/* The flush trace names the file its flushes are for. */

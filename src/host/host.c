@@ -74,6 +74,7 @@ struct host_proc {
 	long held[HOST_NR_KINDS];
 	long in_root[HOST_NR_KINDS];
 	bool oom_killed;
+	bool moved;			/* its group holds pages of a cgroup it left */
 };
 
 struct mcg_host {
@@ -455,9 +456,11 @@ static void proc_forget_if_unplaced(struct mcg_host *h, struct host_proc *p)
 static void memory_move(struct mcg_host *h, struct host_proc *p, struct mcg_cgroup *dst)
 {
 	memory_update(h, p);
-	if (p->group)
+	if (p->group) {
 		mcg_workload_host_group_move(h->wl, p->group,
 					     dst ? dst : mcg_engine_root(h->e));
+		p->moved = true;
+	}
 }
 
 /* ---- the watcher ---------------------------------------------------------- */
@@ -795,6 +798,24 @@ void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list
 	if (pids->len > first)
 		qsort(&g_array_index(pids, pid_t, first), pids->len - first, sizeof(pid_t),
 		      cmp_pid);
+}
+
+/* ---- reads ---------------------------------------------------------------------- */
+
+void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	pthread_mutex_lock(&h->lock);
+	g_hash_table_iter_init(&it, h->procs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct host_proc *p = v;
+
+		if (p->moved || (p->cg && (is_root(cg) || mcg_cgroup_is_descendant(p->cg, cg))))
+			memory_update(h, p);
+	}
+	pthread_mutex_unlock(&h->lock);
 }
 
 /* ---- kill and freeze ----------------------------------------------------------- */

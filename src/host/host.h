@@ -83,6 +83,13 @@ enum mcg_host_list {
 void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list kind,
 		   GArray *pids);
 
+/* A read of cg's memory files is about to render: the memory of the
+ * processes in cg's subtree (and of those that left a cgroup with pages
+ * there) is brought up to date first, so that a read after a process's
+ * allocation sees it charged, as the kernel's charge at fault time
+ * would show it, without waiting for the watcher's next look. */
+void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg);
+
 /* cgroup.kill: SIGKILL to every process whose leader is in cg's subtree.
  * Their exit then empties the cgroups. */
 void mcg_host_kill(struct mcg_host *h, struct mcg_cgroup *cg);
