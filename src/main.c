@@ -76,8 +76,13 @@ int main(int argc, char *argv[])
 		goto out_workload;
 	}
 
-	host = mcg_host_new(engine, wl);
-	err = host ? mcg_host_start(host) : -errno;
+	host = mcg_host_new(engine, wl, opts.host_cgroup);
+	if (!host) {
+		if (!opts.host_cgroup)	/* printed then */
+			fprintf(stderr, "memcgfs: cannot watch host tasks: %s\n", strerror(errno));
+		goto out_workload;
+	}
+	err = mcg_host_start(host);
 	if (err) {
 		fprintf(stderr, "memcgfs: cannot watch host tasks: %s\n", strerror(-err));
 		goto out_host;

@@ -45,7 +45,7 @@ static void rig_up(struct rig *r)
 			 0);
 	ck_assert_int_eq(mcg_workload_cgroup_create(r->wl, mcg_engine_root(r->e), "b", true, &r->b),
 			 0);
-	r->h = mcg_host_new(r->e, r->wl);
+	r->h = mcg_host_new(r->e, r->wl, NULL);
 	ck_assert_ptr_nonnull(r->h);
 	ck_assert_int_eq(mcg_host_start(r->h), 0);
 }

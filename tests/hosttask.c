@@ -8,6 +8,8 @@
  *   file PATH MIB    makes PATH MIB MiB long, maps it shared and reads each
  *                    page (page cache it maps: RssFile)
  *   unmap            unmaps the file
+ *   write PATH MIB   writes MIB MiB to PATH with write(2): page cache it
+ *                    does not map
  *   threads N        starts N threads that sleep until the process ends
  *   exit             exits 0 (as does the end of stdin)
  */
@@ -97,6 +99,18 @@ int main(void)
 			if (file)
 				munmap(file, file_len);
 			file = NULL;
+		} else if (sscanf(line, "write %399s %lu", path, &n) == 2) {
+			static char chunk[1 << 20];
+			int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+			memset(chunk, 1, sizeof(chunk));
+			for (unsigned long i = 0; fd >= 0 && i < n && !err; i++)
+				if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
+					err = strerror(errno);
+			if (fd < 0)
+				err = strerror(errno);
+			else
+				close(fd);
 		} else if (sscanf(line, "threads %lu", &n) == 1) {
 			for (unsigned long i = 0; i < n && !err; i++) {
 				pthread_t t;

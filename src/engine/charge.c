@@ -332,6 +332,14 @@ enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup
 	return MCG_CHARGE_FROM_COUNTERS;
 }
 
+void mcg_memcg_charge_force(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw)
+{
+	css_tryget_pages(cg, nr_pages);
+	mcg_counter_charge(cg, MCG_COUNTER_MEMORY, nr_pages);
+	if (memsw)
+		mcg_counter_charge(cg, MCG_COUNTER_MEMSW, nr_pages);
+}
+
 void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw)
 {
 	mcg_counter_uncharge(cg, MCG_COUNTER_MEMORY, nr_pages);

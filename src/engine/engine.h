@@ -319,6 +319,9 @@ enum mcg_charge_result {
 	MCG_CHARGE_FROM_STOCK,
 	MCG_CHARGE_FROM_COUNTERS,
 };
+/* try_charge_memcg()'s force: path: nr_pages (and memsw) charged to cg's
+ * page counters whatever their limits (page_counter_charge()). */
+void mcg_memcg_charge_force(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw);
 enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
 			  bool memsw, struct mcg_cgroup **over, enum mcg_counter *limited,
 			  unsigned long *charged);

@@ -821,6 +821,7 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		}
 		touch_dir_locked(fs, p);
 		pthread_mutex_unlock(&fs->lock);
+		mcg_host_cgroup_removed(fs->host, cg);
 		if (put_node_ref)
 			mcg_cgroup_put(cg);	/* n->cg: cg, which we still hold */
 		if (dead)
@@ -1519,6 +1520,10 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	err = fs_call_begin(fs, &call);
 	if (!err)
 		err = of->file->write(&call, copy);
+	/* A limit written is a limit on the host's shadow cgroup at once,
+	 * as the kernel's write reclaims before it returns. */
+	if (!err && call.cg && strncmp(of->file->name, "memory.", 7) == 0)
+		mcg_host_sync(fs->host, call.cg);
 	fs_call_done(&call);
 	write_req = NULL;
 	pthread_mutex_unlock(&of->lock);

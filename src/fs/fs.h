@@ -65,6 +65,7 @@ struct mcgfs_options {
 	bool accuracy;				/* sample each memory.stat read's error */
 	unsigned event_limit;			/* event_control registrations per uid */
 	unsigned max_cgroups;			/* live and dying cgroups, at most */
+	char *host_cgroup;			/* owned: --host_cgroup, or NULL */
 	unsigned max_threads;			/* worker threads, at most */
 	unsigned max_idle_threads;		/* idle workers kept; UINT_MAX: all */
 	bool single_thread;			/* -s: serve on one thread */

@@ -56,6 +56,7 @@ FS_TESTS = \
 	tests/fs-rootstat.sh \
 	tests/fs-hostile.sh \
 	tests/fs-host-tasks.sh \
+	tests/fs-host-cgroup.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh

@@ -43,6 +43,7 @@ enum {
 	KEY_LRU_GEN,
 	KEY_EVENT_LIMIT,
 	KEY_MAX_CGROUPS,
+	KEY_HOST_CGROUP,
 };
 
 /* Options that take a value, by key name. */
@@ -64,6 +65,7 @@ static const struct { const char *name; int key; } valued[] = {
 	{ "lru_gen", KEY_LRU_GEN },
 	{ "event_limit", KEY_EVENT_LIMIT },
 	{ "max_cgroups", KEY_MAX_CGROUPS },
+	{ "host_cgroup", KEY_HOST_CGROUP },
 };
 
 static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
@@ -262,6 +264,12 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 		if (!parse_uint(v, 1, 10000000, &o->max_cgroups))
 			return bad("max_cgroups", v, "1..10000000 cgroups");
 		return 0;
+	case KEY_HOST_CGROUP:
+		if (v[0] != '/')
+			return bad("host_cgroup", v, "an absolute path in a host memory hierarchy");
+		g_free(o->host_cgroup);
+		o->host_cgroup = g_strdup(v);
+		return 0;
 	case KEY_MAX_READ:
 		if (!parse_uint(v, 512, 1 << 20, &o->max_read))
 			return bad("max_read", v, "512..1048576 bytes");
@@ -383,6 +391,10 @@ static void usage(const char *prog)
 	       "                           mkdir beyond fails with ENOMEM (default: what a\n"
 	       "                           quarter of this machine's memory holds at the\n"
 	       "                           emulated CPUs)\n"
+	       "    --host_cgroup=DIR      a directory of a host memory hierarchy (v1) in\n"
+	       "                           which host processes placed in emulated cgroups\n"
+	       "                           run, limited and accounted by the host kernel\n"
+	       "                           (default: none, their memory read from /proc)\n"
 	       "\n"
 	       "From fstab or mount -t fuse.memcgfs, mount.fuse3 runs\n"
 	       "`%s SOURCE MOUNTPOINT -o OPTIONS`: SOURCE names the mount.\n"
@@ -597,5 +609,6 @@ void mcgfs_options_free(struct mcgfs_options *o)
 	g_free(o->workload);
 	g_free(o->kernel_version);
 	g_free(o->patch);
+	g_free(o->host_cgroup);
 	memset(o, 0, sizeof(*o));
 }

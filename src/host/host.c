@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host/host.h"
+#include "host/internal.h"
 
 /*
  * Placement
@@ -77,21 +77,6 @@ struct host_proc {
 	bool moved;			/* its group holds pages of a cgroup it left */
 };
 
-struct mcg_host {
-	struct mcg_engine *e;		/* immutable */
-	struct mcg_workload *wl;	/* immutable */
-	unsigned nr_cpus, nr_nodes;	/* immutable: the engine's */
-	uint64_t next_sample_ns;	/* watcher only: monotonic */
-	pthread_mutex_t lock;
-	GHashTable *procs;		/* lock: tgid -> struct host_proc */
-	int epfd, wakefd;		/* immutable: the watcher's */
-	pthread_t watcher;
-	bool started;
-	atomic_bool stop;
-};
-
-/* How often the watcher looks at the known processes' memory. */
-#define HOST_SAMPLE_MS 100
 /* ... and, once every this many looks, for exited threads placed apart. */
 #define THREAD_REAP_SAMPLES 10
 
@@ -255,10 +240,12 @@ static int host_sample(pid_t tgid, long pages[HOST_NR_KINDS], unsigned *cpu)
 
 /* Takes the process's memory now as made in the root: where a process
  * first seen stands. */
-static void memory_baseline(struct host_proc *p)
+static void memory_baseline(struct mcg_host *h, struct host_proc *p)
 {
 	unsigned cpu;
 
+	if (h->shadows)
+		return;	/* the host kernel accounts it (shadow.c) */
 	if (host_sample(p->tgid, p->held, &cpu) != 0)
 		memset(p->held, 0, sizeof(p->held));
 	memcpy(p->in_root, p->held, sizeof(p->held));
@@ -272,7 +259,7 @@ static void memory_update(struct mcg_host *h, struct host_proc *p)
 	unsigned cpu;
 	int nid;
 
-	if (host_sample(p->tgid, now, &cpu) != 0)
+	if (h->shadows || host_sample(p->tgid, now, &cpu) != 0)
 		return;
 	cpu %= h->nr_cpus;
 	nid = (int)((unsigned long)cpu * h->nr_nodes / h->nr_cpus);
@@ -417,7 +404,7 @@ static struct host_proc *proc_new(struct mcg_host *h, pid_t tgid)
 	p = g_new0(struct host_proc, 1);
 	p->tgid = tgid;
 	p->pidfd = fd;
-	memory_baseline(p);
+	memory_baseline(h, p);
 	g_hash_table_insert(h->procs, GINT_TO_POINTER(tgid), p);
 	/* the watcher waits without a timeout while it knows no process */
 	(void)eventfd_write(h->wakefd, 1);
@@ -489,6 +476,7 @@ static void watcher_sample(struct mcg_host *h, unsigned round)
 {
 	g_autoptr(GList) procs = g_hash_table_get_values(h->procs);
 
+	host_shadows_sample(h, NULL);
 	for (GList *l = procs; l; l = l->next) {
 		struct host_proc *p = l->data;
 
@@ -511,7 +499,7 @@ static void *watcher_main(void *arg)
 		int timeout = -1, n;
 
 		pthread_mutex_lock(&h->lock);
-		if (g_hash_table_size(h->procs))
+		if (g_hash_table_size(h->procs) || h->shadows)
 			timeout = h->next_sample_ns > now
 					  ? (int)((h->next_sample_ns - now + 999999) / 1000000)
 					  : 0;
@@ -542,7 +530,8 @@ static void *watcher_main(void *arg)
 	return NULL;
 }
 
-struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl)
+struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl,
+			      const char *host_cgroup)
 {
 	struct mcg_host *h = g_new0(struct mcg_host, 1);
 	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = UINT64_MAX };
@@ -561,6 +550,15 @@ struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl)
 		mcg_host_free(h);
 		errno = err;
 		return NULL;
+	}
+	if (host_cgroup) {
+		int err = host_shadows_open(h, host_cgroup);
+
+		if (err) {
+			mcg_host_free(h);
+			errno = -err;
+			return NULL;
+		}
 	}
 	return h;
 }
@@ -593,6 +591,7 @@ void mcg_host_free(struct mcg_host *h)
 			break;
 		proc_forget(h, p);
 	}
+	host_shadows_close(h);
 	g_hash_table_destroy(h->procs);
 	if (h->epfd >= 0)
 		close(h->epfd);
@@ -621,6 +620,12 @@ static int attach_process(struct mcg_host *h, struct host_proc *p, pid_t tgid,
 	if (!p && !(p = proc_new(h, tgid))) {
 		err = errno == ESRCH ? -ESRCH : -ENOMEM;
 		placement(h, dst, -1);
+		return err;
+	}
+	/* on the host first: what it refuses changes nothing here */
+	if (h->shadows && (err = host_shadows_place(h, tgid, true, dst)) != 0) {
+		placement(h, dst, -1);
+		proc_forget_if_unplaced(h, p);
 		return err;
 	}
 	threads_unplace_all(h, p);
@@ -654,9 +659,16 @@ static int attach_thread(struct mcg_host *h, struct host_proc *p, pid_t tid, pid
 		return err;
 	}
 	if (tid == tgid) {
-		g_autoptr(GArray) tids = proc_threads(tgid);
+		g_autoptr(GArray) tids = NULL;
 		struct mcg_cgroup *old = p->cg;
 
+		/* the leader is the mm's owner, whose cgroup the host charges */
+		if (h->shadows && (err = host_shadows_place(h, tid, false, dst)) != 0) {
+			placement(h, dst, -1);
+			proc_forget_if_unplaced(h, p);
+			return err;
+		}
+		tids = proc_threads(tgid);
 		for (unsigned i = 0; i < tids->len; i++) {
 			pid_t t = g_array_index(tids, pid_t, i);
 			bool apart;
@@ -808,6 +820,7 @@ void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg)
 	gpointer v;
 
 	pthread_mutex_lock(&h->lock);
+	host_shadows_sample(h, cg);
 	g_hash_table_iter_init(&it, h->procs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		struct host_proc *p = v;
@@ -815,6 +828,13 @@ void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg)
 		if (p->moved || (p->cg && (is_root(cg) || mcg_cgroup_is_descendant(p->cg, cg))))
 			memory_update(h, p);
 	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+void mcg_host_cgroup_removed(struct mcg_host *h, struct mcg_cgroup *cg)
+{
+	pthread_mutex_lock(&h->lock);
+	host_shadows_removed(h, cg);
 	pthread_mutex_unlock(&h->lock);
 }
 

@@ -46,8 +46,11 @@
 struct mcg_host;
 
 /* The host tasks of engine e's hierarchy, whose cgroups' populated state
- * the pool wl keeps.  NULL and errno on failure. */
-struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl);
+ * the pool wl keeps.  host_cgroup: a directory of a host v1 memory
+ * hierarchy in which placed processes run (shadow.c), or NULL for the
+ * /proc source.  NULL and errno on failure (printed for host_cgroup). */
+struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl,
+			      const char *host_cgroup);
 /* Starts the exit watcher: 0 or -errno. */
 int mcg_host_start(struct mcg_host *h);
 /* Stops the watcher; every host task goes back to the root (thawed if a
@@ -89,6 +92,9 @@ void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list
  * allocation sees it charged, as the kernel's charge at fault time
  * would show it, without waiting for the watcher's next look. */
 void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg);
+
+/* cg was removed (rmdir): what the host module kept of it goes. */
+void mcg_host_cgroup_removed(struct mcg_host *h, struct mcg_cgroup *cg);
 
 /* cgroup.kill: SIGKILL to every process whose leader is in cg's subtree.
  * Their exit then empties the cgroups. */

@@ -2,5 +2,7 @@
 # Host processes placed in emulated cgroups (no FUSE: the fs places them).
 libmemcgfs_a_SOURCES += \
 	src/host/host.h \
+	src/host/internal.h \
 	src/host/host.c \
+	src/host/shadow.c \
 	$(NULL)

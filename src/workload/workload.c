@@ -334,6 +334,13 @@ void mcg_workload_vmpressure_work(struct mcg_workload *wl,
 	g_array_free(due, TRUE);
 }
 
+/* A host cgroup's task group (shadow.c): the host kernel reclaims its
+ * pages and kills its tasks; the emulation only mirrors them. */
+static bool wl_host_mirror(const struct wl_cgroup *w)
+{
+	return w->host && w->host_pidfd < 0;
+}
+
 /* Reclaims up to `want` pages from every ledger of this CPU in top's subtree
  * (top first).  Caller holds list_lock and has entered x's CPU. */
 static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
@@ -356,6 +363,9 @@ static long reclaim_subtree(struct wl_ctx *x, struct mcg_cgroup *top, long want,
 			 * tasks made them. */
 			if (pass == 0 ? wl_memcg(w) != top
 				      : wl_memcg(w) == top || !mcg_cgroup_is_descendant(wl_memcg(w), top))
+				continue;
+			/* a host cgroup's pages are the host kernel's to reclaim */
+			if (wl_host_mirror(w))
 				continue;
 			p = atomic_load_explicit(&w->profile, memory_order_acquire);
 			got = wl_reclaim_ledger(x, w, want - total, p->swap && kind->may_swap,
@@ -461,8 +471,9 @@ static struct wl_cgroup *oom_victim(struct wl_ctx *x, struct mcg_cgroup *top)
 		long killable = 0;
 
 		/* A holder has no tasks to kill; a task group is in the
-		 * subtree by its css (mem_cgroup_scan_tasks()). */
-		if (w->holder || !mcg_cgroup_is_descendant(wl_memcg(w), top))
+		 * subtree by its css (mem_cgroup_scan_tasks()); a host
+		 * cgroup's tasks are the host kernel's to kill. */
+		if (w->holder || wl_host_mirror(w) || !mcg_cgroup_is_descendant(wl_memcg(w), top))
 			continue;
 		for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 			n = &wl_ledger(w, x->cpu_id)->node[nid];
@@ -649,6 +660,24 @@ static struct mcg_cgroup *mm_owner_memcg(struct wl_cgroup *w)
 	return memcg;
 }
 
+/* What a charge that went through does besides the memory counter: v1's
+ * memsw given back for pages that are not memory+swap, the kmem counter,
+ * and the pool's counts. */
+static void charge_account(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags,
+			   bool memsw)
+{
+	struct mcg_workload *wl = x->wl;
+
+	if (memsw && !(flags & WL_MEMSW))
+		mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_MEMSW, (unsigned long)pages);
+	if (is_v1(wl) && (flags & WL_KMEM))
+		mcg_counter_charge(wl_memcg(w), MCG_COUNTER_KMEM, (unsigned long)pages);
+	if (!(flags & WL_NOT_TASKS)) {
+		per_cpu_count(&wl->workers[x->cpu_id].pages_charged, (uint64_t)pages);
+		per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_charged, (uint64_t)pages);
+	}
+}
+
 bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
 {
 	struct mcg_workload *wl = x->wl;
@@ -677,16 +706,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 								  &over, &limited, &batch);
 
 		if (got != MCG_CHARGE_FAILED) {
-			if (memsw && !(flags & WL_MEMSW))
-				mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_MEMSW, (unsigned long)pages);
-			if (is_v1(wl) && (flags & WL_KMEM))
-				mcg_counter_charge(wl_memcg(w), MCG_COUNTER_KMEM, (unsigned long)pages);
-			if (!(flags & WL_NOT_TASKS)) {
-				per_cpu_count(&wl->workers[x->cpu_id].pages_charged,
-					      (uint64_t)pages);
-				per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_charged,
-					      (uint64_t)pages);
-			}
+			charge_account(x, w, pages, flags, memsw);
 			/* Only a charge that went to the counters looks at
 			 * memory.high, for the batch it charged
 			 * (memcg_nr_pages_over_high += batch); one from the
@@ -695,7 +715,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 				charge_over_high(x, w, (long)batch);
 			return charge_done(x, w, stall_start, true);
 		}
-		if (flags & WL_NO_RECLAIM)
+		if (flags & WL_NO_RECLAIM || wl_host_mirror(w))
 			break;
 		if (!stall_start)
 			stall_start = now_ns();
@@ -721,6 +741,15 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 		if (killed || oom_kill(x, over) == 0)
 			break;
 		killed = true;
+	}
+	/* A host cgroup's pages were charged by the host kernel under its
+	 * own limits: the mirror takes them whatever the emulated ones say,
+	 * as try_charge_memcg()'s force: path charges, without a "max" event
+	 * of its own (src/host/shadow.c mirrors the host's). */
+	if (wl_host_mirror(w)) {
+		mcg_memcg_charge_force(wl_memcg(w), (unsigned long)pages, memsw);
+		charge_account(x, w, pages, flags, memsw);
+		return true;
 	}
 	return charge_done(x, w, stall_start, false);
 }

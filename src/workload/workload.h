@@ -269,7 +269,9 @@ int mcg_workload_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg, int 
 unsigned mcg_workload_cgroup_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg);
 /* A host process's task group (workload.c, "Host task groups"): what
  * the host module charges for one process, which reclaim and the OOM
- * killer treat as a task group of cg (a kill sends SIGKILL to pidfd). */
+ * killer treat as a task group of cg (a kill sends SIGKILL to pidfd).
+ * With pidfd -1 it mirrors a host cgroup whose kernel reclaims and kills
+ * (src/host/shadow.c): reclaim and the OOM killer pass it by. */
 struct mcg_host_group;
 /* A group for a process in cg: 0 and *out, -ENODEV once cg is removed,
  * -ENOMEM. */
