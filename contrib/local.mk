@@ -7,7 +7,17 @@ contrib_memcgfs_constfs_LDADD = $(FUSE_LIBS) $(GLIB_LIBS) $(PTHREAD_LIBS)
 
 EXTRA_DIST += contrib/bench-read-1000.sh contrib/bench-workload.sh contrib/bench-hotpath-ab.sh \
 	contrib/stress-hostile.sh \
-	contrib/bench-hier.sh
+	contrib/bench-hier.sh \
+	contrib/selftests.sh contrib/noclone3.c
+
+# The kernel's memory-controller selftests, unmodified, against a v2 mount
+# under memcgfs-run: `make check-selftests KSRC=DIR [HOST_CGROUP=DIR]`,
+# DIR a kernel tree (as root; README, "The kernel's selftests").
+check-selftests: all
+	@test -n "$(KSRC)" || { echo "make check-selftests KSRC=DIR (a kernel tree)" >&2; exit 2; }
+	hc="$(HOST_CGROUP)"; $(SHELL) $(top_srcdir)/contrib/selftests.sh \
+		--builddir "$(abs_top_builddir)" --ksrc "$(KSRC)" $${hc:+--host-cgroup "$$hc"}
+.PHONY: check-selftests
 
 # systemd units: a template service (Restart=on-failure) and a mount unit.
 systemdsystemunit_DATA = contrib/memcgfs@.service contrib/mnt-memcgfs.mount

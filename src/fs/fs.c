@@ -472,9 +472,15 @@ void fs_files_changed(struct mcgfs *fs, uint64_t id, unsigned ctrl, bool psi)
 /* A removed cgroup's files keep their dentries while in use, and after:
  * FUSE keeps a dentry until its entry times out (fuse_dentry_delete()),
  * and ours last long, so the kernel would hold the inode, and this daemon
- * the node, until memory pressure shrinks the dcache.  An invalidated
- * entry is unhashed at once (d_invalidate()), so its inode goes, and
- * FORGET comes, with its last user. */
+ * the node, until memory pressure shrinks the dcache.  A deleted entry
+ * (fuse_reverse_inval_entry() with the child: d_invalidate(), its nlink
+ * cleared, d_delete()) is unhashed at once, so its inode goes, and FORGET
+ * comes, with its last user; and with its link count cleared, as
+ * kernfs_clear_inode_nlink() clears a removed node's, an inotify watch on
+ * the file hears IN_DELETE_SELF once the dentry goes (dentry_unlink_inode()).
+ * Only for a dentry still in use: vfs_rmdir() prunes the unused ones
+ * (shrink_dcache_parent()) before this runs, their inodes' link counts
+ * still 1, and FUSE has no way to clear those. */
 void fs_drop_removed_entries(struct mcgfs *fs, struct fs_node *n, uint64_t dir)
 {
 	bool zombie;
@@ -491,7 +497,8 @@ void fs_drop_removed_entries(struct mcgfs *fs, struct fs_node *n, uint64_t dir)
 		const struct fs_file *f = &fs->files[i];
 
 		if (fs_file_present(f, false))
-			fuse_lowlevel_notify_inval_entry(fs->se, dir, f->name, strlen(f->name));
+			fuse_lowlevel_notify_delete(fs->se, dir, node_ino(fs, n, i + 1), f->name,
+						    strlen(f->name));
 	}
 }
 
