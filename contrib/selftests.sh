@@ -54,15 +54,15 @@ fi
 # memory (or memcgfs) does not give it.  A failure not listed says so.
 reason() {
 	case $1 in
-	test_memcg_current_peak) echo "page cache written with write(2) is invisible to the /proc source" ;;
+	test_memcg_current_peak) echo "from /proc: page cache written with write(2) is invisible; from a host cgroup: not analysed" ;;
 	test_memcg_min | test_memcg_low) echo "memory.min and memory.low protect host pages only by reclaim, which neither source does on a v1 host" ;;
 	test_memcg_high | test_memcg_high_sync) echo "memory.high throttles host processes nowhere (a v1 host has none)" ;;
 	test_memcg_max) echo "the test expects memory.max to push anon to swap or page cache out; a v1 host without swap OOM-kills" ;;
 	test_memcg_reclaim) echo "memory.reclaim does not reclaim host pages" ;;
 	test_memcg_sock) echo "socket memory is not mirrored" ;;
 	test_memcg_oom_group_*) echo "memory.oom.group is not enforced on host processes" ;;
-	test_memcg_oom_events) echo "OOM events of host processes need the host-cgroup source's mirror" ;;
-	test_kmem_*|test_percpu_*) echo "kernel memory (slab, percpu, stacks) is mirrored only as one v1 kmem counter" ;;
+	test_memcg_oom_events) echo "not analysed (OOM kills of host processes are counted in both sources)" ;;
+	test_kmem_*|test_percpu_*) echo "from /proc: slab and percpu memory are invisible; from a v1 host: kernel memory is one kmem counter, mirrored as slab" ;;
 	test_memcg_inotify_delete_file) echo "hangs: vfs_rmdir() prunes the unused dentry of memory.events before FUSE can clear its link count, so no IN_DELETE_SELF comes (the run ends at the timeout)" ;;
 	test_memcg_inotify_delete_dir) echo "not reached: the test before it hangs" ;;
 	test_memcg_swap_max_peak) echo "skipped by the test: no swap on this machine" ;;
