@@ -195,8 +195,14 @@ static int write_pid(struct fs_call *c, char *buf)
 		if (opener != 0 && opener != uid && opener != suid)
 			return -EACCES;
 	} else {
-		struct mcg_cgroup *src = mcg_host_task_cgroup(c->fs->host, pid, tgid);
-		struct mcg_cgroup *common = src;
+		struct mcg_cgroup *src;
+		struct mcg_cgroup *common;
+
+		/* cgroup_mutex in the kernel: the checks and the migration
+		 * as one, against a subtree_control write (ctl_lock) */
+		pthread_mutex_lock(&c->fs->ctl_lock);
+		src = mcg_host_task_cgroup(c->fs->host, pid, tgid);
+		common = src;
 
 		while (!mcg_cgroup_is_descendant(c->cg, common))
 			common = mcg_cgroup_parent(common);
@@ -207,10 +213,10 @@ static int write_pid(struct fs_call *c, char *buf)
 		else if (!threadgroup && src != c->cg)
 			err = -EOPNOTSUPP;
 		else
-			err = 0;
+			err = mcg_host_attach(c->fs->host, pid, tgid, threadgroup, c->cg);
 		mcg_cgroup_put(src);
-		if (err)
-			return err;
+		pthread_mutex_unlock(&c->fs->ctl_lock);
+		return err;
 	}
 	return mcg_host_attach(c->fs->host, pid, tgid, threadgroup, c->cg);
 }

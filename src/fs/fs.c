@@ -801,7 +801,9 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	/* cgroup_destroy_locked(): a cgroup with tasks, here or below, stays. */
+	/* cgroup_destroy_locked(): a cgroup with tasks, here or below, stays;
+	 * host processes that exited are gone by now in the kernel. */
+	mcg_host_reap(fs->host);
 	err = mcg_workload_cgroup_rmdir(fs->wl, cg);
 	if (!err) {
 		g_autoptr(GArray) live = g_array_new(FALSE, FALSE, sizeof(fuse_ino_t));

@@ -717,6 +717,11 @@ int mcg_host_attach(struct mcg_host *h, pid_t tid, pid_t tgid, bool threadgroup,
 
 	pthread_mutex_lock(&h->lock);
 	p = g_hash_table_lookup(h->procs, GINT_TO_POINTER(tgid));
+	/* an entry of a process that exited, whose pid a new one has now */
+	if (p && proc_exited(p)) {
+		proc_forget(h, p);
+		p = NULL;
+	}
 	if (threadgroup)
 		err = attach_process(h, p, tgid, dst);
 	else
@@ -772,6 +777,26 @@ static void list_proc(const struct host_proc *p, struct mcg_cgroup *cg, enum mcg
 	}
 }
 
+/* Forgets the processes that exited and the watcher has not handled yet:
+ * in the kernel cgroup_exit() runs in do_exit(), before the parent's
+ * waitpid() returns, so a cgroup is empty and its files say so by then.
+ * Caller holds h->lock. */
+static void reap_exited(struct mcg_host *h)
+{
+	g_autoptr(GList) procs = g_hash_table_get_values(h->procs);
+
+	for (GList *l = procs; l; l = l->next)
+		if (proc_exited(l->data))
+			proc_forget(h, l->data);
+}
+
+void mcg_host_reap(struct mcg_host *h)
+{
+	pthread_mutex_lock(&h->lock);
+	reap_exited(h);
+	pthread_mutex_unlock(&h->lock);
+}
+
 void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list kind,
 		   GArray *pids)
 {
@@ -779,6 +804,7 @@ void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list
 	unsigned first = pids->len;
 
 	pthread_mutex_lock(&h->lock);
+	reap_exited(h);
 	if (!where) {
 		g_autoptr(GArray) tgids = proc_ids("/proc");
 

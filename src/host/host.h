@@ -26,8 +26,13 @@
  * thread made by a thread placed elsewhere.  A thread's exit is seen when
  * a list or the watcher (once a second, while any thread is placed alone)
  * finds its /proc entry gone.  cgroup.kill and cgroup.freeze act on the
- * processes whose leader is in the subtree or cgroup, as cgroup_kill()
- * walks CSS_TASK_ITER_PROCS; a signal stops or kills a whole process.
+ * processes whose leader is in the subtree or cgroup (__cgroup_kill()
+ * signals every thread; a signal kills or stops a whole process).
+ *
+ * Not seen: a child a placed process forks stays in the root here (the
+ * kernel's cgroup_post_fork() puts it in its parent's cgroup); with
+ * --host_cgroup it runs in the shadow on the host, whose memory is then
+ * charged, but it is not listed, killed or counted here.
  *
  * Locking: the module's lock, then the workload's hier_mutex (taken by
  * mcg_workload_host_tasks()); callers may hold locks of the file system
@@ -93,6 +98,10 @@ void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list
  * would show it, without waiting for the watcher's next look. */
 void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg);
 
+/* Forgets at once the processes that exited (the watcher would, a moment
+ * later): before an rmdir's check, as the kernel's exit empties a cgroup
+ * before the parent's wait returns. */
+void mcg_host_reap(struct mcg_host *h);
 /* cg was removed (rmdir): what the host module kept of it goes. */
 void mcg_host_cgroup_removed(struct mcg_host *h, struct mcg_cgroup *cg);
 

@@ -475,22 +475,29 @@ static void mirror_limits(struct mcg_host *h, struct host_shadow *sh)
 		}
 		mcg_cgroup_put(memcg);
 	}
+	if (!h->shadows->has_memsw)
+		memsw = sh->memsw;
 	if (mem != sh->limit) {
-		int err = write_limit(sh, "memory.limit_in_bytes", mem);
+		int err = write_limit(sh, "memory.limit_in_bytes", mem), err_sw = 0;
 
-		if (h->shadows->has_memsw && memsw != sh->memsw)
-			(void)write_limit(sh, "memory.memsw.limit_in_bytes", memsw);
-		if (err == -EINVAL)
+		if (memsw != sh->memsw)
+			err_sw = write_limit(sh, "memory.memsw.limit_in_bytes", memsw);
+		if (err == -EINVAL) {
 			err = write_limit(sh, "memory.limit_in_bytes", mem);
+			if (!err && err_sw == -EINVAL)
+				err_sw = write_limit(sh, "memory.memsw.limit_in_bytes", memsw);
+		}
 		/* v2's memory_max_write() reclaims, then OOM-kills until the
 		 * usage fits; v1's mem_cgroup_resize_max() gives up (EBUSY).
 		 * Under an emulated v2 the daemon kills as v2 would, and
-		 * tries again at the next look. */
+		 * tries both again at the next look. */
 		if (err == -EBUSY && mcg_engine_config(h->e)->hierarchy == MCG_HIERARCHY_V2) {
 			oom_kill_biggest(h, sh);
-			mem = sh->limit;
+			return;
 		}
-	} else if (h->shadows->has_memsw && memsw != sh->memsw) {
+		/* what the host refused otherwise is not asked again */
+		(void)err_sw;
+	} else if (memsw != sh->memsw) {
 		(void)write_limit(sh, "memory.memsw.limit_in_bytes", memsw);
 	}
 	sh->limit = mem;
@@ -532,6 +539,30 @@ static void mirror_events(struct mcg_host *h, struct host_shadow *sh)
 		mcg_cgroup_put(memcg);
 }
 
+/* memory.kmem.usage_in_bytes is hierarchical (memcg1_account_kmem():
+ * page_counter_charge() charges every ancestor), where memory.stat's rss,
+ * cache and shmem are the cgroup's own: its own kernel memory is its
+ * usage less its children's. */
+static unsigned long long local_kmem(const char *path)
+{
+	unsigned long long kmem = 0, child;
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	(void)read_ull(path, "memory.kmem.usage_in_bytes", &kmem);
+	while (d && (de = readdir(d))) {
+		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
+			g_autofree char *sub = g_build_filename(path, de->d_name, NULL);
+
+			if (read_ull(sub, "memory.kmem.usage_in_bytes", &child))
+				kmem -= MIN(kmem, child);
+		}
+	}
+	if (d)
+		closedir(d);
+	return kmem;
+}
+
 static void mirror_pages(struct mcg_host *h, struct host_shadow *sh)
 {
 	static const char *const keys[] = { "rss", "cache", "shmem" };
@@ -543,7 +574,7 @@ static void mirror_pages(struct mcg_host *h, struct host_shadow *sh)
 
 	if (!read_keys(sh->path, "memory.stat", keys, v, 3))
 		return;
-	(void)read_ull(sh->path, "memory.kmem.usage_in_bytes", &kmem);
+	kmem = local_kmem(sh->path);
 	now[SH_ANON] = (long)(v[0] / 4096);
 	now[SH_FILE] = (long)((v[1] > v[2] ? v[1] - v[2] : 0) / 4096);
 	now[SH_SHMEM] = (long)(v[2] / 4096);
