@@ -9,7 +9,6 @@
 # there, removed even after a failure.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
-HOSTTASK=$top_builddir/tests/hosttask
 V1=/sys/fs/cgroup/memory
 [ "$(id -u)" -eq 0 ] || skip "not root"
 [ "$(stat -f -c %T "$V1" 2>/dev/null)" = cgroupfs ] && [ -w "$V1/memory.limit_in_bytes" ] ||
@@ -27,19 +26,6 @@ remove_host_tree() {
 }
 trap 'cleanup; remove_host_tree "$H"' EXIT
 
-start_task() {
-	rm -f "$TMP/task.in" "$TMP/task.out"
-	mkfifo "$TMP/task.in" "$TMP/task.out" || fail mkfifo
-	"$HOSTTASK" < "$TMP/task.in" > "$TMP/task.out" &
-	task=$!
-	FS_PIDS="$FS_PIDS $task"
-	exec 7>"$TMP/task.in" 8<"$TMP/task.out"
-}
-cmd() {
-	echo "$*" >&7
-	read -r reply <&8
-	[ "$reply" = ok ] || fail "hosttask $*: $reply"
-}
 shadows() {
 	find "$H" -mindepth 1 -type d | wc -l
 }
@@ -121,7 +107,5 @@ fusermount3 -u "$M" 2>/dev/null || umount -l "$M"
 mount_fs "$M" --hierarchy=v2 --host_cgroup="$H"
 expect "a killed daemon's shadows removed" "$(shadows)" 1
 grep -qx "$task" "$H/cgroup.procs" || fail "its task not moved to $H"
-echo exit >&7
-exec 7>&- 8<&-
-wait "$task"
+end_task
 echo ok

@@ -9,30 +9,7 @@
 # kills it.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
-HOSTTASK=$top_builddir/tests/hosttask
 [ -x "$HOSTTASK" ] || fail "no $HOSTTASK"
-
-# start_task: a tests/hosttask process driven through two FIFOs (fds 7
-# and 8); its pid in $task.  cmd LINE: one command, done.  end_task: it
-# exits, and is waited for.
-start_task() {
-	rm -f "$TMP/task.in" "$TMP/task.out"
-	mkfifo "$TMP/task.in" "$TMP/task.out" || fail mkfifo
-	"$HOSTTASK" < "$TMP/task.in" > "$TMP/task.out" &
-	task=$!
-	FS_PIDS="$FS_PIDS $task"
-	exec 7>"$TMP/task.in" 8<"$TMP/task.out"
-}
-cmd() {
-	echo "$*" >&7
-	read -r reply <&8
-	[ "$reply" = ok ] || fail "hosttask $*: $reply"
-}
-end_task() {
-	echo exit >&7
-	exec 7>&- 8<&-
-	wait "$task"
-}
 
 # A host process of three threads; its pid in $task, its threads
 # ascending in $threads.

@@ -113,6 +113,29 @@ wait_unpopulated() {
 	done
 }
 
+# A tests/hosttask process driven through two FIFOs (fds 7 and 8):
+# start_task starts one, its pid in $task; cmd LINE runs one command and
+# fails the test unless it answers ok; end_task lets it exit and waits.
+HOSTTASK=$top_builddir/tests/hosttask
+start_task() {
+	rm -f "$TMP/task.in" "$TMP/task.out"
+	mkfifo "$TMP/task.in" "$TMP/task.out" || fail mkfifo
+	"$HOSTTASK" < "$TMP/task.in" > "$TMP/task.out" &
+	task=$!
+	FS_PIDS="$FS_PIDS $task"
+	exec 7>"$TMP/task.in" 8<"$TMP/task.out"
+}
+cmd() {
+	echo "$*" >&7
+	read -r reply <&8
+	[ "$reply" = ok ] || fail "hosttask $*: $reply"
+}
+end_task() {
+	echo exit >&7
+	exec 7>&- 8<&-
+	wait "$task"
+}
+
 # key_of FILE KEY: the value of one "key value" line (memory.stat,
 # cgroup.stat, memory.events)
 key_of() {
