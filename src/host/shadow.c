@@ -496,7 +496,6 @@ static void mirror_limits(struct mcg_host *h, struct host_shadow *sh)
 			return;
 		}
 		/* what the host refused otherwise is not asked again */
-		(void)err_sw;
 	} else if (memsw != sh->memsw) {
 		(void)write_limit(sh, "memory.memsw.limit_in_bytes", memsw);
 	}
