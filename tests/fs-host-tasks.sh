@@ -6,7 +6,7 @@
 # cgroup.events hear it), and cgroup.kill and cgroup.freeze act on it.
 # Its memory is charged from /proc: anon and mapped page cache, kept
 # across a move, freed at its exit (page cache stays), and a limit OOM-
-# kills it.
+# kills it; an exec replaces what it had.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
 [ -x "$HOSTTASK" ] || fail "no $HOSTTASK"
@@ -204,6 +204,22 @@ for h in v1 v2; do
 	wait_stat "$M/m2/memory.stat" $anon -lt $((1 << 20)) || fail "$h anon stays after the exit"
 	[ "$(key_of "$M/m1/memory.stat" $cache)" -ge $((8 << 20)) ] || fail "$h page cache went with the exit"
 	expect "$h no charge lost" "$(key_of "$M/memcgfs.audit" lost)" 0
+
+	# a runtime's child joins, then execs: what the old image made in the
+	# root goes with its mm, the new image's pages are the cgroup's
+	mkdir "$M/m3" || fail mkdir
+	start_task
+	cmd anon 16
+	echo "$task" > "$M/m3/cgroup.procs" || fail "$h join m3"
+	sleep 0.2
+	cmd exec
+	cmd anon 8
+	wait_stat "$M/m3/memory.stat" $anon -ge $((8 << 20)) || fail "$h the new image's anon not charged"
+	[ "$(key_of "$M/m3/memory.stat" $anon)" -lt $((12 << 20)) ] || fail "$h the old image's anon charged"
+	end_task
+	wait_unpopulated "$M/m3" || fail "$h exit after exec not seen"
+	wait_stat "$M/m3/memory.stat" $anon -lt $((1 << 20)) || fail "$h anon stays after the exec's exit"
+	rmdir "$M/m3" || fail "$h rmdir m3"
 
 	# a limit the process's memory meets: the OOM killer kills it
 	echo $((16 << 20)) > "$M/m2/$limit" || fail "$h limit"

@@ -11,6 +11,8 @@
  *   write PATH MIB   writes MIB MiB to PATH with write(2): page cache it
  *                    does not map
  *   threads N        starts N threads that sleep until the process ends
+ *   exec             executes itself afresh (a new mm, the same pid); the
+ *                    new image answers
  *   exit             exits 0 (as does the end of stdin)
  */
 #define _GNU_SOURCE
@@ -66,7 +68,7 @@ static void *map_file(const char *path, size_t len)
 	return p;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char line[512], path[400];
 	void *anon = NULL, *file = NULL;
@@ -74,6 +76,8 @@ int main(void)
 	unsigned long n;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "--execed"))
+		printf("ok\n");
 	while (fgets(line, sizeof(line), stdin)) {
 		const char *err = NULL;
 
@@ -118,6 +122,11 @@ int main(void)
 				if (pthread_create(&t, NULL, sleeper, NULL))
 					err = "pthread_create";
 			}
+		} else if (!strcmp(line, "exec\n")) {
+			/* stdin is read a line at a time and the test waits for
+			 * each answer: nothing buffered is lost */
+			execl("/proc/self/exe", "hosttask", "--execed", (char *)NULL);
+			err = strerror(errno);
 		} else if (!strcmp(line, "exit\n")) {
 			break;
 		} else {

@@ -73,6 +73,7 @@ struct host_proc {
 	struct mcg_host_group *group;
 	long held[HOST_NR_KINDS];
 	long in_root[HOST_NR_KINDS];
+	uint64_t image;			/* its mm as last seen (host_sample()); 0: unknown */
 	bool oom_killed;
 	bool moved;			/* its group holds pages of a cgroup it left */
 };
@@ -179,7 +180,17 @@ static bool thread_alive(pid_t tgid, pid_t tid)
  *
  * A process's memory when it joins was made in the root, which charges
  * no memcg: it stays uncharged (in_root) and its frees take from there
- * first.  Its exit frees its anon, shmem, stacks and page tables, and
+ * first.  An execve() between two looks (a runtime's child joins, then
+ * execs the container's program) replaces the mm: the old image's anon,
+ * shmem and page tables are freed where they were (exec_mmap() drops the
+ * old mm), and everything the new image has is its own, made in its
+ * cgroup; the page cache the old image mapped stays charged, so RssFile
+ * goes on counting from where it stood.  An exec is seen as a change of
+ * the mm's layout in /proc/PID/stat (start_code, start_stack, arg_start,
+ * env_end: do_task_stat(), fs/proc/array.c), which address-space
+ * randomisation makes differ from one image to the next; without it (or
+ * without ptrace access, where the fields read 0 or 1) an exec of the
+ * same layout passes as an ordinary change.  Its exit frees its anon, shmem, stacks and page tables, and
  * leaves its page cache charged (mcg_workload_host_group_exit()).  If the
  * OOM killer chooses it (its charge, or another's, could not be made),
  * the workload sends it SIGKILL and nothing more is charged for it.
@@ -187,17 +198,57 @@ static bool thread_alive(pid_t tgid, pid_t tid)
 
 #define HOST_THREAD_STACK_PAGES 4	/* THREAD_SIZE 16 KiB / 4 KiB */
 
-/* The process's pages of each kind now: 0, or -1 if it cannot be read
- * (it is exiting). */
-static int host_sample(pid_t tgid, long pages[HOST_NR_KINDS], unsigned *cpu)
+/* The host CPU the process last ran on and its image, a digest of its
+ * mm's layout (0: no mm, hidden, or unreadable), from /proc/PID/stat:
+ * fields counted from 1 as in proc(5), start_code 26, start_stack 28,
+ * task_cpu() 39, arg_start 48, env_end 51. */
+static uint64_t host_stat(pid_t tgid, unsigned *cpu)
+{
+	char path[48], line[512];
+	uint64_t digest = 0;
+	bool hidden = false;
+	FILE *f;
+
+	*cpu = 0;
+	g_snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof(line), f)) {
+		char *p = strrchr(line, ')');
+
+		for (unsigned field = 3; p && field <= 51; field++) {
+			unsigned long long v;
+
+			p = strchr(p + 1, ' ');	/* the space before field */
+			if (!p)
+				break;
+			v = strtoull(p + 1, NULL, 10);
+			if (field == 39)
+				*cpu = (unsigned)v;
+			if (field == 28 && v == 0)
+				hidden = true;	/* no mm, or no ptrace access */
+			if (field == 26 || field == 28 || field == 48 || field == 51)
+				digest = digest * 1000003u ^ v;
+		}
+	}
+	fclose(f);
+	return hidden ? 0 : digest;
+}
+
+/* The process's pages of each kind now, the emulated CPU it last ran on
+ * and its image (host_stat()): 0, or -1 if it cannot be read (it is
+ * exiting, or it execed while it was read: the counts could be of
+ * either mm). */
+static int host_sample(pid_t tgid, long pages[HOST_NR_KINDS], unsigned *cpu, uint64_t *image)
 {
 	static const char *const key[] = { "RssAnon:", "RssFile:", "RssShmem:", "VmPTE:",
 					   "Threads:" };
 	char path[48], line[256];
-	unsigned long long last_cpu = 0;
 	unsigned found = 0;
 	FILE *f;
 
+	*image = host_stat(tgid, cpu);
 	g_snprintf(path, sizeof(path), "/proc/%d/status", (int)tgid);
 	f = fopen(path, "re");
 	if (!f)
@@ -220,22 +271,7 @@ static int host_sample(pid_t tgid, long pages[HOST_NR_KINDS], unsigned *cpu)
 	for (unsigned k = 0; k < HOST_NR_KINDS; k++)
 		if (!(found & (1u << k)))
 			pages[k] = 0;
-	/* task_cpu(), the 39th field of /proc/PID/stat */
-	g_snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(line, sizeof(line), f)) {
-			char *p = strrchr(line, ')');
-
-			for (unsigned field = 2; p && field < 39; field++)
-				p = strchr(p + 1, ' ');
-			if (p)
-				last_cpu = strtoull(p + 1, NULL, 10);
-		}
-		fclose(f);
-	}
-	*cpu = (unsigned)last_cpu;
-	return 0;
+	return host_stat(tgid, cpu) == *image ? 0 : -1;
 }
 
 /* Takes the process's memory now as made in the root: where a process
@@ -246,9 +282,28 @@ static void memory_baseline(struct mcg_host *h, struct host_proc *p)
 
 	if (h->shadows)
 		return;	/* the host kernel accounts it (shadow.c) */
-	if (host_sample(p->tgid, p->held, &cpu) != 0)
+	if (host_sample(p->tgid, p->held, &cpu, &p->image) != 0)
 		memset(p->held, 0, sizeof(p->held));
 	memcpy(p->in_root, p->held, sizeof(p->held));
+}
+
+/* p execed: the old image's anon, shmem and page tables are gone,
+ * wherever they were charged; its page cache and its one thread's stack
+ * stay, and the new image's own pages count from 0 (see "Memory").
+ * Caller holds h->lock. */
+static void memory_exec(struct mcg_host *h, struct host_proc *p)
+{
+	static const enum host_kind mm_kinds[] = { HOST_ANON, HOST_SHMEM, HOST_PAGETABLES };
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(mm_kinds); i++) {
+		enum host_kind k = mm_kinds[i];
+		long charged = p->held[k] - p->in_root[k];
+
+		if (charged > 0 && p->group)
+			mcg_workload_host_group_free(h->wl, p->group, host_page_kind[k], charged);
+		p->held[k] = 0;
+		p->in_root[k] = 0;
+	}
 }
 
 /* Charges what p made since the last look, frees what it gave back.
@@ -256,11 +311,16 @@ static void memory_baseline(struct mcg_host *h, struct host_proc *p)
 static void memory_update(struct mcg_host *h, struct host_proc *p)
 {
 	long now[HOST_NR_KINDS];
+	uint64_t image;
 	unsigned cpu;
 	int nid;
 
-	if (h->shadows || host_sample(p->tgid, now, &cpu) != 0)
+	if (h->shadows || host_sample(p->tgid, now, &cpu, &image) != 0)
 		return;
+	if (image && p->image && image != p->image)
+		memory_exec(h, p);
+	if (image)
+		p->image = image;
 	cpu %= h->nr_cpus;
 	nid = (int)((unsigned long)cpu * h->nr_nodes / h->nr_cpus);
 	for (unsigned k = 0; k < HOST_NR_KINDS; k++) {
