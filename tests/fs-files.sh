@@ -126,6 +126,7 @@ cat > "$TMP/want" <<'LIST'
 -rw-r--r-- memcgfs.clock
 -r--r--r-- memcgfs.flush_stats
 -rw-r--r-- memcgfs.lock_stat
+-r--r--r-- memcgfs.proc_cgroups
 -r--r--r-- memcgfs.read_stats
 -rw-r--r-- memcgfs.trace
 -rw-r--r-- memcgfs.workload

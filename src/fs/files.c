@@ -825,6 +825,62 @@ static int show_cgroup_stat(struct fs_call *c, GString *out)
 	return 0;
 }
 
+/*
+ * memcgfs.proc_cgroups (v2 root): /proc/cgroups as a host whose every
+ * controller is on cgroup2 shows it, for the release and its build
+ * (memcgfs-run(1) binds it over /proc/cgroups).  proc_cgroupstats_show(),
+ * kernel/cgroup/cgroup-v1.c: a row per subsystem the kernel is built with,
+ * in include/linux/cgroup_subsys.h order, by legacy name (io is blkio):
+ * hierarchy 0 (cgrp_dfl_root), num_cgroups the default hierarchy's
+ * nr_cgrps (the root, its descendants, and the dying ones until they are
+ * freed: css_free_rwork_fn()), enabled 1.  Debian's amd64 configs build
+ * cpuset, cpu, cpuacct, blkio, memory, devices, freezer, net_cls,
+ * perf_event, net_prio, hugetlb, pids and rdma in 5.10, 6.1, 6.12 and 7.3,
+ * misc from 6.1 (CONFIG_CGROUP_MISC; its 5.10 predates it), and neither
+ * dmem nor debug (linux-config-VER, config.amd64_none_amd64).  From 6.15
+ * (present in Debian's 7.2 and 7.3 sources, absent in 6.12's) a subsystem
+ * with cgroup2 files and no v1 files is left out (cgroup1_subsys_absent()):
+ * memory built without CONFIG_MEMCG_V1 (the layout's has_v1) and cpuset
+ * without CONFIG_CPUSETS_V1, which Debian leaves off from 6.12 on.
+ */
+static const struct {
+	const char *legacy_name;
+	unsigned since;		/* MCG_KVER() of Debian's first build with it */
+	enum { V1_FILES, V1_MEMCG, V1_NONE_FROM_6_12 } v1;
+} proc_cgroups_subsys[] = {
+	{ "cpuset", 0, V1_NONE_FROM_6_12 }, { "cpu", 0, V1_FILES }, { "cpuacct", 0, V1_FILES },
+	{ "blkio", 0, V1_FILES }, { "memory", 0, V1_MEMCG }, { "devices", 0, V1_FILES },
+	{ "freezer", 0, V1_FILES }, { "net_cls", 0, V1_FILES }, { "perf_event", 0, V1_FILES },
+	{ "net_prio", 0, V1_FILES }, { "hugetlb", 0, V1_FILES }, { "pids", 0, V1_FILES },
+	{ "rdma", 0, V1_FILES }, { "misc", MCG_KVER(6, 1), V1_FILES },
+};
+
+static int show_proc_cgroups(struct fs_call *c, GString *out)
+{
+	const struct mcg_layout *layout = mcg_engine_layout(c->fs->e);
+	unsigned version = layout->version;
+	unsigned nr_cgrps = 1 + mcg_cgroup_nr_descendants(c->fs->e, c->cg) +
+			    mcg_cgroup_nr_dying_descendants(c->fs->e, c->cg);
+
+	g_string_append(out, "#subsys_name\thierarchy\tnum_cgroups\tenabled\n");
+	for (unsigned i = 0; i < G_N_ELEMENTS(proc_cgroups_subsys); i++) {
+		bool absent = false;
+
+		if (version < proc_cgroups_subsys[i].since)
+			continue;
+		if (version >= MCG_KVER(6, 15)) {
+			if (proc_cgroups_subsys[i].v1 == V1_MEMCG)
+				absent = !layout->has_v1;
+			else if (proc_cgroups_subsys[i].v1 == V1_NONE_FROM_6_12)
+				absent = true;
+		}
+		if (!absent)
+			g_string_append_printf(out, "%s\t0\t%u\t1\n",
+					       proc_cgroups_subsys[i].legacy_name, nr_cgrps);
+	}
+	return 0;
+}
+
 static int show_limit_int(GString *out, int v)
 {
 	if (v == INT_MAX)
@@ -2416,6 +2472,8 @@ static const struct fs_file v2_files[] = {
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.clock", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, fs_show_clock, fs_write_clock, 0, ALL_KERNELS },
+	{ "memcgfs.proc_cgroups", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_proc_cgroups, NULL, 0,
+	  ALL_KERNELS },
 	{ "memcgfs.charge", WO, FS_EMULATOR, NULL, fs_write_charge, 0, ALL_KERNELS },
 };
 
