@@ -290,6 +290,44 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	rmdir "$M/deleg"
 fi
 
+# forks (cgroup_post_fork()): what a placed process forks is where it is,
+# listed at once, and cgroup.kill kills it too; what it forked before it
+# was placed stays in the root
+M=$TMP/v2
+mkdir "$M/f" || fail mkdir
+rm -f "$TMP/go"
+mkfifo "$TMP/go" || fail mkfifo
+sh -c 'sleep 60 & echo $! > "$1.early"; cat "$1" > /dev/null; sleep 60 & sleep 60' sh "$TMP/go" &
+parent=$!
+FS_PIDS="$FS_PIDS $parent"
+i=0
+until [ -s "$TMP/go.early" ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "no early child"
+	sleep 0.05
+done
+early=$(cat "$TMP/go.early")
+FS_PIDS="$FS_PIDS $early"
+echo "$parent" > "$M/f/cgroup.procs" || fail "join f"
+echo > "$TMP/go"
+i=0
+until [ "$(wc -l < "$M/f/cgroup.procs")" -eq 3 ]; do
+	i=$((i + 1))
+	[ $i -gt 60 ] && fail "forked children not in f: $(lines "$M/f/cgroup.procs")"
+	sleep 0.05
+done
+grep -qx "$parent" "$M/f/cgroup.procs" || fail "the parent left f"
+grep -qx "$early" "$M/cgroup.procs" || fail "a child forked before the move left the root"
+grep -qx "$early" "$M/f/cgroup.procs" && fail "a child forked before the move followed"
+grep -qxFf "$M/f/cgroup.procs" "$M/cgroup.procs" && fail "f's tasks also in the root"
+echo 1 > "$M/f/cgroup.kill" || fail "kill f"
+wait "$parent"
+expect "forking parent killed" "$?" 137
+wait_unpopulated "$M/f" || fail "f's children not killed"
+kill -0 "$early" 2>/dev/null || fail "the root's child was killed"
+kill "$early"
+rmdir "$M/f" || fail "rmdir f"
+
 # the daemon's end: a task it stopped goes on
 M=$TMP/v2
 mkdir "$M/z" || fail mkdir

@@ -33,6 +33,20 @@
  * their three css_sets would.  A process with no placement left (back in
  * the root, every thread with it) is forgotten.
  *
+ * Fork.  A child inherits the cgroup of the thread that forked it
+ * (cgroup_post_fork() links it to its parent's css_set); children forked
+ * before a move stay where they were.  /proc has no fork event, so the
+ * watcher looks, every HOST_SAMPLE_MS and before a list, a read of memory
+ * files or a kill, at the children of each thread placed in an emulated
+ * cgroup (/proc/TGID/task/TID/children, CONFIG_PROC_CHILDREN, which
+ * Debian's kernels have): one started since its parent's last look (its
+ * start time, /proc/PID/stat field 22, in clock ticks since boot) is
+ * placed whole where that thread is, as if written to its cgroup.procs.
+ * What this cannot see: a child that exits, or is reparented, between two
+ * looks; and it places one found in the same clock tick as the last look
+ * even if it was moved back to the root meanwhile.  With --host_cgroup the
+ * host kernel has put the child in the thread's shadow already.
+ *
  * Exit.  Each known process has a pidfd in the watcher's epoll set, keyed
  * by its tgid; it becomes readable once the whole thread group has exited
  * (pidfd_poll()), and the watcher then undoes its placements, as
@@ -76,6 +90,9 @@ struct host_proc {
 	uint64_t image;			/* its mm as last seen (host_sample()); 0: unknown */
 	bool oom_killed;
 	bool moved;			/* its group holds pages of a cgroup it left */
+	/* Children started at or after this boot-time clock tick are new to
+	 * it (see "Fork"). */
+	unsigned long long children_since;
 };
 
 /* ... and, once every this many looks, for exited threads placed apart. */
@@ -141,6 +158,42 @@ static GArray *proc_threads(pid_t tgid)
 
 	g_snprintf(dir, sizeof(dir), "/proc/%d/task", (int)tgid);
 	return proc_ids(dir);
+}
+
+/* Now, and a process's start, in clock ticks since boot (the kernel's
+ * start_boottime as /proc/PID/stat field 22 shows it: nsec_to_clock_t()). */
+static unsigned long long boot_ticks_now(void)
+{
+	struct timespec ts;
+	unsigned long long hz = (unsigned long long)sysconf(_SC_CLK_TCK);
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (unsigned long long)ts.tv_sec * hz +
+	       (unsigned long long)ts.tv_nsec / (1000000000ull / hz);
+}
+
+/* 0 if it cannot be read (it exited). */
+static unsigned long long proc_start_ticks(pid_t pid)
+{
+	char path[48], line[512];
+	unsigned long long start = 0;
+	FILE *f;
+
+	g_snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof(line), f)) {
+		char *p = strrchr(line, ')');
+
+		for (unsigned field = 3; p && field <= 22; field++) {
+			p = strchr(p + 1, ' ');
+			if (p && field == 22)
+				start = strtoull(p + 1, NULL, 10);
+		}
+	}
+	fclose(f);
+	return start;
 }
 
 static bool thread_alive(pid_t tgid, pid_t tid)
@@ -464,6 +517,7 @@ static struct host_proc *proc_new(struct mcg_host *h, pid_t tgid)
 	p = g_new0(struct host_proc, 1);
 	p->tgid = tgid;
 	p->pidfd = fd;
+	p->children_since = boot_ticks_now();
 	memory_baseline(h, p);
 	g_hash_table_insert(h->procs, GINT_TO_POINTER(tgid), p);
 	/* the watcher waits without a timeout while it knows no process */
@@ -532,8 +586,11 @@ static uint64_t monotonic_ns(void)
 
 /* Every HOST_SAMPLE_MS while it knows a process: each one's memory, and
  * now and then its threads placed apart that exited. */
+static void adopt_children(struct mcg_host *h);
+
 static void watcher_sample(struct mcg_host *h, unsigned round)
 {
+	adopt_children(h);
 	g_autoptr(GList) procs = g_hash_table_get_values(h->procs);
 
 	host_shadows_sample(h, NULL);
@@ -803,6 +860,63 @@ struct mcg_cgroup *mcg_host_task_cgroup(struct mcg_host *h, pid_t tid, pid_t tgi
 	return cg ? cg : mcg_cgroup_get(mcg_engine_root(h->e));
 }
 
+/* ---- forks ------------------------------------------------------------------ */
+
+/* Places the children that placed threads forked since their process's
+ * last look where the forking thread is (see "Fork"), and theirs in
+ * turn.  Caller holds h->lock. */
+static void adopt_children(struct mcg_host *h)
+{
+	g_autoptr(GPtrArray) work = g_ptr_array_new();
+	unsigned long long now = boot_ticks_now();
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, h->procs);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_ptr_array_add(work, v);
+	for (unsigned w = 0; w < work->len; w++) {
+		struct host_proc *p = g_ptr_array_index(work, w);
+		unsigned long long since = p->children_since;
+		g_autoptr(GArray) tids = NULL;
+
+		if (!p->cg && !(p->threads && g_hash_table_size(p->threads)))
+			continue;	/* nothing of it placed: its children are the root's */
+		p->children_since = now;
+		tids = proc_threads(p->tgid);
+		for (unsigned i = 0; i < tids->len; i++) {
+			pid_t t = g_array_index(tids, pid_t, i), child;
+			struct mcg_cgroup *cg = thread_cg(p, t, NULL);
+			char path[64];
+			FILE *f;
+
+			if (!cg)
+				continue;
+			g_snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)p->tgid,
+				   (int)t);
+			f = fopen(path, "re");
+			if (!f)
+				continue;
+			while (fscanf(f, "%d", &child) == 1) {
+				unsigned long long start;
+				struct host_proc *c;
+
+				if (g_hash_table_contains(h->procs, GINT_TO_POINTER(child)))
+					continue;
+				start = proc_start_ticks(child);
+				if (!start || start < since || attach_process(h, NULL, child, cg))
+					continue;
+				c = g_hash_table_lookup(h->procs, GINT_TO_POINTER(child));
+				if (c) {
+					c->children_since = start;
+					g_ptr_array_add(work, c);
+				}
+			}
+			fclose(f);
+		}
+	}
+}
+
 /* ---- lists ------------------------------------------------------------------ */
 
 /* Appends p's tasks in cg (NULL: the root) of that kind. */
@@ -865,6 +979,7 @@ void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list
 
 	pthread_mutex_lock(&h->lock);
 	reap_exited(h);
+	adopt_children(h);
 	if (!where) {
 		g_autoptr(GArray) tgids = proc_ids("/proc");
 
@@ -906,6 +1021,7 @@ void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg)
 	gpointer v;
 
 	pthread_mutex_lock(&h->lock);
+	adopt_children(h);
 	host_shadows_sample(h, cg);
 	g_hash_table_iter_init(&it, h->procs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
@@ -932,6 +1048,7 @@ void mcg_host_kill(struct mcg_host *h, struct mcg_cgroup *cg)
 	gpointer v;
 
 	pthread_mutex_lock(&h->lock);
+	adopt_children(h);
 	g_hash_table_iter_init(&it, h->procs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		struct host_proc *p = v;
@@ -948,6 +1065,7 @@ void mcg_host_freeze_changed(struct mcg_host *h, struct mcg_cgroup *cg)
 	gpointer v;
 
 	pthread_mutex_lock(&h->lock);
+	adopt_children(h);
 	g_hash_table_iter_init(&it, h->procs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		struct host_proc *p = v;
