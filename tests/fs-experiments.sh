@@ -3,7 +3,7 @@
 # Every patch's experiment in --quick mode, through real mounts: the table,
 # DIR/NAME.tsv well formed with exactly one headline row, and the plot
 # where gnuplot is installed.  No timing is asserted: this machine's
-# figures belong to the README, not to a test.
+# figures belong to doc/experiments.md, not to a test.
 . "${top_srcdir:-.}/tests/fs-lib.sh"
 
 BENCH=$top_builddir/memcgfs-bench

@@ -41,8 +41,8 @@ struct fuse_args;
 
 /* The default --max_cgroups: as many cgroups as a quarter of this
  * machine's memory holds at nr_cpus emulated CPUs, each some 8 KiB and
- * 3 KiB per CPU of the engine's, the workload's and the node's (README,
- * "memory per cgroup"), between 1024 and 1000000.  In the kernel the
+ * 3 KiB per CPU of the engine's, the workload's and the node's
+ * (doc/benchmarks.md, "The engine"), between 1024 and 1000000.  In the kernel the
  * creator's memcg pays for a cgroup's memory; nothing pays here. */
 unsigned mcgfs_default_max_cgroups(unsigned nr_cpus);
 

@@ -265,7 +265,7 @@ const struct mcg_patch mcg_patch_seed000 = {
 	.base = "6.1",
 	.title = "mm: memcg: use rstat for non-hierarchical stats",
 	.upstream = "Yosry Ahmed, 2023-07 (Linux 6.6); the thread: "
-		"../shared/seeds/000_9262c5599c5d289b.txt",
+		"https://lore.kernel.org/r/20230724113104.6994bd471fb926ceeaf46707@linux-foundation.org",
 	.published = "cat memory.stat of 1000 v1 memcgs at 256 CPUs: sys 0m0.120s -> 0m0.027s, "
 		"real 0m0.125s -> 0m0.032s (seed 000 (000_9262c5599c5d289b.txt))",
 	.before_help = "6.1: v1 local stats summed over every CPU at read time",

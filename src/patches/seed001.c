@@ -343,7 +343,8 @@ const struct mcg_patch mcg_patch_seed001 = {
 	.base = "7.3",
 	.title = "mm/memcontrol: drop non-hierarchical memcg-wide stats in non-v1 kernels",
 	.upstream = "Joanne Koong, [PATCH v1] (proposed, against 7.x); "
-		"../shared/seeds/001_81eb96957b7169e7.txt",
+		"linux-mm, \"[PATCH v1] mm/memcontrol: drop non-hierarchical memcg-wide stats "
+		"in non-v1 kernels\"",
 	.published = "memcg flush function 2452 -> 2397 TSC ticks (-2.2%, 95% interval [-4.53%, "
 		"-0.14%]), memcg-wide aggregation 1231 -> 1180 (-4.1%), a median of 1.5 of "
 		"the 77 memcg-wide items changed per flush, 70 samples (seed 001 "

@@ -279,7 +279,7 @@ const struct mcg_patch mcg_patch_seed002 = {
 	.base = "6.12",
 	.title = "cgroup: separate rstat trees",
 	.upstream = "JP Kobryn, [PATCH 0/4 v2] (Linux 6.16); "
-		"../shared/seeds/002_1e0dda548804a34a.txt",
+		"linux-mm, \"Re: [PATCH 0/4 v2] cgroup: separate rstat trees\" (Michal Koutny, 2025-03)",
 	.published = "a kernel build in a nested cgroup with constant readers of "
 		"{memory,io,cpu,cgroup}.stat: workload sys 5m20.163s -> 5m3.454s; without "
 		"readers 5m4.996s -> 5m0.943s (seed 002 (002_1e0dda548804a34a.txt))",

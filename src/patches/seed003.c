@@ -145,7 +145,8 @@ const struct mcg_patch mcg_patch_seed003 = {
 	.name = "seed003",
 	.base = "5.10",
 	.title = "memcg: optimize memory.numa_stat like memory.stat",
-	.upstream = "Shakeel Butt, 2020-03 (Linux 5.8); ../shared/seeds/003_7d5ceeed4dba1cf5.txt",
+	.upstream = "Shakeel Butt, 2020-03 (Linux 5.8); the thread: "
+		"https://lore.kernel.org/r/20200424023852.GA464082@cmpxchg.org",
 	.published = "cat of root memory.numa_stat with 10000 memcgs: real 0m0.700s -> 0m0.001s, "
 		"user+sys 0m0.698s -> 0m0.001s (seed 003 (003_7d5ceeed4dba1cf5.txt))",
 	.before_help = "5.10 - patch: v1 numa_stat walks the subtree summing per-CPU locals",

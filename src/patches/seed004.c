@@ -166,7 +166,8 @@ const struct mcg_patch mcg_patch_seed004 = {
 	.any_base = "5.10",
 	.title = "memcg remove css_get/put per pages",
 	.upstream = "KAMEZAWA Hiroyuki, [RFC][PATCH] 2010-06-08 (against 2.6.35); "
-		"../shared/seeds/004_1f72ee0d30b3a5a7.txt",
+		"linux-mm, \"Re: [RFC][PATCH] memcg remove css_get/put per pages\" "
+		"(Balbir Singh, 2010-06-08)",
 	.published = "a multi-threaded page-fault program: clear_page_c 25.72% -> 26.16% of "
 		"cycles, refcounting 17.2% of cycles before, _raw_spin_lock 2.37% -> 11.73% "
 		"(seed 004 (004_1f72ee0d30b3a5a7.txt))",
