@@ -422,7 +422,7 @@ START_TEST(test_memcg_objects_charged_in_bytes)
 
 	wl = era_pool(eras[_i], CPUS, NODES, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
-	mcg_memcg_objects(mcg_engine_layout(e), CPUS, NODES, cfg.kernel.memcg_v1, &o);
+	mcg_memcg_objects(&mcg_engine_config(e)->kernel, CPUS, NODES, &o);
 	for (unsigned i = 0; i < o.nr; i++)
 		max_obj = o.obj[i].bytes > max_obj ? o.obj[i].bytes : max_obj;
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", true, &p), 0);
@@ -507,6 +507,107 @@ START_TEST(test_free_with_dying_parents_objects)
 	mcg_workload_free(wl);
 	mcg_cgroup_put(d);
 	mcg_cgroup_put(q);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/*
+ * What mkdir charges the parent for a new memcg on a v1 hierarchy at 2
+ * possible CPUs and one node, release by release: the objects' bytes
+ * (mem_cgroup_alloc(); kzalloc objects by obj_full_size(), per-CPU ones by
+ * pcpu_obj_full_size() from 6.1, size x CPUs before), the smallest limit
+ * at which a child's mkdir succeeds under a fresh parent, and the v1 kmem
+ * pages after each of eight children made in turn under one parent, the
+ * object stock carrying the remainders (obj_cgroup_charge(),
+ * refill_obj_stock()).  6.18 is this machine's kernel: it accepts a child
+ * under 12288 bytes, refuses it under 8192 and 4096, and its kmem pages
+ * after four children are 3 5 8 10, as its kernel's were (its own item
+ * counts, 40 state slots, 31 events and 33 node slots in its BTF, part
+ * from 6.12's from the fifth child on: 13 there, 12 here).
+ */
+static void check_conserved(struct mcg_workload *wl);
+
+START_TEST(test_memcg_objects_at_two_cpus)
+{
+	static const struct {
+		const char *release;
+		unsigned nr;
+		size_t bytes[5];
+		unsigned long first;	/* pages: the smallest limit that takes one */
+		unsigned long kmem[8];
+	} want[] = {
+		{ "5.4", 0, { 0 }, 0, { 0 } },
+		{ "5.10", 4, { 2224, 2224, 592, 592 }, 2, { 2, 3, 5, 6, 7, 9, 10, 11 } },
+		{ "6.1", 2, { 4384, 2752 }, 2, { 2, 4, 6, 8, 10, 11, 13, 15 } },
+		{ "6.12", 5, { 2056, 4352, 96, 1032, 1984 }, 3, { 3, 5, 8, 10, 12, 15, 17, 19 } },
+		{ "6.18", 5, { 2056, 4352, 96, 1032, 1984 }, 3, { 3, 5, 8, 10, 12, 15, 17, 19 } },
+		{ "7.3", 5, { 2056, 5376, 96, 2056, 3200 }, 4, { 4, 7, 10, 13, 16, 19, 22, 25 } },
+	};
+	const char *why = NULL;
+	struct mcg_engine_config cfg;
+	struct mcg_memcg_objects o;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *root, *p, *kid;
+	unsigned n = 0;
+	int err = 0;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	cfg.nr_nodes = 1;
+	cfg.flush_period_ms = 0;
+	cfg.hierarchy = MCG_HIERARCHY_V1;
+	ck_assert_int_eq(mcg_patch_resolve(want[_i].release, NULL, &cfg.kernel, &why), 0);
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	wl = mcg_workload_new(e, "preset=idle", &err);
+	ck_assert_ptr_nonnull(wl);
+	root = mcg_engine_root(e);
+
+	mcg_memcg_objects(&mcg_engine_config(e)->kernel, 2, 1, &o);
+	ck_assert_uint_eq(o.nr, want[_i].nr);
+	for (unsigned i = 0; i < o.nr; i++)
+		ck_assert_uint_eq(o.obj[i].bytes, want[_i].bytes[i]);
+	mcg_memcg_objects_clear(&o);
+
+	/* A fresh parent per limit: one page short refuses, the limit takes. */
+	for (unsigned long pages = want[_i].first ? want[_i].first - 1 : 0;
+	     pages <= want[_i].first; pages++) {
+		char name[16];
+		int rc;
+
+		g_snprintf(name, sizeof(name), "p%u", n++);
+		ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, name, true, &p), 0);
+		ck_assert_int_eq(mcg_workload_set_limit(wl, p, MCG_COUNTER_MEMORY, MCG_FIELD_MAX,
+							pages, true), 0);
+		rc = mcg_workload_cgroup_create(wl, p, "c", true, &kid);
+		ck_assert_msg(rc == (pages < want[_i].first ? -ENOMEM : 0),
+			      "%s: a child under %lu pages: %d", want[_i].release, pages, rc);
+		if (rc == 0) {
+			ck_assert_uint_eq(mcg_counter_read(p, MCG_COUNTER_KMEM, MCG_FIELD_USAGE),
+					  want[_i].first);
+			mcg_cgroup_put(kid);
+		}
+		mcg_cgroup_put(p);
+	}
+
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "seq", true, &p), 0);
+	for (unsigned k = 0; k < G_N_ELEMENTS(want[_i].kmem); k++) {
+		char name[16];
+
+		g_snprintf(name, sizeof(name), "k%u", k);
+		ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, name, true, &kid), 0);
+		mcg_cgroup_put(kid);
+		ck_assert_msg(mcg_counter_read(p, MCG_COUNTER_KMEM, MCG_FIELD_USAGE) ==
+				      want[_i].kmem[k],
+			      "%s: kmem %lu pages after %u children, want %lu", want[_i].release,
+			      mcg_counter_read(p, MCG_COUNTER_KMEM, MCG_FIELD_USAGE), k + 1,
+			      want[_i].kmem[k]);
+	}
+	mcg_cgroup_put(p);
+	__mcg_memcg_flush_stats(e, root, true);
+	check_conserved(wl);
+	mcg_workload_free(wl);
 	mcg_engine_free(e);
 }
 END_TEST
@@ -1729,6 +1830,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_loop_test(tc, test_dying_kmem_uncharge_goes_to_live_ancestor, 0, 4);
 	tcase_add_loop_test(tc, test_memcg_objects_charged_in_bytes, 0, 4);
 	tcase_add_loop_test(tc, test_free_with_dying_parents_objects, 0, 4);
+	tcase_add_loop_test(tc, test_memcg_objects_at_two_cpus, 0, 6);
 	tcase_add_test(tc, test_v1_limits);
 	tcase_add_test(tc, test_profile_files);
 	tcase_add_test(tc, test_profile_nodes);

@@ -136,6 +136,29 @@ end_task() {
 	wait "$task"
 }
 
+# nobody_ready: true where the test, as root, can act as user nobody
+# (65534) with setpriv(1): nobody reaches $TMP (made 0755) and the
+# binaries it runs.  make check names them by a path relative to the
+# build, which nobody follows even in a tree it cannot read (a checkout in
+# root's 0700 home); where it cannot, they are copied to $TMP/bin and
+# MEMCGFS, SEQREAD and HOSTTASK name the copies.  Says why when not, unless
+# only because we are not root.
+nobody_ready() {
+	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 || return 1
+	chmod 755 "$TMP"
+	if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TMP"; then
+		echo "as nobody: skipped, nobody cannot reach $TMP (TMPDIR=${TMPDIR:-})"
+		return 1
+	fi
+	for v in MEMCGFS SEQREAD HOSTTASK; do
+		eval "f=\$$v"
+		[ -x "$f" ] || continue
+		setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$f" && continue
+		mkdir -p "$TMP/bin" && cp "$f" "$TMP/bin/" || fail "cannot copy $f to $TMP/bin"
+		eval "$v=\$TMP/bin/\${f##*/}"
+	done
+}
+
 # key_of FILE KEY: the value of one "key value" line (memory.stat,
 # cgroup.stat, memory.events)
 key_of() {

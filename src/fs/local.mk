@@ -53,6 +53,7 @@ FS_TESTS = \
 	tests/fs-install.sh \
 	tests/fs-reclaim.sh \
 	tests/fs-memcss.sh \
+	tests/fs-objects.sh \
 	tests/fs-rootstat.sh \
 	tests/fs-hostile.sh \
 	tests/fs-host-tasks.sh \

@@ -381,10 +381,28 @@ static void object_add(struct mcg_memcg_objects *o, enum mcg_memcg_object_kind k
 		o->percpu += bytes;
 }
 
-void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr_nodes,
-		       bool memcg_v1, struct mcg_memcg_objects *out)
+/*
+ * enum vm_event_item's NR_VM_EVENT_ITEMS (include/linux/vm_event_item.h)
+ * with Debian's amd64 config (linux-config-5.10's config.amd64_none_amd64:
+ * FOR_ALL_ZONES over DMA, DMA32, NORMAL and MOVABLE, NUMA, NUMA balancing,
+ * migration, compaction, hugetlb, balloon compaction, THP, swap, the x86
+ * direct map and TLB items; not CMA, DEBUG_TLBFLUSH or DEBUG_VM_VMACACHE;
+ * counted by compiling the header with that config): the size of the events
+ * arrays of the memcg's per-CPU statistics before 6.1.  The other releases
+ * before 6.1 have no Debian source and take it from 5.10, the nearest one.
+ */
+#define NR_VM_EVENT_ITEMS_5_10 96
+
+void mcg_memcg_objects(const struct mcg_kernel *k, unsigned nr_cpus, unsigned nr_nodes,
+		       struct mcg_memcg_objects *out)
 {
-	const size_t S = l->nr_state_slots, E = l->nr_event_slots, N = l->nr_node_slots;
+	const struct mcg_layout *l = mcg_kernel_layout(k);
+	const unsigned release = mcg_kernel_release(k);
+	const bool memcg_v1 = k->memcg_v1;
+	const size_t S = l->nr_state_slots, N = l->nr_node_slots;
+	/* events[NR_VM_EVENT_ITEMS] before 6.1, events[NR_MEMCG_EVENTS]
+	 * from it (memcg_vm_event_stat[]: the layout's event slots) */
+	const size_t E = l->version < MCG_KVER(6, 1) ? NR_VM_EVENT_ITEMS_5_10 : l->nr_event_slots;
 	const size_t ntargets = 2;	/* MEM_CGROUP_NTARGETS: THRESH, SOFTLIMIT */
 	const bool objcg = l->version >= MCG_KVER(6, 1);
 	unsigned n = 0, events = 0;
@@ -392,12 +410,18 @@ void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr
 	*out = (struct mcg_memcg_objects){ 0 };
 	out->obj = g_new(struct mcg_memcg_object, MCG_MEMCG_OBJECTS_MAX(nr_nodes));
 	out->free_order = g_new(unsigned, MCG_MEMCG_OBJECTS_MAX(nr_nodes));
-	if (l->version < MCG_KVER(5, 13)) {
+	if (release < MCG_KVER(5, 9)) {
+		/* 5.4 mem_cgroup_alloc(): alloc_percpu(), not accounted. */
+	} else if (l->version < MCG_KVER(5, 13)) {
 		/* 5.10 mem_cgroup_alloc(): vmstats_local and vmstats_percpu,
-		 * each a struct memcg_vmstats_percpu (stat[], events[],
-		 * nr_page_events, targets[]); per node
-		 * (alloc_mem_cgroup_per_node_info()) lruvec_stat_local and
-		 * lruvec_stat_cpu (struct lruvec_stat, count[]).
+		 * each a struct memcg_vmstats_percpu (stat[MEMCG_NR_STAT],
+		 * events[NR_VM_EVENT_ITEMS], nr_page_events, targets[]); per
+		 * node (alloc_mem_cgroup_per_node_info()) lruvec_stat_local
+		 * and lruvec_stat_cpu (struct lruvec_stat,
+		 * count[NR_VM_NODE_STAT_ITEMS]), all alloc_percpu_gfp(...,
+		 * GFP_KERNEL_ACCOUNT) (include/linux/memcontrol.h,
+		 * mm/memcontrol.c of 5.10).  At 2 CPUs: 2224 bytes each of
+		 * the two, 592 each of the node's two.
 		 * __mem_cgroup_free() frees the nodes' (cpu, then local) first,
 		 * then vmstats_percpu and vmstats_local. */
 		size_t vmstats = percpu_charge(8 * (S + E + 1 + ntargets), nr_cpus, objcg);
@@ -415,11 +439,15 @@ void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr
 		out->free_order[n++] = 1;
 		out->free_order[n++] = 0;
 	} else if (l->version < MCG_KVER(6, 8)) {
-		/* 6.1: struct memcg_vmstats_percpu (state[], events[], their
-		 * _prev[], nr_page_events, targets[]); per node struct
-		 * lruvec_stats_percpu (state[], state_prev[]).  struct
-		 * memcg_vmstats is plain GFP_KERNEL.  __mem_cgroup_free():
-		 * the nodes', then vmstats_percpu. */
+		/* 6.1: struct memcg_vmstats_percpu (state[MEMCG_NR_STAT],
+		 * events[NR_MEMCG_EVENTS], their _prev[], nr_page_events,
+		 * targets[]); per node struct lruvec_stats_percpu
+		 * (state[NR_VM_NODE_STAT_ITEMS], state_prev[]), both
+		 * GFP_KERNEL_ACCOUNT (mm/memcontrol.c,
+		 * include/linux/memcontrol.h of 6.1); 5.13 to 6.0 the same
+		 * with events[NR_VM_EVENT_ITEMS].  struct memcg_vmstats is
+		 * plain GFP_KERNEL.  At 2 CPUs: 4384 and 2752 bytes.
+		 * __mem_cgroup_free(): the nodes', then vmstats_percpu. */
 		object_add(out, MCG_OBJECT_PERCPU, 0,
 			   percpu_charge(8 * (2 * S + 2 * E + 1 + ntargets), nr_cpus, objcg));
 		for (unsigned nid = 0; nid < nr_nodes; nid++)

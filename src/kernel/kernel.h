@@ -390,6 +390,16 @@ const struct mcg_layout *mcg_kernel_layout(const struct mcg_kernel *k);
  * struct mem_cgroup and the per-node info are plain GFP_KERNEL, as are the
  * cgroup's own objects as far as the memcg goes (kernfs nodes and struct
  * cgroup are charged to the mkdir-ing task's memcg, outside the emulation).
+ * Before 5.9 nothing of a memcg was charged: its per-CPU statistics were
+ * plain alloc_percpu() (per-CPU memory became accountable in 5.9, "mm:
+ * memcg/percpu: account percpu memory to memory cgroups").
+ *
+ * The sizes are the kernel's structs with the release's item counts (the
+ * layout's slot counts, which are the kernel's array sizes), except that
+ * before 6.1 the events arrays have a slot for every enum vm_event_item
+ * (NR_VM_EVENT_ITEMS: 96 with Debian's 5.10 amd64 config), where the
+ * layout keeps only those counted per memcg; 6.1 cut them to
+ * memcg_vm_event_stat[] (NR_MEMCG_EVENTS).
  */
 enum mcg_memcg_object_kind {
 	MCG_OBJECT_SLAB,	/* a kmalloc object: obj_full_size(), on a node */
@@ -410,11 +420,12 @@ struct mcg_memcg_objects {
 	unsigned *free_order;
 	size_t slab, percpu;	/* the sums of each kind */
 };
-/* The objects of one memcg of layout l with nr_cpus possible CPUs and
- * nr_nodes nodes; memcg_v1: CONFIG_MEMCG_V1 (the v1 event counters).
- * Allocated (g_free() obj and free_order, or mcg_memcg_objects_clear()). */
-void mcg_memcg_objects(const struct mcg_layout *l, unsigned nr_cpus, unsigned nr_nodes,
-		       bool memcg_v1, struct mcg_memcg_objects *out);
+/* The objects of one memcg of kernel k (its release, its layout, its
+ * CONFIG_MEMCG_V1: the v1 event counters) with nr_cpus possible CPUs and
+ * nr_nodes nodes; none before 5.9.  Allocated (g_free() obj and free_order,
+ * or mcg_memcg_objects_clear()). */
+void mcg_memcg_objects(const struct mcg_kernel *k, unsigned nr_cpus, unsigned nr_nodes,
+		       struct mcg_memcg_objects *out);
 void mcg_memcg_objects_clear(struct mcg_memcg_objects *o);
 
 #endif

@@ -1191,8 +1191,7 @@ struct mcg_workload *mcg_workload_new(struct mcg_engine *e, const char *default_
 	wl->nr_cpus = cfg->nr_cpus;
 	wl->nr_nodes = cfg->nr_nodes;
 	wl->hierarchy = cfg->hierarchy;
-	mcg_memcg_objects(mcg_engine_layout(e), cfg->nr_cpus, cfg->nr_nodes, cfg->kernel.memcg_v1,
-			  &wl->memcg_objs);
+	mcg_memcg_objects(&cfg->kernel, cfg->nr_cpus, cfg->nr_nodes, &wl->memcg_objs);
 	wl->default_profile = def;
 	wl->frozen_profile = frozen;
 	wl->tick_ms = MCG_WORKLOAD_DEFAULT_TICK_MS;
