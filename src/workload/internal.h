@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "kernel/kernel.h"
 #include "workload/workload.h"
@@ -122,7 +123,7 @@ struct wl_ledger {
 	struct wl_node node[];			/* [nr_nodes] */
 };
 
-/* A memory css as the workload holds it (workload.c, "Memory csses"):
+/* A memory css as the workload holds it (css.c, "Memory csses"):
  * the css (a pin held) and what mem_cgroup_alloc() charged for it. */
 struct wl_css {
 	struct mcg_cgroup *css;
@@ -423,5 +424,59 @@ void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *
 bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages);
 /* Pages leave swap, back into memory or `freed` altogether. */
 void wl_uncharge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages, bool freed);
+
+/* ---- shared by workload.c, css.c and host-group.c ----------------------- */
+
+static inline uint64_t wl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* What a change under list_lock lets go, for after the lock: wl_css
+ * references that were the last (wl_css_free()), cgroup references.
+ * wl_release_init() before, wl_release_done() once list_lock is dropped. */
+struct wl_release {
+	GPtrArray *csses, *cgroups;
+};
+void wl_release_init(struct wl_release *rel);
+void wl_release_done(struct mcg_workload *wl, struct wl_release *rel);
+
+/* css.c: memory csses, task groups and their holders, the memcg objects
+ * of a css (contracts, locks included, at each definition). */
+struct wl_css *wl_css_new(struct mcg_cgroup *css, struct mcg_cgroup *objs_parent);
+struct wl_css *wl_css_ref(struct mcg_workload *wl, struct wl_css *c);
+struct wl_css *wl_css_unref(struct mcg_workload *wl, struct wl_css *c);
+void wl_css_free(struct mcg_workload *wl, struct wl_css *c);
+struct wl_cgroup *wl_cgroup_new(struct mcg_workload *wl, struct mcg_cgroup *cg,
+				struct mcg_profile *profile);
+void wl_cgroup_free(struct wl_cgroup *w);
+struct mcg_profile *wl_profile_copy(const struct mcg_profile *p);
+void wl_memcg_objects_uncharge(struct mcg_workload *wl, struct mcg_cgroup *objs_parent);
+void wl_populated_update(struct mcg_cgroup *cg, int delta);
+typedef bool wl_ledger_test(const struct mcg_workload *wl, const struct wl_ledger *l);
+bool wl_any_ledger_locked(const struct mcg_workload *wl, const struct wl_cgroup *w,
+			  wl_ledger_test *test);
+void wl_split(struct mcg_workload *wl, struct wl_cgroup *w, struct wl_css *to,
+	      struct wl_release *rel);
+void wl_sweep_holders(struct mcg_workload *wl);
+void wl_sweep_if_due(struct mcg_workload *wl);
+void wl_release_emptied_holders(struct mcg_workload *wl);
+
+/* workload.c: the active list the workers step, profiles, the tasks'
+ * exit and direct charges (contracts at each definition). */
+void wl_active_add(struct mcg_workload *wl, struct wl_cgroup *w);
+void wl_active_remove(struct mcg_workload *wl, struct wl_cgroup *w);
+bool wl_in_flight_anywhere(const struct mcg_workload *wl, const struct wl_cgroup *w);
+void wl_active_add_if_in_flight(struct mcg_workload *wl, struct mcg_cgroup *cg);
+void wl_profile_retire(struct mcg_workload *wl, struct mcg_profile *old);
+void wl_profile_swap(struct mcg_workload *wl, struct wl_cgroup *w, struct mcg_profile *p);
+void wl_tasks_exit_all_cpus(struct mcg_workload *wl, struct wl_cgroup *w);
+bool wl_charge_args_valid(const struct mcg_workload *wl, enum mcg_page_kind kind,
+			  unsigned cpu, int nid);
+long wl_charge_pages(struct mcg_workload *wl, struct wl_cgroup *w, enum mcg_page_kind kind,
+		     unsigned cpu, int nid, long pages, bool *killed);
 
 #endif

@@ -6,4 +6,6 @@ libmemcgfs_a_SOURCES += \
 	src/workload/psi.c \
 	src/workload/ledger.c \
 	src/workload/workload.c \
+	src/workload/css.c \
+	src/workload/host-group.c \
 	$(NULL)

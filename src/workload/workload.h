@@ -234,7 +234,7 @@ struct mcg_workload_objects {
 void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 				struct mcg_workload_objects *sum);
 /* mcg_cgroup_destroy() plus what becomes of the pages charged by the
- * cgroup's tasks (workload.c, "rmdir"): same returns. */
+ * cgroup's tasks (css.c, cgroup_destroy_locked()): same returns. */
 int mcg_workload_cgroup_destroy(struct mcg_workload *wl, struct mcg_cgroup *cg);
 /* rmdir: mcg_workload_cgroup_destroy() of a cgroup whose subtree has no
  * tasks, else -EBUSY (cgroup_destroy_locked()), atomically. */
@@ -267,7 +267,7 @@ bool mcg_workload_cgroup_populated(struct mcg_workload *wl, struct mcg_cgroup *c
 int mcg_workload_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg, int delta);
 /* How many host-task placements cg has now (0 once removed). */
 unsigned mcg_workload_cgroup_host_tasks(struct mcg_workload *wl, struct mcg_cgroup *cg);
-/* A host process's task group (workload.c, "Host task groups"): what
+/* A host process's task group (host-group.c): what
  * the host module charges for one process, which reclaim and the OOM
  * killer treat as a task group of cg (a kill sends SIGKILL to pidfd).
  * With pidfd -1 it mirrors a host cgroup whose kernel reclaims and kills
