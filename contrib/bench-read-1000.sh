@@ -5,8 +5,8 @@
 # daemon serving the same tree with constant text: with size-0 files and
 # direct I/O as cgroupfs files need; through the page cache, one READ per
 # open; through a kept page cache, no READ at all), a tmpfs tree of the same
-# files and, with --real-kernel, the kernel's own v1 cgroupfs.  Then the
-# time to mkdir and rmdir 10,000 cgroups on memcgfs.
+# files and, with --real-kernel, the kernel's own cgroupfs.  Then the time to
+# mkdir and rmdir 10,000 cgroups on memcgfs.
 #
 #   contrib/bench-read-1000.sh [--builddir DIR] [--runs R] [--hierarchy v1|v2]
 #                              [--real-kernel[=DIR]] [--variant LABEL=OPTIONS]...
@@ -17,16 +17,27 @@
 # Runs are interleaved (one of each target per round) after two warm-up
 # rounds; the medians are printed with their ratios to the constant daemon
 # and to the kernel.  Needs root (mounts) and /dev/fuse.
-# --real-kernel makes DIR (default /sys/fs/cgroup/memory/memcgfs-bench.PID),
-# which must not exist yet and must be in the v1 memory hierarchy, creates
-# the N cgroups in it and removes them and DIR after; nothing else is touched.
+# --real-kernel makes DIR, which must not exist yet, creates the N cgroups in
+# it and removes them and DIR after; nothing else is touched.  DIR's parent
+# is a cgroup of either hierarchy the memory controller is in:
+#  - v1: a directory of the v1 memory hierarchy (default where one is
+#    mounted: /sys/fs/cgroup/memory/memcgfs-bench.PID);
+#  - cgroup2: a cgroup with "memory" in its cgroup.subtree_control, so its
+#    children have memory.stat (default: /sys/fs/cgroup/memcgfs-bench.PID,
+#    the root of a stock Debian 12's cgroup2); DIR passes memory on to the
+#    N cgroups.  Where memory is in the parent's cgroup.controllers but not
+#    its subtree_control, `echo +memory > PARENT/cgroup.subtree_control`.
 set -u
 
 builddir=.
 runs=11
 hier=v1
 real=0
-REAL=/sys/fs/cgroup/memory/memcgfs-bench.$$
+if [ -f /sys/fs/cgroup/memory/memory.stat ]; then
+	REAL=/sys/fs/cgroup/memory/memcgfs-bench.$$
+else
+	REAL=/sys/fs/cgroup/memcgfs-bench.$$
+fi
 n=1000
 nvariants=0
 while [ $# -gt 0 ]; do
@@ -41,7 +52,7 @@ while [ $# -gt 0 ]; do
 	--real-kernel=*) real=1; REAL=${1#*=} ;;
 	--variant) nvariants=$((nvariants + 1)); eval "variant_$nvariants=\$2"; shift ;;
 	--variant=*) nvariants=$((nvariants + 1)); eval "variant_$nvariants=\${1#*=}" ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,/^set -u$/p' "$0" | sed '$d'; exit 0 ;;
 	-*) echo "bench-read-1000.sh: unknown option $1" >&2; exit 2 ;;
 	*) n=$1 ;;
 	esac
@@ -62,14 +73,34 @@ while [ $vi -le $nvariants ]; do
 	esac
 	vi=$((vi + 1))
 done
-# The kernel's directory: ours alone, made and removed by this run.
+# The kernel's directory: ours alone, made and removed by this run, in a
+# cgroup whose children have the memory controller (real_hier: v1 or v2).
+real_hier=
 if [ $real = 1 ]; then
 	if [ -e "$REAL" ] || [ -L "$REAL" ]; then
 		echo "bench-read-1000.sh: $REAL exists; remove it or name another with --real-kernel=DIR" >&2
 		exit 2
 	fi
-	if [ ! -f "$(dirname "$REAL")/memory.stat" ] || [ ! -f "$(dirname "$REAL")/memory.use_hierarchy" ]; then
-		echo "bench-read-1000.sh: $(dirname "$REAL") is not a directory of the v1 memory hierarchy" >&2
+	parent=$(dirname "$REAL")
+	if [ -f "$parent/memory.stat" ] && [ -f "$parent/memory.use_hierarchy" ]; then
+		real_hier=v1
+	elif [ -f "$parent/cgroup.controllers" ]; then
+		if ! grep -qw memory "$parent/cgroup.controllers"; then
+			echo "bench-read-1000.sh: $parent is a cgroup2 directory without the memory controller" \
+			     "(cgroup.controllers: $(cat "$parent/cgroup.controllers")): --real-kernel=DIR needs" \
+			     "DIR in a v1 memory hierarchy or in a cgroup2 cgroup with memory" >&2
+			exit 2
+		fi
+		if ! grep -qw memory "$parent/cgroup.subtree_control" 2>/dev/null; then
+			echo "bench-read-1000.sh: $parent does not give its children the memory controller" \
+			     "(no memory in its cgroup.subtree_control): echo +memory >" \
+			     "$parent/cgroup.subtree_control, or name another DIR with --real-kernel=DIR" >&2
+			exit 2
+		fi
+		real_hier=v2
+	else
+		echo "bench-read-1000.sh: $parent is neither a directory of a v1 memory hierarchy nor" \
+		     "a cgroup2 directory: --real-kernel=DIR needs DIR in one of them, with the memory controller" >&2
 		exit 2
 	fi
 fi
@@ -149,6 +180,10 @@ targets="$targets tmpfs"
 if [ $real = 1 ]; then
 	mkdir "$REAL" || exit 1
 	real_made=1
+	if [ $real_hier = v2 ]; then
+		echo +memory > "$REAL/cgroup.subtree_control" ||
+			{ echo "cannot enable memory in $REAL/cgroup.subtree_control" >&2; exit 1; }
+	fi
 	mkdirs "$REAL"
 	ln -s "$REAL" "$T/kernel"
 	targets="$targets kernel"
@@ -183,7 +218,7 @@ for t in $targets; do
 	pagecache) label="memcgfs-constfs -o pagecache (a READ per open)" ;;
 	keepcache) label="memcgfs-constfs -o pagecache,keep_cache" ;;
 	tmpfs) label="tmpfs tree of the same files" ;;
-	kernel) label="kernel v1 cgroupfs" ;;
+	kernel) label="kernel $real_hier cgroupfs" ;;
 	esac
 	awk -v l="$label" -v m="$m" -v b="$base" -v k="$kbase" \
 		'BEGIN { printf "%-50s %10.1f %10.2f", l, m / 1000, m / b;

@@ -10,9 +10,11 @@
 # 300), saying so, then gives up.  MEMCGFS_APT_LOCKS lists other lock files
 # to watch (tests/install-deps.sh uses its own).
 set -eu
-# gnuplot-nox draws the experiments' plots (memcgfs-bench experiment).
+# gnuplot-nox draws the experiments' plots (memcgfs-bench experiment);
+# man-db reads the man pages (man -l man/memcgfs.8), and a minimal Debian
+# 12 (a container, debootstrap) has none.
 packages="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libglib2.0-dev libfuse3-dev fuse3 check gnuplot-nox cgroup-tools"
+	libglib2.0-dev libfuse3-dev fuse3 check gnuplot-nox cgroup-tools man-db"
 [ "${1:-}" = --ci ] && packages="$packages debhelper git"
 wait_max=${MEMCGFS_APT_WAIT:-300}
 apt_locks=${MEMCGFS_APT_LOCKS:-/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock

@@ -53,6 +53,12 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
+# The attacker runs seqread: a copy of it where the user cannot reach the
+# build (a checkout in root's 0700 home).
+if ! setpriv --reuid="$user" --regid="$user" --clear-groups test -x "$SEQREAD"; then
+	cp "$SEQREAD" "$TMP/seqread" || exit 1
+	SEQREAD=$TMP/seqread
+fi
 
 # Daemons in the foreground, their stderr (sanitizer reports) in a log.
 start() {	# NAME OPTIONS...

@@ -125,8 +125,7 @@ expect "v1 root limit" "$(err write "$M/memory.limit_in_bytes" 1M)" EINVAL
 expect "v1 mv in place" "$(err rename "$M/a/b" "$M/a/b2")" OK
 # __cgroup1_procs_write(): a writer other than root moves only tasks whose
 # uid or suid is its euid
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
-	chmod 755 "$TMP"
+if nobody_ready; then
 	chmod 666 "$M/a/tasks"
 	expect "v1 another user's task" \
 		"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SEQREAD" -e write "$M/a/tasks" 1)" \

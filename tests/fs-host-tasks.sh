@@ -249,9 +249,8 @@ done
 # a delegated user (v2, cgroup_procs_write_permission()): root brings the
 # user's process into the delegated subtree, where the user moves it, its
 # memory is charged, and the user's cgroup.kill ends it
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+if nobody_ready; then
 	M=$TMP/v2
-	chmod 755 "$TMP"
 	mkdir "$M/deleg" || fail mkdir
 	chown 65534:65534 "$M/deleg" "$M/deleg/cgroup.procs" "$M/deleg/cgroup.subtree_control" \
 		"$M/deleg/cgroup.kill" || fail chown

@@ -15,14 +15,13 @@ MAIN_PID=$FS_PID
 mkdir "$M/a" || fail "mkdir a"
 
 # As another user where we are root: the attacker is not root.
-as_user() {
-	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-	else
-		"$@"
-	fi
-}
-chmod 755 "$TMP"
+if nobody_ready; then
+	other=1
+	as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+else
+	other=0
+	as_user() { "$@"; }
+fi
 # Waits up to SECONDS for the shell condition COND to hold: 0, or 1 when
 # it did not in time (the caller fails, saying what it saw).
 wait_for() {	# SECONDS COND
@@ -126,7 +125,7 @@ wait_for 5 '[ "$(cat "$TMP"/held.* 2>/dev/null | grep -c OK)" -ge 4 ]' ||
 expect "a fifth of one user's" \
 	"$(as_user "$SEQREAD" -E "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M 10)" \
 	"ENOMEM"
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+if [ "$other" -eq 1 ]; then
 	expect "another user's first" \
 		"$(timeout 5 "$SEQREAD" -E "$M/a/memory.usage_in_bytes" "$M/a/cgroup.event_control" 1M 10)" \
 		"OK

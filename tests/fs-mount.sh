@@ -27,7 +27,7 @@ done
 "$MEMCGFS" -o cpus "$TMP/m" 2>"$TMP/err"
 grep -q "bad cpus" "$TMP/err" || fail "-o cpus: $(cat "$TMP/err")"
 # allow_other for a user fusermount3 will refuse it to: a usage error.
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+if nobody_ready &&
    ! grep -qx "[[:space:]]*user_allow_other[[:space:]]*" /etc/fuse.conf 2>/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$MEMCGFS" -o allow_other "$TMP/m" \
 		2>"$TMP/err"

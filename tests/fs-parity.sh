@@ -259,11 +259,10 @@ sleep 0.3
 echo preset=idle > "$M/x/memcgfs.workload"
 
 # ---- delegation (cgroup_create(), cgroup_add_file(): current_fsuid()) ----
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
-	echo "delegation: skipped, needs root and setpriv(1) to act as another user"
+if ! nobody_ready; then
+	echo "delegation: skipped, needs root and setpriv(1) to act as another user, who reaches \$TMP"
 	exit 0
 fi
-chmod 755 "$TMP"
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 mkdir "$M/deleg" || fail mkdir
 echo +memory > "$M/deleg/cgroup.subtree_control" || fail "+memory"

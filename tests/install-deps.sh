@@ -6,9 +6,10 @@
 #  - a held apt lock is waited for, with a message, and given up on after
 #    MEMCGFS_APT_WAIT seconds, before any apt-get;
 #  - then update, and install with --no-install-recommends, showing
-#    progress.
+#    progress (man-db among the packages: a minimal Debian has none).
+# It runs a copy of the script, in a fresh directory that user nobody can
+# reach: the tree may be closed to nobody (a checkout in root's 0700 home).
 : "${top_srcdir:=.}"
-script=$(cd "$top_srcdir" && pwd)/contrib/install-deps.sh
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -21,6 +22,8 @@ holder=
 trap '[ -z "$holder" ] || kill "$holder" 2>/dev/null; rm -rf "$TMP"' EXIT
 chmod 755 "$TMP"
 mkdir "$TMP/bin" "$TMP/sudo"
+script=$TMP/install-deps.sh
+cp "$top_srcdir/contrib/install-deps.sh" "$script" || fail "cannot copy contrib/install-deps.sh"
 cat >"$TMP/bin/dpkg-query" <<EOF
 #!/bin/sh
 [ -e "$TMP/installed" ] && echo "install ok installed"
@@ -45,6 +48,10 @@ export PATH MEMCGFS_APT_LOCKS="$TMP/lock"
 if [ "$(id -u)" -eq 0 ]; then
 	as_user="runuser -u nobody --"
 	command -v runuser >/dev/null 2>&1 || as_user=
+	if [ -n "$as_user" ] && ! $as_user test -r "$script"; then
+		echo "a normal user without sudo: skipped, nobody cannot reach $TMP (TMPDIR=${TMPDIR:-})"
+		as_user=
+	fi
 else
 	as_user=env
 fi
@@ -77,6 +84,7 @@ bash "$script" >"$TMP/run.out" 2>&1 || fail "install: $(cat "$TMP/run.out")"
 grep -q "update" "$TMP/apt-get.args" || fail "no apt-get update: $(cat "$TMP/apt-get.args")"
 grep -q "install -y -q --no-install-recommends .*libfuse3-dev" "$TMP/apt-get.args" ||
 	fail "install without --no-install-recommends: $(cat "$TMP/apt-get.args")"
+grep -q "install .* man-db" "$TMP/apt-get.args" || fail "no man-db: $(cat "$TMP/apt-get.args")"
 grep -q "^install-deps:   Setting up check" "$TMP/run.out" || fail "no progress: $(cat "$TMP/run.out")"
 grep -q "^install-deps: done" "$TMP/run.out" || fail "no done: $(cat "$TMP/run.out")"
 # Everything installed: silent.

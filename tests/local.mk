@@ -38,3 +38,8 @@ dist_check_SCRIPTS += tests/no-check.sh
 # contrib/install-deps.sh against a fake apt: lock wait, non-root, flags.
 TESTS += tests/install-deps.sh
 dist_check_SCRIPTS += tests/install-deps.sh
+
+# The man pages format without a groff warning (a table wider than 80
+# columns).
+TESTS += tests/man-pages.sh
+dist_check_SCRIPTS += tests/man-pages.sh
