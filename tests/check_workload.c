@@ -1758,11 +1758,11 @@ START_TEST(test_host_groups)
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "b", true, &b), 0);
 	ck_assert_int_eq(mcg_workload_host_group_new(wl, a, -1, &g), 0);
-	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 0, 0, 100), 100);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 0, 0, 100, NULL), 100);
 	ck_assert_uint_eq(pages_of(e, a), 100);
 	/* moved: what it made stays in a, what it makes goes to b */
 	ck_assert_int_eq(mcg_workload_host_group_move(wl, g, b), 0);
-	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 1, 0, 50), 50);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 1, 0, 50, NULL), 50);
 	ck_assert_uint_eq(pages_of(e, a), 100);
 	ck_assert_uint_eq(pages_of(e, b), 50);
 	/* b's first, then a's */
@@ -1771,8 +1771,8 @@ START_TEST(test_host_groups)
 	ck_assert_uint_eq(pages_of(e, a), 30);
 	/* no more than it holds */
 	ck_assert_int_eq(mcg_workload_host_group_free(wl, g, MCG_PAGES_ANON, 1000), 30);
-	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 0, 0, 20), 20);
-	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_FILE, 0, 0, 40), 40);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 0, 0, 20, NULL), 20);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_FILE, 0, 0, 40, NULL), 40);
 	/* the exit: anon goes, page cache stays */
 	mcg_workload_host_group_exit(wl, g);
 	ck_assert_uint_eq(pages_of(e, b), 40);
@@ -1787,13 +1787,13 @@ START_TEST(test_host_groups)
 						false), 0);
 	pid = sleeper(&pidfd);
 	ck_assert_int_eq(mcg_workload_host_group_new(wl, b, pidfd, &g2), 0);
-	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g2, MCG_PAGES_ANON, 0, 0, 200),
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g2, MCG_PAGES_ANON, 0, 0, 200, NULL),
 			 -ESRCH);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	ck_assert_uint_eq(mcg_memory_event_read(b, MCG_MEMORY_OOM_KILL, true), 1);
 	/* nothing more once killed */
-	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g2, MCG_PAGES_ANON, 0, 0, 1), -ESRCH);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g2, MCG_PAGES_ANON, 0, 0, 1, NULL), -ESRCH);
 	ck_assert_uint_le(pages_of(e, b), 100);
 	mcg_workload_host_group_exit(wl, g2);
 	close(pidfd);

@@ -221,6 +221,26 @@ for h in v1 v2; do
 	wait_stat "$M/m3/memory.stat" $anon -lt $((1 << 20)) || fail "$h anon stays after the exec's exit"
 	rmdir "$M/m3" || fail "$h rmdir m3"
 
+	# memory.high (v2): charges over it raise "high" events and the
+	# process sleeps its penalty stopped (mem_cgroup_handle_over_high());
+	# with the mark lifted it goes on and all it made is charged
+	if [ $h = v2 ]; then
+		mkdir "$M/hi" || fail mkdir
+		echo 8M > "$M/hi/memory.high" || fail "memory.high"
+		start_task
+		echo "$task" > "$M/hi/cgroup.procs" || fail "$h join hi"
+		cmd anon 24
+		wait_stat "$M/hi/memory.events" high -ge 1 || fail "$h no high event"
+		wait_state "$task" T || fail "$h over memory.high, never throttled"
+		expect "$h no max event under high" "$(key_of "$M/hi/memory.events" max)" 0
+		echo max > "$M/hi/memory.high"
+		wait_stat "$M/hi/memory.stat" anon -ge $((24 << 20)) || fail "$h throttled for good"
+		wait_state "$task" S || fail "$h stopped after its throttle"
+		end_task
+		wait_unpopulated "$M/hi" || fail "$h exit from hi not seen"
+		rmdir "$M/hi" || fail "rmdir hi"
+	fi
+
 	# a limit the process's memory meets: the OOM killer kills it
 	echo $((16 << 20)) > "$M/m2/$limit" || fail "$h limit"
 	start_task

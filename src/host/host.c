@@ -79,6 +79,9 @@ struct host_proc {
 	struct mcg_cgroup *cg;		/* the leader's cgroup, held; NULL: the root */
 	GHashTable *threads;		/* tid -> its cgroup (held; NULL: the root), or NULL */
 	bool stopped;			/* a freeze sent it SIGSTOP */
+	/* Stopped by memory.high until then (monotonic ns; 0: not): see
+	 * "memory.high" below. */
+	uint64_t throttled_until_ns;
 	/* Its memory (see "Memory" below): the task group its pages are
 	 * charged to (NULL until its first charge); pages of each kind as
 	 * last seen and accounted for; of those, the ones it made in the
@@ -118,6 +121,14 @@ static void cg_put(struct mcg_cgroup *cg)
 {
 	if (cg)
 		mcg_cgroup_put(cg);
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- /proc ------------------------------------------------------------ */
@@ -359,6 +370,8 @@ static void memory_exec(struct mcg_host *h, struct host_proc *p)
 	}
 }
 
+static void throttle_proc(struct mcg_host *h, struct host_proc *p, uint64_t ns);
+
 /* Charges what p made since the last look, frees what it gave back.
  * Caller holds h->lock. */
 static void memory_update(struct mcg_host *h, struct host_proc *p)
@@ -391,13 +404,14 @@ static void memory_update(struct mcg_host *h, struct host_proc *p)
 			p->in_root[k] += d;	/* made in the root: no memcg's */
 			p->held[k] = now[k];
 		} else if (d > 0) {
+			uint64_t sleep;
 			long got;
 
 			if (!p->group &&
 			    mcg_workload_host_group_new(h->wl, p->cg, p->pidfd, &p->group) != 0)
 				return;
 			got = mcg_workload_host_group_charge(h->wl, p->group, host_page_kind[k],
-							     cpu, nid, d);
+							     cpu, nid, d, &sleep);
 			if (got == -ESRCH) {
 				p->oom_killed = true;
 				return;
@@ -405,6 +419,10 @@ static void memory_update(struct mcg_host *h, struct host_proc *p)
 			/* what could not be charged is tried again next time */
 			if (got > 0)
 				p->held[k] += got;
+			if (sleep) {
+				throttle_proc(h, p, sleep);
+				return;	/* the rest after the sleep */
+			}
 		}
 	}
 }
@@ -417,14 +435,80 @@ static void signal_proc(const struct host_proc *p, int sig)
 	(void)syscall(SYS_pidfd_send_signal, p->pidfd, sig, NULL, 0);
 }
 
-/* Stops or continues p as the freezer state of its cgroup says. */
+/* Stops or continues p as the freezer state of its cgroup says (a thaw
+ * leaves a process memory.high stopped to its throttle's end). */
 static void freeze_sync(struct mcg_host *h, struct host_proc *p)
 {
 	bool frozen = p->cg && mcg_workload_cgroup_frozen(h->wl, p->cg);
 
 	if (frozen != p->stopped) {
-		signal_proc(p, frozen ? SIGSTOP : SIGCONT);
+		if (frozen || !p->throttled_until_ns)
+			signal_proc(p, frozen ? SIGSTOP : SIGCONT);
 		p->stopped = frozen;
+	}
+}
+
+/*
+ * memory.high.  A charge that leaves a level over its high mark is
+ * reclaimed back and the charging task sleeps a penalty that grows with
+ * the square of the overage before it returns to user space
+ * (mem_cgroup_handle_over_high(), calculate_high_delay(); at most 2 s, and
+ * none under 10 ms).  The workload's charge path computes it
+ * (charge_over_high()); a host process serves it stopped: SIGSTOP, and
+ * SIGCONT when it is over, unless a freeze holds it.  Its charging stops
+ * at the charge that earned the sleep and goes on at the next look after
+ * it, so a process over its high mark advances by steps, as a throttled
+ * task does.  What differs: the process made its pages before the
+ * daemon saw them (up to HOST_SAMPLE_MS earlier), so it is throttled for
+ * pages it already has, and its parent sees it stopped (waitpid
+ * WUNTRACED), as with a freeze.
+ */
+static void throttle_proc(struct mcg_host *h, struct host_proc *p, uint64_t ns)
+{
+	uint64_t until = monotonic_ns() + ns;
+
+	(void)h;
+	if (!p->throttled_until_ns && !p->stopped)
+		signal_proc(p, SIGSTOP);
+	p->throttled_until_ns = MAX(p->throttled_until_ns, until);
+}
+
+/* Continues the processes whose sleep is over; the earliest end still to
+ * come (UINT64_MAX: none).  Caller holds h->lock. */
+static uint64_t throttles_expire(struct mcg_host *h, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, h->procs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct host_proc *p = v;
+
+		if (!p->throttled_until_ns)
+			continue;
+		if (p->throttled_until_ns > now) {
+			next = MIN(next, p->throttled_until_ns);
+			continue;
+		}
+		p->throttled_until_ns = 0;
+		if (!p->stopped)
+			signal_proc(p, SIGCONT);
+	}
+	return next;
+}
+
+void host_throttle_cgroup(struct mcg_host *h, struct mcg_cgroup *cg, uint64_t ns)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, h->procs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct host_proc *p = v;
+
+		if (p->cg == cg)
+			throttle_proc(h, p, ns);
 	}
 }
 
@@ -529,7 +613,7 @@ static struct host_proc *proc_new(struct mcg_host *h, pid_t tgid)
  * in the root.  Continues it if a freeze stopped it. */
 static void proc_forget(struct mcg_host *h, struct host_proc *p)
 {
-	if (p->stopped)
+	if (p->stopped || p->throttled_until_ns)
 		signal_proc(p, SIGCONT);
 	/* before the pidfd goes: the OOM killer may signal it until then */
 	if (p->group)
@@ -576,14 +660,6 @@ static bool proc_exited(const struct host_proc *p)
 	return poll(&pfd, 1, 0) == 1;
 }
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Every HOST_SAMPLE_MS while it knows a process: each one's memory, and
  * now and then its threads placed apart that exited. */
 static void adopt_children(struct mcg_host *h);
@@ -612,14 +688,15 @@ static void *watcher_main(void *arg)
 
 	while (!atomic_load(&h->stop)) {
 		struct epoll_event evs[32];
-		uint64_t now = monotonic_ns();
+		uint64_t now = monotonic_ns(), wake;
 		int timeout = -1, n;
 
 		pthread_mutex_lock(&h->lock);
+		wake = throttles_expire(h, now);
 		if (g_hash_table_size(h->procs) || h->shadows)
-			timeout = h->next_sample_ns > now
-					  ? (int)((h->next_sample_ns - now + 999999) / 1000000)
-					  : 0;
+			wake = MIN(wake, h->next_sample_ns);
+		if (wake != UINT64_MAX)
+			timeout = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
 		pthread_mutex_unlock(&h->lock);
 		n = epoll_wait(h->epfd, evs, G_N_ELEMENTS(evs), timeout);
 		pthread_mutex_lock(&h->lock);

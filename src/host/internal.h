@@ -27,6 +27,10 @@ struct mcg_host {
 	atomic_bool stop;
 };
 
+/* host.c: the processes placed in cg sleep ns for memory.high (a
+ * shadow's charges earned it).  Caller holds h->lock. */
+void host_throttle_cgroup(struct mcg_host *h, struct mcg_cgroup *cg, uint64_t ns);
+
 /* How often the watcher looks at the placed processes' memory. */
 #define HOST_SAMPLE_MS 100
 

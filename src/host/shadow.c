@@ -588,16 +588,22 @@ static void mirror_pages(struct mcg_host *h, struct host_shadow *sh)
 				mcg_workload_host_group_free(h->wl, sh->group, shadow_page_kind[k], -d);
 			sh->held[k] = now[k];
 		} else if (d > 0) {
+			uint64_t sleep;
 			long got;
 
 			if (!sh->group &&
 			    mcg_workload_host_group_new(h->wl, sh->cg, -1, &sh->group) != 0)
 				return;
 			got = mcg_workload_host_group_charge(h->wl, sh->group, shadow_page_kind[k],
-							     cpu, nid, d);
+							     cpu, nid, d, &sleep);
 			/* what the emulation refused is tried again next time */
 			if (got > 0)
 				sh->held[k] += got;
+			if (sleep) {
+				/* a v1 host has no memory.high: the daemon's */
+				host_throttle_cgroup(h, sh->cg, sleep);
+				return;
+			}
 		}
 	}
 }

@@ -90,19 +90,22 @@ int mcg_workload_host_group_move(struct mcg_workload *wl, struct mcg_host_group 
 }
 
 long mcg_workload_host_group_charge(struct mcg_workload *wl, struct mcg_host_group *g,
-				    enum mcg_page_kind kind, unsigned cpu, int nid, long pages)
+				    enum mcg_page_kind kind, unsigned cpu, int nid, long pages,
+				    uint64_t *throttle_ns)
 {
 	struct wl_cgroup *w = host_wl(g);
 	bool killed = false;
 	long done = 0;
 
+	if (throttle_ns)
+		*throttle_ns = 0;
 	if (!wl_charge_args_valid(wl, kind, cpu, nid) || pages < 0)
 		return -EINVAL;
 	if (atomic_load(&w->host_oom_killed))
 		return -ESRCH;
 	pthread_rwlock_rdlock(&wl->list_lock);
 	if (pages)
-		done = wl_charge_pages(wl, w, kind, cpu, nid, pages, &killed);
+		done = wl_charge_pages(wl, w, kind, cpu, nid, pages, &killed, throttle_ns);
 	pthread_rwlock_unlock(&wl->list_lock);
 	return killed || atomic_load(&w->host_oom_killed) ? -ESRCH : done;
 }

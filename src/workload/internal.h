@@ -477,6 +477,6 @@ void wl_tasks_exit_all_cpus(struct mcg_workload *wl, struct wl_cgroup *w);
 bool wl_charge_args_valid(const struct mcg_workload *wl, enum mcg_page_kind kind,
 			  unsigned cpu, int nid);
 long wl_charge_pages(struct mcg_workload *wl, struct wl_cgroup *w, enum mcg_page_kind kind,
-		     unsigned cpu, int nid, long pages, bool *killed);
+		     unsigned cpu, int nid, long pages, bool *killed, uint64_t *throttle_ns);
 
 #endif

@@ -1388,14 +1388,23 @@ bool wl_charge_args_valid(const struct mcg_workload *wl, enum mcg_page_kind kind
  * the list lock, then the CPU is entered (reclaim and the OOM killer walk
  * the list as the workers' charges do). */
 long wl_charge_pages(struct mcg_workload *wl, struct wl_cgroup *w, enum mcg_page_kind kind,
-		     unsigned cpu, int nid, long pages, bool *killed)
+		     unsigned cpu, int nid, long pages, bool *killed, uint64_t *throttle_ns)
 {
 	struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, cpu), cpu, 0, NULL };
+	struct wl_ledger *l = wl_ledger(w, cpu);
 	long done = 0;
 
 	mcg_cpu_enter(x.cpu);
-	while (done < pages && x.oom_killed != w && wl_page_add(&x, w, nid, kind))
+	/* charge_over_high() leaves the sleep in the ledger, which only the
+	 * CPU's window touches; a task group the workers step sleeps it
+	 * there, a host process's caller has it served by the process */
+	while (done < pages && x.oom_killed != w && !(throttle_ns && l->throttle_ns) &&
+	       wl_page_add(&x, w, nid, kind))
 		done++;
+	if (throttle_ns) {
+		*throttle_ns = l->throttle_ns;
+		l->throttle_ns = 0;
+	}
 	mcg_cpu_exit(x.cpu);
 	*killed = x.oom_killed == w;
 	return done;
@@ -1427,7 +1436,7 @@ int mcg_workload_charge(struct mcg_workload *wl, struct mcg_cgroup *cg, enum mcg
 	} else {
 		bool killed;
 
-		if (wl_charge_pages(wl, w, kind, cpu, nid, pages, &killed) < pages || killed)
+		if (wl_charge_pages(wl, w, kind, cpu, nid, pages, &killed, NULL) < pages || killed)
 			err = -ENOMEM;
 	}
 	pthread_rwlock_unlock(&wl->list_lock);

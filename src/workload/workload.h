@@ -284,9 +284,13 @@ int mcg_workload_host_group_move(struct mcg_workload *wl, struct mcg_host_group 
 /* Charges up to `pages` pages of kind on CPU cpu, node nid, as the
  * process's faults would: the pages charged (fewer when one could not be
  * even after reclaim and an OOM kill); -ESRCH once the OOM killer chose
- * this process (nothing more is charged); -EINVAL. */
+ * this process (nothing more is charged); -EINVAL.  With throttle_ns, the
+ * charging stops at the first charge over memory.high that earns the
+ * process a sleep (mem_cgroup_handle_over_high(): more than 10 ms), which
+ * *throttle_ns returns (0: none); the rest is for after the sleep. */
 long mcg_workload_host_group_charge(struct mcg_workload *wl, struct mcg_host_group *g,
-				    enum mcg_page_kind kind, unsigned cpu, int nid, long pages);
+				    enum mcg_page_kind kind, unsigned cpu, int nid, long pages,
+				    uint64_t *throttle_ns);
 /* The process freed `pages` pages of kind: frees up to that many of what
  * it holds (reclaim may have taken some), its current css's first.  The
  * pages freed, or -EINVAL. */
