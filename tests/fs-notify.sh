@@ -188,6 +188,31 @@ done
 echo preset=idle > "$M/k/memcgfs.workload"
 [ "$kills" -ge 1 ] || fail "no oom_kill woke a poller in 30 s"
 
+# inotify: IN_MODIFY as cgroup_file_notify() raises it (kernfs_notify()),
+# from the daemon's own write, which only root's daemon can make
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir "$M/in" || fail mkdir
+	echo 1M > "$M/in/memory.max"
+	expect "inotify: quiet" "$("$SEQREAD" -I "$M/in/memory.events" 300)" timeout
+	expect "inotify: memory.events" "$("$SEQREAD" -I "$M/in/memory.events" 3000 \
+		"echo 'max 1' > $M/in/memcgfs.charge")" modified
+	expect "inotify: memory.events.local" "$("$SEQREAD" -I "$M/in/memory.events.local" 3000 \
+		"echo 'oom 1' > $M/in/memcgfs.charge")" modified
+	# an event below changes the parent's hierarchical file only
+	mkdir "$M/in/c" || fail mkdir
+	expect "inotify: the parent's memory.events" "$("$SEQREAD" -I "$M/in/memory.events" 3000 \
+		"echo 'max 1' > $M/in/c/memcgfs.charge")" modified
+	expect "inotify: not the parent's local" "$("$SEQREAD" -I "$M/in/memory.events.local" 300 \
+		"echo 'max 1' > $M/in/c/memcgfs.charge")" timeout
+	expect "inotify: cgroup.events" "$("$SEQREAD" -I "$M/in/cgroup.events" 3000 \
+		"echo 1 > $M/in/cgroup.freeze")" modified
+	# the daemon's write is its own: root's is still EINVAL, the file empty
+	expect "inotify: a write to memory.events" "$(err write "$M/in/memory.events" x)" EINVAL
+	expect "inotify: size" "$(stat -c %s "$M/in/memory.events")" 0
+	echo 0 > "$M/in/cgroup.freeze"
+	rmdir "$M/in/c" "$M/in" || fail rmdir
+fi
+
 mount_fs "$TMP/v1" --hierarchy=v1 --cpus=2
 M=$TMP/v1
 mkdir "$M/t" "$M/o" "$M/p" "$M/r" "$M/s" "$M/other" || fail mkdir

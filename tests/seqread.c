@@ -31,6 +31,11 @@
  *                           COUNT registrations, each with an eventfd
  *                           closed right after it: "OK", or the first
  *                           errno and "at I"; then lives on for MS.
+ *   seqread -I FILE MS [COMMAND]
+ *                           inotify: watches FILE for IN_MODIFY, runs
+ *                           COMMAND, then waits up to MS for an event:
+ *                           "modified" or "timeout" (or the errno of
+ *                           inotify_add_watch).
  *   seqread -e OP ARGS...   one system call, prints "OK" or its errno name:
  *     mkdir DIR | rmdir DIR | rename OLD NEW | unlink PATH | creat PATH |
  *     openr PATH | openw PATH | read PATH | write PATH TEXT | mknod PATH |
@@ -49,6 +54,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -272,6 +278,27 @@ static int event_control_churn(int argc, char *argv[])
 	return 0;
 }
 
+/* -I FILE MS [COMMAND] */
+static int inotify_wait(int argc, char **argv)
+{
+	int fd = inotify_init1(IN_CLOEXEC);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r;
+
+	if (argc < 2 || fd < 0)
+		return 2;
+	if (inotify_add_watch(fd, argv[0], IN_MODIFY) < 0) {
+		print_errno(errno);
+		return 0;
+	}
+	fflush(stdout);
+	if (argc > 2 && system(argv[2]) != 0)
+		fprintf(stderr, "seqread: command failed: %s\n", argv[2]);
+	r = poll(&p, 1, atoi(argv[1]));
+	printf("%s\n", r > 0 ? "modified" : "timeout");
+	return 0;
+}
+
 static void print_text(const char *buf, ssize_t n)
 {
 	putchar('[');
@@ -292,6 +319,8 @@ int main(int argc, char *argv[])
 		return event_control_file(argc - 2, argv + 2);
 	if (argc > 2 && !strcmp(argv[1], "-N"))
 		return event_control_churn(argc - 2, argv + 2);
+	if (argc > 2 && !strcmp(argv[1], "-I"))
+		return inotify_wait(argc - 2, argv + 2);
 	if (argc < 2) {
 		fprintf(stderr, "usage: seqread FILE OP... | seqread -e OP ARGS...\n");
 		return 2;

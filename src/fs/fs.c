@@ -555,6 +555,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		pthread_mutex_lock(&fs->lock);
 		node_entry_locked(fs, p, idx, &e);
 		p->nlookup++;
+		fs_inotify_looked_up(fs, p, idx);
 		pthread_mutex_unlock(&fs->lock);
 		fuse_reply_entry(req, &e);
 		return;
@@ -1342,6 +1343,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		const struct fuse_ctx *ctx = fuse_req_ctx(req);
 
 		of->opener_uid = ctx->uid;
+		of->inotify_writer = fs_inotify_is_writer(fs, ctx->pid);
 		if ((f->flags & FS_PSI) && (fi->flags & O_ACCMODE) != O_RDONLY)
 			of->opener_sys_resource =
 				fs_task_capable(ctx->pid, ctx->uid, FS_CAP_SYS_RESOURCE);
@@ -1363,7 +1365,8 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		}
 	}
 	pthread_mutex_init(&of->lock, NULL);
-	fs_notify_opened(fs, of);
+	if (!of->inotify_writer)
+		fs_notify_opened(fs, of);
 	handle_add(fs, &of->h, open_free);
 	/* O_TRUNC, which comes with the open (atomic_o_trunc): the kernel's
 	 * handle_truncate() -> do_truncate() asks for mtime and ctime "now"
@@ -1515,6 +1518,11 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	}
 	if (!open_live(fs, of)) {
 		fuse_reply_err(req, ENODEV);
+		return;
+	}
+	/* the daemon's own write, for the IN_MODIFY it raises (inotify.c) */
+	if (of->inotify_writer && fs_file_notifies(of->file)) {
+		fuse_reply_write(req, size);
 		return;
 	}
 	/* cgroup_file_write() of a file with no write handler. */
@@ -1696,8 +1704,11 @@ static void fs_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t
 		else
 			len = fuse_add_direntry(req, buf + pos, size - pos, ent->name, &e.attr,
 						(off_t)i + 1);
-		if (plus && e.ino && len <= size - pos)
+		if (plus && e.ino && len <= size - pos) {
 			target->nlookup++;
+			if (ent->idx)
+				fs_inotify_looked_up(fs, target, ent->idx);
+		}
 		pthread_mutex_unlock(&fs->lock);
 		mcg_cgroup_put(cg);
 		if (len > size - pos)
@@ -1952,7 +1963,8 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl,
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	if (fs_notify_start(fs) != 0) {
+	if (fs_notify_start(fs) != 0 || fs_inotify_start(fs) != 0) {
+		fs_notify_stop(fs);
 		fuse_loop_cfg_destroy(loop);
 		free_nodes(fs);
 		return -1;
@@ -1968,6 +1980,7 @@ int mcgfs_run(struct mcgfs *fs, struct mcg_engine *e, struct mcg_workload *wl,
 		ret = fuse_session_loop_mt(fs->se, loop);
 	fuse_loop_cfg_destroy(loop);
 	fs_notify_stop(fs);
+	fs_inotify_stop(fs);
 
 	/* No request is served any more: drop what is still open, every node
 	 * and their cgroup references while the engine is still there. */
@@ -1996,6 +2009,8 @@ void mcgfs_free(struct mcgfs *fs)
 	mcgfs_unmount(fs);
 	if (fs->se)
 		fuse_session_destroy(fs->se);
+	/* its last write, if any, failed once the connection went */
+	fs_inotify_join(fs);
 	free_nodes(fs);
 	g_hash_table_destroy(fs->zombies);
 	g_hash_table_destroy(fs->nodes);

@@ -275,6 +275,7 @@ struct fs_open {
 	 * every call must still find.  Immutable. */
 	uint64_t memcg_id;
 	bool psi_trigger;		/* a PSI trigger set; protected by lock */
+	bool inotify_writer;		/* opened by the inotify thread; immutable */
 	/* The opener's credentials (file->f_cred), which the kernel asks
 	 * rather than the writer's: its fsuid (__cgroup1_procs_write()),
 	 * and whether it had CAP_SYS_RESOURCE (psi_trigger_create(); PSI
@@ -359,6 +360,19 @@ struct mcgfs {
 	/* Removed directories whose nodes the kernel still held at rmdir
 	 * (struct fs_removed): their entries to drop; notify_lock. */
 	GArray *removed_dirs;
+
+	/* Inotify (inotify.c): the cgroups whose notifying files the kernel
+	 * looked up (id -> struct fs_watch; fs->lock; NULL while the thread
+	 * does not run), the thread that writes to those that changed, its
+	 * thread id, which the write handler knows it by, whether it is
+	 * between the references it takes (fs->lock, with inotify_cond). */
+	GHashTable *watches;
+	pthread_t inotify_thread;
+	bool inotify_running;
+	atomic_bool inotify_stop;
+	_Atomic pid_t inotify_tid;
+	bool inotify_scanning;
+	pthread_cond_t inotify_cond;
 
 	atomic_uint vm_swappiness;	/* v1 root's memory.swappiness */
 	atomic_int nr_limited;		/* nodes with a finite max.depth/descendants */
@@ -489,6 +503,22 @@ void fs_notify_init(struct mcgfs *fs);
 void fs_notify_free(struct mcgfs *fs);
 int fs_notify_start(struct mcgfs *fs);
 void fs_notify_stop(struct mcgfs *fs);
+
+/* ---- Inotify (inotify.c) ------------------------------------------------------
+ *
+ * IN_MODIFY on cgroup.events and memory.events as cgroup_file_notify()
+ * raises it, by a write of the daemon's own (see inotify.c).  Started once
+ * the tree is served (not with -s); stopped (no reference of the engine
+ * held any more) before the tree goes; joined once the session is
+ * destroyed, which fails its last write. */
+int fs_inotify_start(struct mcgfs *fs);
+void fs_inotify_stop(struct mcgfs *fs);
+void fs_inotify_join(struct mcgfs *fs);
+/* The kernel looked up file idx of n (fs->lock held): watched if it
+ * notifies. */
+void fs_inotify_looked_up(struct mcgfs *fs, struct fs_node *n, unsigned idx);
+/* Is tid the inotify thread (a request's pid: FUSE passes the thread's)? */
+bool fs_inotify_is_writer(struct mcgfs *fs, pid_t tid);
 
 /* ---- Repeatable states (state.c): memcgfs.clock and memcgfs.charge ---------- */
 

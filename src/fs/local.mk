@@ -8,6 +8,7 @@ memcgfs_SOURCES = \
 	src/fs/fs.c \
 	src/fs/files.c \
 	src/fs/notify.c \
+	src/fs/inotify.c \
 	src/fs/options.c \
 	src/fs/parse.c \
 	src/fs/state.c \
