@@ -345,6 +345,31 @@ expect "forking parent killed" "$?" 137
 wait_unpopulated "$M/f" || fail "f's children not killed"
 kill -0 "$early" 2>/dev/null || fail "the root's child was killed"
 kill "$early"
+# placed, back in the root, forking there, placed again: that child
+# stays in the root
+rm -f "$TMP/go" "$TMP/go.early"
+mkfifo "$TMP/go" || fail mkfifo
+sh -c 'cat "$1" > /dev/null; sleep 60 & echo $! > "$1.early"; cat "$1" > /dev/null' sh "$TMP/go" &
+parent=$!
+FS_PIDS="$FS_PIDS $parent"
+echo "$parent" > "$M/f/cgroup.procs" && echo "$parent" > "$M/cgroup.procs" || fail "f and back"
+echo > "$TMP/go"
+i=0
+until [ -s "$TMP/go.early" ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "no child forked in the root"
+	sleep 0.05
+done
+early=$(cat "$TMP/go.early")
+FS_PIDS="$FS_PIDS $early"
+sleep 0.3
+echo "$parent" > "$M/f/cgroup.procs" || fail "f again"
+sleep 0.3
+expect "a child forked in the root stays" "$(lines "$M/f/cgroup.procs")" "$parent"
+echo > "$TMP/go"
+wait "$parent"
+kill "$early"
+wait_unpopulated "$M/f" || fail "f not emptied"
 rmdir "$M/f" || fail "rmdir f"
 
 # the daemon's end: a task it stopped goes on

@@ -44,11 +44,13 @@
  * What differs from the kernel: the write comes with the daemon's open
  * and close, so a watcher that asks for IN_OPEN or IN_CLOSE_WRITE sees
  * those too (an IN_MODIFY watcher, as the clients above are, sees only
- * the modify); a change is told up to a tick late, and one made in the
- * tick the file was first looked up is not told; and it needs the daemon
+ * the modify); a change is told up to a tick late, so one made up to a
+ * tick before a watch was set may be told to it too; it needs the daemon
  * to be root (the files are 0444, which only CAP_DAC_OVERRIDE opens for
- * writing: a user's daemon raises nothing) and more than one serving
- * thread (with -s the write would wait on itself).
+ * writing: a user's daemon raises nothing); the daemon's writes keep its
+ * mount busy for a moment, so an unmount without -z (lazy) that meets one
+ * fails with EBUSY; and a cgroup once looked up is stamped every tick
+ * until it is removed.
  */
 
 #define INOTIFY_INTERVAL_NS (10 * 1000 * 1000)	/* CGROUP_FILE_NOTIFY_MIN_INTV */
@@ -277,8 +279,7 @@ int fs_inotify_start(struct mcgfs *fs)
 {
 	int err;
 
-	/* one serving thread would wait on its own request */
-	if (fs->opt->single_thread || !fs->opt->mountpoint)
+	if (!fs->opt->mountpoint)
 		return 0;
 	fs->watches = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
 	pthread_cond_init(&fs->inotify_cond, NULL);

@@ -508,7 +508,7 @@ void fs_notify_stop(struct mcgfs *fs);
  *
  * IN_MODIFY on cgroup.events and memory.events as cgroup_file_notify()
  * raises it, by a write of the daemon's own (see inotify.c).  Started once
- * the tree is served (not with -s); stopped (no reference of the engine
+ * the tree is served; stopped (no reference of the engine
  * held any more) before the tree goes; joined once the session is
  * destroyed, which fails its last write. */
 int fs_inotify_start(struct mcgfs *fs);

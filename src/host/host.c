@@ -40,12 +40,16 @@
  * files or a kill, at the children of each thread placed in an emulated
  * cgroup (/proc/TGID/task/TID/children, CONFIG_PROC_CHILDREN, which
  * Debian's kernels have): one started since its parent's last look (its
- * start time, /proc/PID/stat field 22, in clock ticks since boot) is
- * placed whole where that thread is, as if written to its cgroup.procs.
- * What this cannot see: a child that exits, or is reparented, between two
- * looks; and it places one found in the same clock tick as the last look
- * even if it was moved back to the root meanwhile.  With --host_cgroup the
- * host kernel has put the child in the thread's shadow already.
+ * start time, /proc/PID/stat field 22, in clock ticks since boot, with a
+ * tick's margin: copy_process() takes it before it links the child to the
+ * list) whose parent is still that process is placed whole where the
+ * thread is, as if written to its cgroup.procs.  A look comes before
+ * every placement too, so what a process forked before a move stays
+ * where it was forked.  What this cannot see: a child that exits, or is
+ * reparented, between two looks; and it places again one started within
+ * a tick of the last look that was moved back to the root meanwhile.
+ * With --host_cgroup the host kernel has put the child in the thread's
+ * shadow already.
  *
  * Exit.  Each known process has a pidfd in the watcher's epoll set, keyed
  * by its tgid; it becomes readable once the whole thread group has exited
@@ -183,13 +187,15 @@ static unsigned long long boot_ticks_now(void)
 	       (unsigned long long)ts.tv_nsec / (1000000000ull / hz);
 }
 
-/* 0 if it cannot be read (it exited). */
-static unsigned long long proc_start_ticks(pid_t pid)
+/* 0 if it cannot be read (it exited); its parent's tgid (field 4) in
+ * *ppid. */
+static unsigned long long proc_start_ticks(pid_t pid, pid_t *ppid)
 {
 	char path[48], line[512];
 	unsigned long long start = 0;
 	FILE *f;
 
+	*ppid = 0;
 	g_snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
@@ -199,6 +205,8 @@ static unsigned long long proc_start_ticks(pid_t pid)
 
 		for (unsigned field = 3; p && field <= 22; field++) {
 			p = strchr(p + 1, ' ');
+			if (p && field == 4)
+				*ppid = (pid_t)strtol(p + 1, NULL, 10);
 			if (p && field == 22)
 				start = strtoull(p + 1, NULL, 10);
 		}
@@ -250,8 +258,8 @@ static bool thread_alive(pid_t tgid, pid_t tid)
  * old mm), and everything the new image has is its own, made in its
  * cgroup; the page cache the old image mapped stays charged, so RssFile
  * goes on counting from where it stood.  An exec is seen as a change of
- * the mm's layout in /proc/PID/stat (start_code, start_stack, arg_start,
- * env_end: do_task_stat(), fs/proc/array.c), which address-space
+ * the mm's layout in /proc/PID/stat (start_code, end_code, start_stack:
+ * do_task_stat(), fs/proc/array.c), which address-space
  * randomisation makes differ from one image to the next; without it (or
  * without ptrace access, where the fields read 0 or 1) an exec of the
  * same layout passes as an ordinary change.  Its exit frees its anon, shmem, stacks and page tables, and
@@ -264,8 +272,10 @@ static bool thread_alive(pid_t tgid, pid_t tid)
 
 /* The host CPU the process last ran on and its image, a digest of its
  * mm's layout (0: no mm, hidden, or unreadable), from /proc/PID/stat:
- * fields counted from 1 as in proc(5), start_code 26, start_stack 28,
- * task_cpu() 39, arg_start 48, env_end 51. */
+ * fields counted from 1 as in proc(5), start_code 26, end_code 27,
+ * start_stack 28, task_cpu() 39.  Only exec sets those three (and
+ * CRIU's prctl(PR_SET_MM_MAP)); arg_start and env_end also move when a
+ * process renames itself (systemd's rename_process()). */
 static uint64_t host_stat(pid_t tgid, unsigned *cpu)
 {
 	char path[48], line[512];
@@ -281,7 +291,7 @@ static uint64_t host_stat(pid_t tgid, unsigned *cpu)
 	if (fgets(line, sizeof(line), f)) {
 		char *p = strrchr(line, ')');
 
-		for (unsigned field = 3; p && field <= 51; field++) {
+		for (unsigned field = 3; p && field <= 39; field++) {
 			unsigned long long v;
 
 			p = strchr(p + 1, ' ');	/* the space before field */
@@ -292,7 +302,7 @@ static uint64_t host_stat(pid_t tgid, unsigned *cpu)
 				*cpu = (unsigned)v;
 			if (field == 28 && v == 0)
 				hidden = true;	/* no mm, or no ptrace access */
-			if (field == 26 || field == 28 || field == 48 || field == 51)
+			if (field >= 26 && field <= 28)
 				digest = digest * 1000003u ^ v;
 		}
 	}
@@ -331,7 +341,11 @@ static int host_sample(pid_t tgid, long pages[HOST_NR_KINDS], unsigned *cpu, uin
 		}
 	}
 	fclose(f);
-	/* a kernel thread or a zombie has no mm: no Rss lines */
+	/* An exiting process (exit_mm() has let its mm go) or a zombie has no
+	 * Rss lines: what it held goes at its exit (proc_forget()), where its
+	 * page cache stays charged, not as frees now. */
+	if (!(found & (1u << HOST_ANON)))
+		return -1;
 	for (unsigned k = 0; k < HOST_NR_KINDS; k++)
 		if (!(found & (1u << k)))
 			pages[k] = 0;
@@ -373,11 +387,14 @@ static void memory_exec(struct mcg_host *h, struct host_proc *p)
 static void throttle_proc(struct mcg_host *h, struct host_proc *p, uint64_t ns);
 
 /* Charges what p made since the last look, frees what it gave back.
- * Caller holds h->lock. */
-static void memory_update(struct mcg_host *h, struct host_proc *p)
+ * Growth waits while p serves a memory.high sleep, and stops at the
+ * charge that earns one, unless `whole` (a move: what p made so far is
+ * its old cgroup's, all of it).  Caller holds h->lock. */
+static void memory_update(struct mcg_host *h, struct host_proc *p, bool whole)
 {
 	long now[HOST_NR_KINDS];
 	uint64_t image;
+	bool throttled;
 	unsigned cpu;
 	int nid;
 
@@ -389,6 +406,7 @@ static void memory_update(struct mcg_host *h, struct host_proc *p)
 		p->image = image;
 	cpu %= h->nr_cpus;
 	nid = (int)((unsigned long)cpu * h->nr_nodes / h->nr_cpus);
+	throttled = !whole && p->throttled_until_ns > monotonic_ns();
 	for (unsigned k = 0; k < HOST_NR_KINDS; k++) {
 		long d = now[k] - p->held[k];
 
@@ -403,15 +421,15 @@ static void memory_update(struct mcg_host *h, struct host_proc *p)
 		} else if (d > 0 && (!p->cg || p->oom_killed)) {
 			p->in_root[k] += d;	/* made in the root: no memcg's */
 			p->held[k] = now[k];
-		} else if (d > 0) {
-			uint64_t sleep;
+		} else if (d > 0 && !throttled) {
+			uint64_t sleep = 0;
 			long got;
 
 			if (!p->group &&
 			    mcg_workload_host_group_new(h->wl, p->cg, p->pidfd, &p->group) != 0)
 				return;
 			got = mcg_workload_host_group_charge(h->wl, p->group, host_page_kind[k],
-							     cpu, nid, d, &sleep);
+							     cpu, nid, d, whole ? NULL : &sleep);
 			if (got == -ESRCH) {
 				p->oom_killed = true;
 				return;
@@ -421,7 +439,7 @@ static void memory_update(struct mcg_host *h, struct host_proc *p)
 				p->held[k] += got;
 			if (sleep) {
 				throttle_proc(h, p, sleep);
-				return;	/* the rest after the sleep */
+				throttled = true;	/* the rest after the sleep */
 			}
 		}
 	}
@@ -467,10 +485,11 @@ static void throttle_proc(struct mcg_host *h, struct host_proc *p, uint64_t ns)
 {
 	uint64_t until = monotonic_ns() + ns;
 
-	(void)h;
 	if (!p->throttled_until_ns && !p->stopped)
 		signal_proc(p, SIGSTOP);
 	p->throttled_until_ns = MAX(p->throttled_until_ns, until);
+	/* the watcher continues it: it may be waiting for its next look */
+	(void)eventfd_write(h->wakefd, 1);
 }
 
 /* Continues the processes whose sleep is over; the earliest end still to
@@ -640,7 +659,7 @@ static void proc_forget_if_unplaced(struct mcg_host *h, struct host_proc *p)
  * it was, its later pages go to dst. */
 static void memory_move(struct mcg_host *h, struct host_proc *p, struct mcg_cgroup *dst)
 {
-	memory_update(h, p);
+	memory_update(h, p, true);
 	if (p->group) {
 		mcg_workload_host_group_move(h->wl, p->group,
 					     dst ? dst : mcg_engine_root(h->e));
@@ -673,7 +692,7 @@ static void watcher_sample(struct mcg_host *h, unsigned round)
 	for (GList *l = procs; l; l = l->next) {
 		struct host_proc *p = l->data;
 
-		memory_update(h, p);
+		memory_update(h, p, false);
 		if (round % THREAD_REAP_SAMPLES == 0 && p->threads) {
 			threads_reap(h, p);
 			proc_forget_if_unplaced(h, p);
@@ -910,6 +929,8 @@ int mcg_host_attach(struct mcg_host *h, pid_t tid, pid_t tgid, bool threadgroup,
 	int err;
 
 	pthread_mutex_lock(&h->lock);
+	/* what it forked so far stays where it was forked */
+	adopt_children(h);
 	p = g_hash_table_lookup(h->procs, GINT_TO_POINTER(tgid));
 	/* an entry of a process that exited, whose pid a new one has now */
 	if (p && proc_exited(p)) {
@@ -957,12 +978,12 @@ static void adopt_children(struct mcg_host *h)
 		unsigned long long since = p->children_since;
 		g_autoptr(GArray) tids = NULL;
 
+		p->children_since = now;
 		if (!p->cg && !(p->threads && g_hash_table_size(p->threads)))
 			continue;	/* nothing of it placed: its children are the root's */
-		p->children_since = now;
 		tids = proc_threads(p->tgid);
 		for (unsigned i = 0; i < tids->len; i++) {
-			pid_t t = g_array_index(tids, pid_t, i), child;
+			pid_t t = g_array_index(tids, pid_t, i), child, ppid;
 			struct mcg_cgroup *cg = thread_cg(p, t, NULL);
 			char path[64];
 			FILE *f;
@@ -980,8 +1001,12 @@ static void adopt_children(struct mcg_host *h)
 
 				if (g_hash_table_contains(h->procs, GINT_TO_POINTER(child)))
 					continue;
-				start = proc_start_ticks(child);
-				if (!start || start < since || attach_process(h, NULL, child, cg))
+				/* copy_process() stamps the start before it links
+				 * the child to its parent's list: a tick's margin;
+				 * and the pid still the child (not reused) */
+				start = proc_start_ticks(child, &ppid);
+				if (!start || start + 1 < since || ppid != p->tgid ||
+				    attach_process(h, NULL, child, cg))
 					continue;
 				c = g_hash_table_lookup(h->procs, GINT_TO_POINTER(child));
 				if (c) {
@@ -1105,7 +1130,7 @@ void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg)
 		struct host_proc *p = v;
 
 		if (p->moved || (p->cg && (is_root(cg) || mcg_cgroup_is_descendant(p->cg, cg))))
-			memory_update(h, p);
+			memory_update(h, p, false);
 	}
 	pthread_mutex_unlock(&h->lock);
 }
