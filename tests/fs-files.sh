@@ -37,13 +37,14 @@ if [ -f "$SPEC/v1-memcg-files.tsv" ]; then
 fi
 # the root: the same files plus cgroup.sane_behavior and release_agent, and
 # the emulator's memcgfs.flush_stats, memcgfs.read_stats, memcgfs.clock,
-# memcgfs.accuracy, memcgfs.trace, memcgfs.lock_stat and memcgfs.audit
+# memcgfs.accuracy, memcgfs.trace, memcgfs.lock_stat, memcgfs.audit and
+# memcgfs.proc_cgroups
 listing "$M/x" > "$TMP/child"
 { cat "$TMP/child"; echo "-r--r--r-- cgroup.sane_behavior"; echo "-rw-r--r-- release_agent"
   echo "-r--r--r-- memcgfs.flush_stats"; echo "-r--r--r-- memcgfs.read_stats"
   echo "-rw-r--r-- memcgfs.clock"; echo "-rw-r--r-- memcgfs.accuracy"
   echo "-rw-r--r-- memcgfs.trace"; echo "-rw-r--r-- memcgfs.lock_stat"
-  echo "-r-------- memcgfs.audit"; } |
+  echo "-r-------- memcgfs.audit"; echo "-r--r--r-- memcgfs.proc_cgroups"; } |
 	sort -k2 > "$TMP/want"
 listing "$M" | sort -k2 > "$TMP/got"
 diff -u "$TMP/want" "$TMP/got" || fail "v1 root file set"

@@ -98,6 +98,14 @@ if "$RUN" --hierarchy=v1 -- true >/dev/null 2>&1; then
 		$5 ~ "^/sys/fs/cgroup/[^/]*$") print $5; break } }' /proc/self/mountinfo | sort | tr '\n' ' ')
 	expect "v1: the machine's hierarchies" \
 		"$(awk '$2 == "cgroup" { print $1 }' "$TMP/out" | sort | tr '\n' ' ')" "$machine"
+	# /proc/cgroups: 6.12's controllers; the machine's hierarchy ids for
+	# those it mounts, memory's with the emulated cgroups at the start
+	run "--hierarchy=v1 --kernel=6.12" 'mkdir /sys/fs/cgroup/memory/a; cat /proc/cgroups'
+	expect "v1 6.12 /proc/cgroups" "$(cut -f1 "$TMP/out" | tr '\n' ' ')" \
+		"#subsys_name cpuset cpu cpuacct blkio memory devices freezer net_cls perf_event net_prio hugetlb pids rdma misc "
+	expect "v1 memory row" "$(awk '$1 == "memory" { print $3, $4 }' "$TMP/out")" "1 1"
+	[ "$(awk '$1 == "memory" { print $2 }' "$TMP/out")" = \
+	  "$(awk '$1 == "memory" { print $2 }' /proc/cgroups)" ] || fail "v1: memory's hierarchy id"
 	# systemd-cgtop walks name=systemd, memory ... where the machine has them
 	if command -v systemd-cgtop >/dev/null 2>&1 && [ -d /sys/fs/cgroup/systemd ]; then
 		run "--hierarchy=v1" '
@@ -127,10 +135,10 @@ expect "the command's output alone" "$(env -u MEMCGFS "$RUN" -- echo hello)" hel
 
 # The JVM's container support (jdk.internal.platform for the report,
 # HotSpot's os::Linux for the heap), where installed.  HotSpot needs
-# cpuset, cpu, cpuacct and memory enabled in /proc/cgroups: at 6.12
-# (v2), and on v1 where the machine has those hierarchies.  (A 7.3 built
-# as Debian builds it lists neither memory nor cpuset there, and a JDK
-# that reads only /proc/cgroups ignores the limit, as on that kernel.)
+# cpuset, cpu, cpuacct and memory enabled in /proc/cgroups: at 6.12, on v1
+# where the machine has those hierarchies.  (A 7.3 built as Debian builds
+# it lists no cpuset there, nor memory on v2, and a JDK that reads only
+# /proc/cgroups ignores the limit, as on that kernel.)
 # MaxHeapSize: a quarter of the limit or more, never more than it.
 heap() {
 	awk '$2 == "MaxHeapSize" { print $4 }' "$TMP/out"
@@ -143,7 +151,7 @@ if command -v java >/dev/null 2>&1; then
 	[ "$(heap)" -ge $((64 << 20)) ] && [ "$(heap)" -le $((256 << 20)) ] ||
 		fail "JVM v2 MaxHeapSize $(heap) for a 256M memory.max"
 	if "$RUN" --hierarchy=v1 -- true >/dev/null 2>&1; then
-		run "--hierarchy=v1 --cgroup=/jvm" \
+		run "--hierarchy=v1 --kernel=6.12 --cgroup=/jvm" \
 			"echo 128M > /sys/fs/cgroup/memory/memory.limit_in_bytes; $jvm"
 		grep -q "Provider: cgroupv1" "$TMP/out" || { cat "$TMP/out"; fail "JVM v1 provider"; }
 		grep -q "Memory Limit: 128.00M" "$TMP/out" || { cat "$TMP/out"; fail "JVM v1 limit"; }

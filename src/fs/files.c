@@ -826,8 +826,9 @@ static int show_cgroup_stat(struct fs_call *c, GString *out)
 }
 
 /*
- * memcgfs.proc_cgroups (v2 root): /proc/cgroups as a host whose every
- * controller is on cgroup2 shows it, for the release and its build
+ * memcgfs.proc_cgroups (the root): /proc/cgroups as a host whose every
+ * controller is on cgroup2 shows it (v2), or whose memory controller is
+ * the v1 hierarchy mounted (v1), for the release and its build
  * (memcgfs-run(1) binds it over /proc/cgroups).  proc_cgroupstats_show(),
  * kernel/cgroup/cgroup-v1.c: a row per subsystem the kernel is built with,
  * in include/linux/cgroup_subsys.h order, by legacy name (io is blkio):
@@ -859,6 +860,7 @@ static int show_proc_cgroups(struct fs_call *c, GString *out)
 {
 	const struct mcg_layout *layout = mcg_engine_layout(c->fs->e);
 	unsigned version = layout->version;
+	bool v1 = c->fs->hier == MCG_HIERARCHY_V1;
 	unsigned nr_cgrps = 1 + mcg_cgroup_nr_descendants(c->fs->e, c->cg) +
 			    mcg_cgroup_nr_dying_descendants(c->fs->e, c->cg);
 
@@ -874,9 +876,14 @@ static int show_proc_cgroups(struct fs_call *c, GString *out)
 			else if (proc_cgroups_subsys[i].v1 == V1_NONE_FROM_6_12)
 				absent = true;
 		}
-		if (!absent)
-			g_string_append_printf(out, "%s\t0\t%u\t1\n",
-					       proc_cgroups_subsys[i].legacy_name, nr_cgrps);
+		if (absent)
+			continue;
+		/* v1: the emulated hierarchy is memory's, whose id the host
+		 * that mounts it gives (memcgfs-run(1) fills in its own, and
+		 * those of the other controllers it mounts); the others, not
+		 * mounted, are on the default hierarchy, the root alone */
+		g_string_append_printf(out, "%s\t0\t%u\t1\n", proc_cgroups_subsys[i].legacy_name,
+				       v1 && proc_cgroups_subsys[i].v1 != V1_MEMCG ? 1 : nr_cgrps);
 	}
 	return 0;
 }
@@ -2393,6 +2400,8 @@ static const struct fs_file v1_files[] = {
 	{ "memcgfs.workload", RW, FS_EMULATOR, show_workload, write_workload, 0, ALL_KERNELS },
 	{ "memcgfs.workload_stat", RO, FS_EMULATOR, show_workload_stat, NULL, 0, ALL_KERNELS },
 	{ "memcgfs.clock", RW, FS_EMULATOR | FS_ONLY_ON_ROOT, fs_show_clock, fs_write_clock, 0, ALL_KERNELS },
+	{ "memcgfs.proc_cgroups", RO, FS_EMULATOR | FS_ONLY_ON_ROOT, show_proc_cgroups, NULL, 0,
+	  ALL_KERNELS },
 	{ "memcgfs.charge", WO, FS_EMULATOR, NULL, fs_write_charge, 0, ALL_KERNELS },
 };
 
