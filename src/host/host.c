@@ -278,7 +278,7 @@ static bool thread_alive(pid_t tgid, pid_t tid)
  * process renames itself (systemd's rename_process()). */
 static uint64_t host_stat(pid_t tgid, unsigned *cpu)
 {
-	char path[48], line[512];
+	char path[48], line[1024];	/* the first 39 fields, each of up to 20 digits */
 	uint64_t digest = 0;
 	bool hidden = false;
 	FILE *f;
