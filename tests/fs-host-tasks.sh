@@ -309,6 +309,17 @@ if nobody_ready; then
 	rmdir "$M/deleg"
 fi
 
+# The pid a test's shell wrote to $TMP/go.early, once it has (5 s).
+child_pid() {
+	i=0
+	until [ -s "$TMP/go.early" ]; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.05
+	done
+	cat "$TMP/go.early"
+}
+
 # forks (cgroup_post_fork()): what a placed process forks is where it is,
 # listed at once, and cgroup.kill kills it too; what it forked before it
 # was placed stays in the root
@@ -319,13 +330,7 @@ mkfifo "$TMP/go" || fail mkfifo
 sh -c 'sleep 60 & echo $! > "$1.early"; cat "$1" > /dev/null; sleep 60 & sleep 60' sh "$TMP/go" &
 parent=$!
 FS_PIDS="$FS_PIDS $parent"
-i=0
-until [ -s "$TMP/go.early" ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "no early child"
-	sleep 0.05
-done
-early=$(cat "$TMP/go.early")
+early=$(child_pid) || fail "no early child"
 FS_PIDS="$FS_PIDS $early"
 echo "$parent" > "$M/f/cgroup.procs" || fail "join f"
 echo > "$TMP/go"
@@ -354,13 +359,7 @@ parent=$!
 FS_PIDS="$FS_PIDS $parent"
 echo "$parent" > "$M/f/cgroup.procs" && echo "$parent" > "$M/cgroup.procs" || fail "f and back"
 echo > "$TMP/go"
-i=0
-until [ -s "$TMP/go.early" ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "no child forked in the root"
-	sleep 0.05
-done
-early=$(cat "$TMP/go.early")
+early=$(child_pid) || fail "no child forked in the root"
 FS_PIDS="$FS_PIDS $early"
 sleep 0.3
 echo "$parent" > "$M/f/cgroup.procs" || fail "f again"

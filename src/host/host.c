@@ -187,32 +187,44 @@ static unsigned long long boot_ticks_now(void)
 	       (unsigned long long)ts.tv_nsec / (1000000000ull / hz);
 }
 
-/* 0 if it cannot be read (it exited); its parent's tgid (field 4) in
- * *ppid. */
-static unsigned long long proc_start_ticks(pid_t pid, pid_t *ppid)
+/* The numeric fields of /proc/PID/stat that the module reads, counted
+ * from 1 as in proc(5) (do_task_stat(), fs/proc/array.c), up to
+ * task_cpu(), the 39th: v[field].  false if it cannot be read (the
+ * process exited). */
+#define PROC_STAT_LAST 39
+static bool proc_stat(pid_t pid, unsigned long long v[PROC_STAT_LAST + 1])
 {
-	char path[48], line[512];
-	unsigned long long start = 0;
+	char path[48], line[1024];	/* the first 39 fields, each of up to 20 digits */
+	unsigned field = 3;
+	char *p = NULL;
 	FILE *f;
 
-	*ppid = 0;
 	g_snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return 0;
-	if (fgets(line, sizeof(line), f)) {
-		char *p = strrchr(line, ')');
-
-		for (unsigned field = 3; p && field <= 22; field++) {
-			p = strchr(p + 1, ' ');
-			if (p && field == 4)
-				*ppid = (pid_t)strtol(p + 1, NULL, 10);
-			if (p && field == 22)
-				start = strtoull(p + 1, NULL, 10);
-		}
-	}
+		return false;
+	if (fgets(line, sizeof(line), f))
+		p = strrchr(line, ')');	/* comm may hold anything: after its ')' */
 	fclose(f);
-	return start;
+	for (; p && field <= PROC_STAT_LAST; field++) {
+		p = strchr(p + 1, ' ');	/* the space before field */
+		if (p)
+			v[field] = strtoull(p + 1, NULL, 10);
+	}
+	return p != NULL;
+}
+
+/* A process's start in clock ticks since boot (field 22), 0 if it cannot
+ * be read (it exited); its parent's tgid (field 4) in *ppid. */
+static unsigned long long proc_start_ticks(pid_t pid, pid_t *ppid)
+{
+	unsigned long long v[PROC_STAT_LAST + 1];
+
+	*ppid = 0;
+	if (!proc_stat(pid, v))
+		return 0;
+	*ppid = (pid_t)v[4];
+	return v[22];
 }
 
 static bool thread_alive(pid_t tgid, pid_t tid)
@@ -278,36 +290,18 @@ static bool thread_alive(pid_t tgid, pid_t tid)
  * process renames itself (systemd's rename_process()). */
 static uint64_t host_stat(pid_t tgid, unsigned *cpu)
 {
-	char path[48], line[1024];	/* the first 39 fields, each of up to 20 digits */
+	unsigned long long v[PROC_STAT_LAST + 1];
 	uint64_t digest = 0;
-	bool hidden = false;
-	FILE *f;
 
 	*cpu = 0;
-	g_snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
-	f = fopen(path, "re");
-	if (!f)
+	if (!proc_stat(tgid, v))
 		return 0;
-	if (fgets(line, sizeof(line), f)) {
-		char *p = strrchr(line, ')');
-
-		for (unsigned field = 3; p && field <= 39; field++) {
-			unsigned long long v;
-
-			p = strchr(p + 1, ' ');	/* the space before field */
-			if (!p)
-				break;
-			v = strtoull(p + 1, NULL, 10);
-			if (field == 39)
-				*cpu = (unsigned)v;
-			if (field == 28 && v == 0)
-				hidden = true;	/* no mm, or no ptrace access */
-			if (field >= 26 && field <= 28)
-				digest = digest * 1000003u ^ v;
-		}
-	}
-	fclose(f);
-	return hidden ? 0 : digest;
+	*cpu = (unsigned)v[39];
+	if (v[28] == 0)
+		return 0;	/* start_stack: no mm, or no ptrace access */
+	for (unsigned field = 26; field <= 28; field++)
+		digest = digest * 1000003u ^ v[field];
+	return digest;
 }
 
 /* The process's pages of each kind now, the emulated CPU it last ran on
