@@ -84,6 +84,67 @@ wait_unpopulated "$M/a" || fail "exit not seen"
 rmdir "$M/a" || fail rmdir
 [ -d "$base/$id" ] && fail "shadow left after rmdir"
 
+# kernel memory: a v1 host counts one kmem; its stacks are the threads'
+mkdir "$M/k" || fail "mkdir k"
+start_task
+echo "$task" > "$M/k/cgroup.procs" || fail "join k"
+cmd threads 64
+wait_stat "$M/k/memory.stat" kernel_stack -ge $((64 * 16384)) ||
+	fail "kernel stacks: $(key_of "$M/k/memory.stat" kernel_stack)"
+
+# memory.reclaim takes the host's page cache (the shadow's limit squeezed
+# and put back), and the emulated charges follow
+cmd write "$TMP/reclaimed" 32
+[ "$(key_of "$M/k/memory.stat" file)" -ge $((32 << 20)) ] || fail "page cache before reclaim"
+echo 24M > "$M/k/memory.reclaim" || fail "memory.reclaim of host page cache"
+[ "$(key_of "$M/k/memory.stat" file)" -le $((8 << 20)) ] ||
+	fail "page cache after reclaim: $(key_of "$M/k/memory.stat" file)"
+expect "limit put back" "$(cat "$base/$(ls "$base" | grep -x '[0-9]*' | tail -1)/memory.limit_in_bytes")" \
+	"$(cat "$H/memory.limit_in_bytes")"
+end_task
+wait_unpopulated "$M/k" || fail "exit from k not seen"
+rmdir "$M/k" || fail "rmdir k"
+
+# memory.oom.group: the host kills one process at the limit, the daemon
+# the rest of the group (oom_kill_process()), but one at
+# OOM_SCORE_ADJ_MIN; the victim counts twice, as the kernel's scan meets it
+if [ -z "$(tail -n +2 /proc/swaps)" ]; then
+	mkdir "$M/g" || fail "mkdir g"
+	echo 16M > "$M/g/memory.max" && echo 1 > "$M/g/memory.oom.group" || fail "g limits"
+	sleep 600 &
+	member=$!
+	sleep 600 &
+	safe=$!
+	FS_PIDS="$FS_PIDS $member $safe"
+	# lowering it takes CAP_SYS_RESOURCE, which some containers drop
+	members=1
+	if ! echo -1000 2>/dev/null > "/proc/$safe/oom_score_adj"; then
+		echo "note: no CAP_SYS_RESOURCE: no OOM_SCORE_ADJ_MIN member"
+		members=2
+	fi
+	echo "$member" > "$M/g/cgroup.procs" && echo "$safe" > "$M/g/cgroup.procs" ||
+		fail "join g"
+	start_task
+	echo "$task" > "$M/g/cgroup.procs" || fail "join g"
+	echo "anon 64" >&7
+	read -r reply <&8
+	exec 7>&- 8<&-
+	wait "$task"
+	expect "group victim" "$?" 137
+	wait "$member"
+	expect "group member killed" "$?" 137
+	if [ $members = 1 ]; then
+		kill -0 "$safe" || fail "OOM_SCORE_ADJ_MIN member killed"
+		kill "$safe"
+	fi
+	expect "oom_group_kill" "$(key_of "$M/g/memory.events" oom_group_kill)" 1
+	expect "oom_kill: the victim twice, the members" "$(key_of "$M/g/memory.events" oom_kill)" $((2 + members))
+	expect "oom" "$(key_of "$M/g/memory.events" oom)" 1
+	wait "$safe"
+	wait_unpopulated "$M/g" || fail "g not emptied"
+	rmdir "$M/g" || fail "rmdir g"
+fi
+
 # unmount: the base goes
 fusermount3 -u "$M" || fail unmount
 i=0

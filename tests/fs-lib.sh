@@ -97,6 +97,20 @@ err() {
 	"$SEQREAD" -e "$@"
 }
 
+# wait_stat FILE KEY OP N: waits up to 3 s for KEY of FILE to compare
+# (test's -ge, -lt ...) with N
+wait_stat() {
+	i=0
+	until [ "$(key_of "$1" "$2")" "$3" "$4" ]; do
+		i=$((i + 1))
+		if [ $i -gt 60 ]; then
+			echo "$1: $2 $(key_of "$1" "$2"), want $3 $4" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
 # wait_unpopulated DIR: waits up to 5 s for cgroup DIR to have no task
 # (its host tasks' exit seen); v2 reads cgroup.events, v1 tasks
 wait_unpopulated() {

@@ -187,3 +187,36 @@ unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory
 	return atomic_load_explicit(local ? &cg->memory_events_local[ev] : &cg->memory_events[ev],
 				    memory_order_relaxed);
 }
+
+void mcg_memcg_set_oom_group(struct mcg_cgroup *memcg, bool on)
+{
+	atomic_store_explicit(&memcg->oom_group, on, memory_order_relaxed);
+}
+
+bool mcg_memcg_oom_group(const struct mcg_cgroup *memcg)
+{
+	return atomic_load_explicit(&memcg->oom_group, memory_order_relaxed);
+}
+
+/* 7.3 mm/memcontrol.c mem_cgroup_get_oom_group(): cgroup v1 has no
+ * oom.group; from the victim's memcg up to the domain, the highest with
+ * it set wins.  A css's parent is its parent css (cgroup.c, "Memory
+ * csses"), as parent_mem_cgroup(). */
+struct mcg_cgroup *mcg_memcg_get_oom_group(struct mcg_engine *e, struct mcg_cgroup *victim,
+					   struct mcg_cgroup *domain)
+{
+	struct mcg_cgroup *group = NULL;
+
+	if (e->cfg.hierarchy != MCG_HIERARCHY_V2 || !victim || !victim->parent)
+		return NULL;
+	if (domain && !mcg_cgroup_is_descendant(victim, domain))
+		return NULL;
+	/* parents are immutable and held by their children */
+	for (struct mcg_cgroup *m = victim; m; m = m->parent) {
+		if (mcg_memcg_oom_group(m))
+			group = m;
+		if (m == domain)
+			break;
+	}
+	return group ? mcg_cgroup_get(group) : NULL;
+}

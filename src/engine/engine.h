@@ -409,6 +409,18 @@ void mcg_memory_event(struct mcg_cgroup *cg, enum mcg_memory_event ev);
 unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory_event ev,
 				    bool local);
 
+/* memory.oom.group of a memcg (css): whether its OOM kills take its whole
+ * subtree.  A new css starts at false. */
+void mcg_memcg_set_oom_group(struct mcg_cgroup *memcg, bool on);
+bool mcg_memcg_oom_group(const struct mcg_cgroup *memcg);
+/* mem_cgroup_get_oom_group(): the memcg whose tasks an OOM kill of a task
+ * charging `victim` (a css) must all go with, the highest css from victim
+ * up to `domain` (the memcg out of memory; NULL: the root) with oom.group
+ * set; NULL, and nothing to do beyond the victim, on a v1 hierarchy, for a
+ * victim in the root, or for one outside the domain.  Held: put it. */
+struct mcg_cgroup *mcg_memcg_get_oom_group(struct mcg_engine *e, struct mcg_cgroup *victim,
+					   struct mcg_cgroup *domain);
+
 /* ---- Flush ----------------------------------------------------------------- */
 
 /* mem_cgroup_flush_stats() of the engine's era: 6.12 and 7.3 flush cg's

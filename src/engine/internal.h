@@ -191,6 +191,9 @@ struct mcg_cgroup {
 	_Alignas(64) _Atomic long css_refs;
 	_Atomic unsigned long memory_events[MCG_NR_MEMORY_EVENTS];
 	_Atomic unsigned long memory_events_local[MCG_NR_MEMORY_EVENTS];
+	/* memory.oom.group (memcg->oom_group): written by the file, read by
+	 * the OOM killers; relaxed, as the kernel's WRITE_ONCE/READ_ONCE. */
+	_Atomic bool oom_group;
 	/* When the last memcg flush of this subtree began, or the cgroup was
 	 * made (engine clock): the age of what a read shows (accuracy.c).
 	 * Any flusher stores, readers load; relaxed. */

@@ -562,7 +562,6 @@ static int show_subtree_control(struct fs_call *c, GString *out)
  */
 static void memory_css_killed(struct fs_node *kid)
 {
-	atomic_store(&kid->st.oom_group, false);
 	atomic_store(&kid->st.zswap_max, (unsigned long)MCG_PAGE_COUNTER_MAX);
 	atomic_store(&kid->st.zswap_writeback, true);
 }
@@ -1117,9 +1116,20 @@ static int write_memory_low(struct fs_call *c, char *buf)
 	return write_v2_tunable(c, buf, MCG_COUNTER_MEMORY, MCG_FIELD_LOW);
 }
 
+/* memory_high_write() reclaims down to the new mark before it returns;
+ * the host processes' pages too, which the host cgroup holds. */
 static int write_memory_high(struct fs_call *c, char *buf)
 {
-	return write_v2_tunable(c, buf, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
+	int err = write_v2_tunable(c, buf, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
+	unsigned long usage, high;
+
+	if (err)
+		return err;
+	usage = mcg_counter_read(c->memcg, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
+	high = mcg_counter_read(c->memcg, MCG_COUNTER_MEMORY, MCG_FIELD_HIGH);
+	if (usage > high)
+		(void)mcg_host_reclaim(c->fs->host, c->cg, usage - high);
+	return 0;
 }
 
 static int write_memory_max(struct fs_call *c, char *buf)
@@ -1179,12 +1189,12 @@ static int show_swap_events(struct fs_call *c, GString *out)
 
 static int show_oom_group(struct fs_call *c, GString *out)
 {
-	return show_ull(out, atomic_load(&c->node->st.oom_group));
+	return show_ull(out, mcg_memcg_oom_group(c->memcg));
 }
 
 /* A 0-or-1 file read with kstrtoint() in any base, as memory_oom_group_write()
  * and zswap_writeback_write() take it: anything else is EINVAL. */
-static int write_flag01(char *buf, atomic_bool *flag)
+static int parse_flag01(char *buf, bool *out)
 {
 	int v;
 	int err = fs_kstrtoint(fs_strstrip(buf), 0, &v);
@@ -1193,13 +1203,18 @@ static int write_flag01(char *buf, atomic_bool *flag)
 		return err;
 	if (v != 0 && v != 1)
 		return -EINVAL;
-	atomic_store(flag, v == 1);
+	*out = v == 1;
 	return 0;
 }
 
 static int write_oom_group(struct fs_call *c, char *buf)
 {
-	return write_flag01(buf, &c->node->st.oom_group);
+	bool on;
+	int err = parse_flag01(buf, &on);
+
+	if (!err)
+		mcg_memcg_set_oom_group(c->memcg, on);
+	return err;
 }
 
 /* memory.zswap.writeback (zswap_writeback_show()/_write(), 6.12 and 7.3
@@ -1211,7 +1226,12 @@ static int show_zswap_writeback(struct fs_call *c, GString *out)
 
 static int write_zswap_writeback(struct fs_call *c, char *buf)
 {
-	return write_flag01(buf, &c->node->st.zswap_writeback);
+	bool on;
+	int err = parse_flag01(buf, &on);
+
+	if (!err)
+		atomic_store(&c->node->st.zswap_writeback, on);
+	return err;
 }
 
 /* memory.reclaim: "<bytes> [swappiness=<0..200>]".  Input is validated as
@@ -1223,6 +1243,7 @@ static int write_memory_reclaim(struct fs_call *c, char *buf)
 	const char *end;
 	char *rest, *tok, *save = NULL;
 	unsigned long long bytes;
+	unsigned long want, got;
 
 	buf = fs_strstrip(buf);
 	bytes = fs_memparse(buf, &end);
@@ -1238,10 +1259,14 @@ static int write_memory_reclaim(struct fs_call *c, char *buf)
 		if (swappiness < 0 || swappiness > FS_MAX_SWAPPINESS)
 			return -EINVAL;
 	}
-	if (bytes / MCG_PAGE_SIZE == 0)
+	want = (unsigned long)(bytes / MCG_PAGE_SIZE);
+	if (!want)
 		return 0;
-	return mcg_workload_reclaim(c->fs->wl, c->memcg, (unsigned long)(bytes / MCG_PAGE_SIZE),
-				    reclaim_interrupted, NULL);
+	/* host processes' pages first, where the host reclaims them */
+	got = mcg_host_reclaim(c->fs->host, c->cg, want);
+	if (got >= want)
+		return 0;
+	return mcg_workload_reclaim(c->fs->wl, c->memcg, want - got, reclaim_interrupted, NULL);
 }
 
 /* A row of an emulator file of `key value` lines drawn from a struct of
@@ -2546,7 +2571,6 @@ void fs_cgstate_init(struct fs_cgstate *st, const struct fs_cgstate *parent)
 	atomic_init(&st->max_depth, INT_MAX);
 	atomic_init(&st->max_descendants, INT_MAX);
 	atomic_init(&st->freeze, false);
-	atomic_init(&st->oom_group, false);
 	atomic_init(&st->move_charge, 0);
 	atomic_init(&st->soft_limit, MCG_PAGE_COUNTER_MAX);	/* mem_cgroup_alloc() */
 	atomic_init(&st->zswap_max, (unsigned long)MCG_PAGE_COUNTER_MAX);

@@ -227,6 +227,40 @@ static unsigned long long proc_start_ticks(pid_t pid, pid_t *ppid)
 	return v[22];
 }
 
+/* Whether the OOM killer passes process pid by: its oom_score_adj is
+ * OOM_SCORE_ADJ_MIN (oom_badness(), oom_kill_memcg_member(); mm/oom_kill.c). */
+bool host_proc_oom_unkillable(pid_t pid)
+{
+	char path[48];
+	g_autofree char *text = NULL;
+
+	g_snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)pid);
+	return g_file_get_contents(path, &text, NULL, NULL) && atoi(text) == -1000;
+}
+
+/* Whether process pid is gone or on its way: exited (or a zombie), in
+ * do_exit() (PF_EXITING, 0x4, in the flags of field 9), or with a SIGKILL
+ * pending (the "ShdPnd" or "SigPnd" masks of /proc/PID/status, bit 8). */
+bool host_proc_exiting(pid_t pid)
+{
+	static const char *const pending[] = { "\nShdPnd:", "\nSigPnd:" };
+	unsigned long long v[PROC_STAT_LAST + 1];
+	char path[48];
+	g_autofree char *text = NULL;
+	const char *l;
+
+	g_snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!proc_stat(pid, v) || (v[9] & 0x4) || !g_file_get_contents(path, &text, NULL, NULL))
+		return true;
+	if ((l = strstr(text, "\nState:\t")) && (l[8] == 'Z' || l[8] == 'X'))
+		return true;
+	for (unsigned i = 0; i < G_N_ELEMENTS(pending); i++)
+		if ((l = strstr(text, pending[i])) &&
+		    (g_ascii_strtoull(l + 8, NULL, 16) & (1ull << (SIGKILL - 1))))
+			return true;
+	return false;
+}
+
 static bool thread_alive(pid_t tgid, pid_t tid)
 {
 	char path[64];
@@ -280,7 +314,6 @@ static bool thread_alive(pid_t tgid, pid_t tid)
  * the workload sends it SIGKILL and nothing more is charged for it.
  */
 
-#define HOST_THREAD_STACK_PAGES 4	/* THREAD_SIZE 16 KiB / 4 KiB */
 
 /* The host CPU the process last ran on and its image, a digest of its
  * mm's layout (0: no mm, hidden, or unreadable), from /proc/PID/stat:
@@ -401,6 +434,8 @@ static void memory_update(struct mcg_host *h, struct host_proc *p, bool whole)
 	cpu %= h->nr_cpus;
 	nid = (int)((unsigned long)cpu * h->nr_nodes / h->nr_cpus);
 	throttled = !whole && p->throttled_until_ns > monotonic_ns();
+	if (p->group)
+		mcg_workload_host_group_set_unkillable(p->group, host_proc_oom_unkillable(p->tgid));
 	for (unsigned k = 0; k < HOST_NR_KINDS; k++) {
 		long d = now[k] - p->held[k];
 
@@ -419,9 +454,12 @@ static void memory_update(struct mcg_host *h, struct host_proc *p, bool whole)
 			uint64_t sleep = 0;
 			long got;
 
-			if (!p->group &&
-			    mcg_workload_host_group_new(h->wl, p->cg, p->pidfd, &p->group) != 0)
-				return;
+			if (!p->group) {
+				if (mcg_workload_host_group_new(h->wl, p->cg, p->pidfd, &p->group))
+					return;
+				mcg_workload_host_group_set_unkillable(
+					p->group, host_proc_oom_unkillable(p->tgid));
+			}
 			got = mcg_workload_host_group_charge(h->wl, p->group, host_page_kind[k],
 							     cpu, nid, d, whole ? NULL : &sleep);
 			if (got == -ESRCH) {
@@ -841,6 +879,12 @@ static int attach_process(struct mcg_host *h, struct host_proc *p, pid_t tgid,
 	placement(h, p->cg, -1);
 	cg_put(p->cg);
 	p->cg = cg_get(dst);
+	/* From /proc, its task group now, charged or not: an OOM kill of
+	 * its memcg's oom.group takes every task there (the workload's
+	 * oom_kill()), not only those that charged since they came. */
+	if (!h->shadows && dst && !p->group &&
+	    mcg_workload_host_group_new(h->wl, dst, p->pidfd, &p->group) == 0)
+		mcg_workload_host_group_set_unkillable(p->group, host_proc_oom_unkillable(p->tgid));
 	freeze_sync(h, p);
 	proc_forget_if_unplaced(h, p);
 	return 0;
@@ -1127,6 +1171,18 @@ void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg)
 			memory_update(h, p, false);
 	}
 	pthread_mutex_unlock(&h->lock);
+}
+
+unsigned long mcg_host_reclaim(struct mcg_host *h, struct mcg_cgroup *cg, unsigned long pages)
+{
+	unsigned long got;
+
+	pthread_mutex_lock(&h->lock);
+	got = host_shadows_reclaim(h, cg, pages);
+	if (got)
+		host_shadows_sample(h, cg);
+	pthread_mutex_unlock(&h->lock);
+	return got;
 }
 
 void mcg_host_cgroup_removed(struct mcg_host *h, struct mcg_cgroup *cg)

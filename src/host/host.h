@@ -98,6 +98,12 @@ void mcg_host_list(struct mcg_host *h, struct mcg_cgroup *cg, enum mcg_host_list
  * would show it, without waiting for the watcher's next look. */
 void mcg_host_sync(struct mcg_host *h, struct mcg_cgroup *cg);
 
+/* Reclaims up to `pages` of the host processes' memory in cg's subtree,
+ * where the host kernel holds it (a host cgroup: page cache, slab, anon
+ * with swap), and brings the emulated charges up to date: the pages
+ * reclaimed (0 from /proc, which cannot reclaim). */
+unsigned long mcg_host_reclaim(struct mcg_host *h, struct mcg_cgroup *cg, unsigned long pages);
+
 /* Forgets at once the processes that exited (the watcher would, a moment
  * later): before an rmdir's check, as the kernel's exit empties a cgroup
  * before the parent's wait returns. */

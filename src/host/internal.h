@@ -30,9 +30,13 @@ struct mcg_host {
 /* host.c: the processes placed in cg sleep ns for memory.high (a
  * shadow's charges earned it).  Caller holds h->lock. */
 void host_throttle_cgroup(struct mcg_host *h, struct mcg_cgroup *cg, uint64_t ns);
+bool host_proc_oom_unkillable(pid_t pid);
+bool host_proc_exiting(pid_t pid);
 
 /* How often the watcher looks at the placed processes' memory. */
 #define HOST_SAMPLE_MS 100
+/* A thread's kernel stack: THREAD_SIZE, 16 KiB on x86_64, in pages. */
+#define HOST_THREAD_STACK_PAGES 4
 
 /* shadow.c.  All with h->lock held, but open (before any other call).
  *
@@ -50,5 +54,6 @@ int host_shadows_place(struct mcg_host *h, pid_t tid, bool whole, struct mcg_cgr
 void host_shadows_sample(struct mcg_host *h, struct mcg_cgroup *top);
 /* cg was removed: its shadow goes. */
 void host_shadows_removed(struct mcg_host *h, struct mcg_cgroup *cg);
+unsigned long host_shadows_reclaim(struct mcg_host *h, struct mcg_cgroup *cg, unsigned long pages);
 
 #endif

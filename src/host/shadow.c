@@ -62,13 +62,15 @@
 
 #define CGROUP_SUPER_MAGIC 0x27e0eb	/* include/uapi/linux/magic.h */
 
-enum shadow_kind { SH_ANON, SH_FILE, SH_SHMEM, SH_KERNEL, SH_NR_KINDS };
+enum shadow_kind { SH_ANON, SH_FILE, SH_SHMEM, SH_KERNEL_STACK, SH_PAGETABLES, SH_SLAB, SH_NR_KINDS };
 
 static const enum mcg_page_kind shadow_page_kind[SH_NR_KINDS] = {
 	[SH_ANON] = MCG_PAGES_ANON,
 	[SH_FILE] = MCG_PAGES_FILE,
 	[SH_SHMEM] = MCG_PAGES_SHMEM,
-	[SH_KERNEL] = MCG_PAGES_SLAB_UNRECLAIMABLE,
+	[SH_KERNEL_STACK] = MCG_PAGES_KERNEL_STACK,
+	[SH_PAGETABLES] = MCG_PAGES_PAGETABLES,
+	[SH_SLAB] = MCG_PAGES_SLAB_UNRECLAIMABLE,
 };
 
 struct host_shadow {
@@ -119,13 +121,14 @@ static bool read_ull(const char *dir, const char *file, unsigned long long *v)
 	return true;
 }
 
-/* "key value" of a flat keyed file (memory.stat, memory.oom_control). */
+/* "key value" of a flat keyed file (memory.stat, memory.oom_control), or
+ * "Key:\tvalue" of /proc/PID/status. */
 static bool read_key(const char *text, const char *key, unsigned long long *v)
 {
 	size_t n = strlen(key);
 
 	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		if (!strncmp(l, key, n) && l[n] == ' ') {
+		if (!strncmp(l, key, n) && (l[n] == ' ' || l[n] == ':')) {
 			*v = g_ascii_strtoull(l + n + 1, NULL, 10);
 			return true;
 		}
@@ -516,11 +519,87 @@ static struct mcg_cgroup *event_memcg(struct mcg_host *h, struct mcg_cgroup *cg)
 	return NULL;
 }
 
+/* The memcg whose events process tgid's kill goes to: its shadow's (the
+ * last component of its memory line in /proc/TGID/cgroup, an emulated
+ * cgroup's id), its css or the nearest ancestor's.  Held, or NULL. */
+static struct mcg_cgroup *proc_memcg(struct mcg_host *h, const char *tgid)
+{
+	g_autofree char *path = g_strdup_printf("/proc/%s/cgroup", tgid);
+	g_autofree char *text = NULL;
+	const char *l, *end, *slash;
+	struct host_shadow *sh;
+	uint64_t id;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL) || !(l = strstr(text, ":memory:")))
+		return NULL;
+	end = strchr(l, '\n');
+	if (!end)
+		end = l + strlen(l);
+	for (slash = end; slash > l && *slash != '/'; slash--)
+		;
+	id = g_ascii_strtoull(slash + 1, NULL, 10);
+	sh = g_hash_table_lookup(h->shadows->by_id, &id);
+	return sh ? event_memcg(h, sh->cg) : NULL;
+}
+
+/* The memcg out of memory when a host process of memcg's was OOM-killed,
+ * as the daemon can tell it: a v1 host tells only where the victim was
+ * (memory.oom_control's oom_kill is local), so the domain is the nearest
+ * memcg from memcg up with a memory limit, whose charge the host refused
+ * (mem_cgroup_out_of_memory(memcg) of try_charge_memcg()); NULL: none, a
+ * global OOM.  Held. */
+static struct mcg_cgroup *oom_domain(struct mcg_cgroup *memcg)
+{
+	for (; memcg && mcg_cgroup_parent(memcg); memcg = mcg_cgroup_parent(memcg))
+		if (pages_to_limit(mcg_counter_read(memcg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX)) !=
+		    NO_LIMIT)
+			return mcg_cgroup_get(memcg);
+	return NULL;
+}
+
+/* What oom_kill_process() does after the host killed the victim, which
+ * a v1 host does not: memory.oom.group (mem_cgroup_get_oom_group()), an
+ * "oom_group_kill", then mem_cgroup_scan_tasks(group,
+ * oom_kill_memcg_member): SIGKILL and "oom_kill" for every process of the
+ * group's subtree but those at OOM_SCORE_ADJ_MIN, and the victim's
+ * "oom_kill" again (the scan meets it before it has exited).  Here the
+ * victim may be gone already: the processes on their way out are taken
+ * for it and passed by. */
+static void oom_group_kill(struct mcg_host *h, struct mcg_cgroup *victim, struct mcg_cgroup *domain)
+{
+	struct mcg_cgroup *group = mcg_memcg_get_oom_group(h->e, victim, domain);
+	g_autoptr(GPtrArray) procs = g_ptr_array_new_with_free_func(g_free);
+	uint64_t id;
+	struct host_shadow *gs;
+
+	if (!group)
+		return;
+	mcg_memory_event(group, MCG_MEMORY_OOM_GROUP_KILL);
+	mcg_memory_event(victim, MCG_MEMORY_OOM_KILL);
+	id = mcg_cgroup_id(mcg_memcg_cgroup(group));
+	gs = g_hash_table_lookup(h->shadows->by_id, &id);
+	if (gs)
+		tree_procs(gs->path, procs);
+	for (unsigned i = 0; i < procs->len; i++) {
+		pid_t pid = (pid_t)atoi(procs->pdata[i]);
+		struct mcg_cgroup *memcg;
+
+		if (pid <= 0 || host_proc_oom_unkillable(pid) || host_proc_exiting(pid))
+			continue;
+		memcg = proc_memcg(h, procs->pdata[i]);
+		if (kill(pid, SIGKILL) == 0 && memcg)
+			mcg_memory_event(memcg, MCG_MEMORY_OOM_KILL);
+		if (memcg)
+			mcg_cgroup_put(memcg);
+	}
+	mcg_cgroup_put(group);
+}
+
 static void mirror_events(struct mcg_host *h, struct host_shadow *sh)
 {
 	static const char *const oom_key[] = { "oom_kill" };
 	unsigned long long failcnt, oom_kill;
-	struct mcg_cgroup *memcg;
+	struct mcg_cgroup *memcg, *domain;
 
 	if (!read_ull(sh->path, "memory.failcnt", &failcnt) ||
 	    !read_keys(sh->path, "memory.oom_control", oom_key, &oom_kill, 1))
@@ -530,10 +609,16 @@ static void mirror_events(struct mcg_host *h, struct host_shadow *sh)
 	memcg = event_memcg(h, sh->cg);
 	for (; memcg && sh->failcnt < failcnt; sh->failcnt++)
 		mcg_memory_event(memcg, MCG_MEMORY_MAX);
+	domain = memcg ? oom_domain(memcg) : NULL;
+	/* "oom" on the memcg out of memory (mem_cgroup_oom()), "oom_kill"
+	 * on the victim's (__oom_kill_process()) */
 	for (; memcg && sh->oom_kill < oom_kill; sh->oom_kill++) {
-		mcg_memory_event(memcg, MCG_MEMORY_OOM);
+		mcg_memory_event(domain ? domain : memcg, MCG_MEMORY_OOM);
 		mcg_memory_event(memcg, MCG_MEMORY_OOM_KILL);
+		oom_group_kill(h, memcg, domain);
 	}
+	if (domain)
+		mcg_cgroup_put(domain);
 	if (memcg)
 		mcg_cgroup_put(memcg);
 }
@@ -562,6 +647,40 @@ static unsigned long long local_kmem(const char *path)
 	return kmem;
 }
 
+/* A v1 host counts a cgroup's kernel memory as one kmem counter; the
+ * stacks and page tables of the shadow's own processes are known from
+ * /proc (their threads x THREAD_SIZE, VmPTE), so those parts of it are
+ * charged as kernel_stack and pagetables, as far as kmem holds them (a
+ * process placed after it made its threads or tables has them charged
+ * where it was), and the rest as unreclaimable slab. */
+static void kernel_split(const char *path, long kmem, long now[SH_NR_KINDS])
+{
+	static const char *const keys[] = { "Threads", "VmPTE" };
+	g_autofree char *procs = g_build_filename(path, "cgroup.procs", NULL);
+	g_autofree char *text = NULL;
+	long stacks = 0, tables = 0;
+
+	if (g_file_get_contents(procs, &text, NULL, NULL)) {
+		g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+		for (char **l = lines; *l; l++) {
+			g_autofree char *dir = NULL;
+			unsigned long long v[2];
+
+			if (!**l)
+				continue;
+			dir = g_strdup_printf("/proc/%s", *l);
+			if (!read_keys(dir, "status", keys, v, 2))
+				continue;
+			stacks += (long)v[0] * HOST_THREAD_STACK_PAGES;
+			tables += (long)v[1] / (4096 / 1024);
+		}
+	}
+	now[SH_KERNEL_STACK] = MIN(stacks, kmem);
+	now[SH_PAGETABLES] = MIN(tables, kmem - now[SH_KERNEL_STACK]);
+	now[SH_SLAB] = kmem - now[SH_KERNEL_STACK] - now[SH_PAGETABLES];
+}
+
 static void mirror_pages(struct mcg_host *h, struct host_shadow *sh)
 {
 	static const char *const keys[] = { "rss", "cache", "shmem" };
@@ -577,7 +696,7 @@ static void mirror_pages(struct mcg_host *h, struct host_shadow *sh)
 	now[SH_ANON] = (long)(v[0] / 4096);
 	now[SH_FILE] = (long)((v[1] > v[2] ? v[1] - v[2] : 0) / 4096);
 	now[SH_SHMEM] = (long)(v[2] / 4096);
-	now[SH_KERNEL] = (long)(kmem / 4096);
+	kernel_split(sh->path, (long)(kmem / 4096), now);
 	cpu = s->next_cpu++ % h->nr_cpus;
 	nid = (int)((unsigned long)cpu * h->nr_nodes / h->nr_cpus);
 	for (unsigned k = 0; k < SH_NR_KINDS; k++) {
@@ -606,6 +725,52 @@ static void mirror_pages(struct mcg_host *h, struct host_shadow *sh)
 			}
 		}
 	}
+}
+
+/* Reclaim from the host pages of cg's subtree: a v1 host has no
+ * memory.reclaim, but its limit write reclaims (mem_cgroup_resize_max(),
+ * mm/memcontrol-v1.c: try_to_free_mem_cgroup_pages() until the usage fits
+ * under the new limit, which is then set, or -EBUSY once reclaim stops
+ * making progress).  So the shadow's limit is written `pages` under its
+ * usage and at once put back: what the host reclaimed on the way is the
+ * page cache, slab (the shrinkers) and, with swap, anon that the kernel's
+ * memory.reclaim would take.  Returns the pages the usage fell by. */
+unsigned long host_shadows_reclaim(struct mcg_host *h, struct mcg_cgroup *cg, unsigned long pages)
+{
+	struct host_shadows *s = h->shadows;
+	struct host_shadow *sh = NULL;
+	unsigned long long before, after;
+	long long restore = NO_LIMIT;
+	const char *path;
+	char text[32];
+
+	if (!s || !pages)
+		return 0;
+	if (mcg_cgroup_parent(cg)) {
+		uint64_t id = mcg_cgroup_id(cg);
+
+		if (!(sh = g_hash_table_lookup(s->by_id, &id)))
+			return 0;
+		path = sh->path;
+		if (sh->limit >= 0)
+			restore = sh->limit;
+	} else {
+		path = s->base;
+	}
+	if (!read_ull(path, "memory.usage_in_bytes", &before))
+		return 0;
+	g_snprintf(text, sizeof(text), "%llu",
+		   before > (unsigned long long)pages * 4096 ? before - (unsigned long long)pages * 4096
+							     : 0ull);
+	(void)write_text(path, "memory.limit_in_bytes", text);
+	if (restore == NO_LIMIT)
+		g_strlcpy(text, "-1", sizeof(text));
+	else
+		g_snprintf(text, sizeof(text), "%lld", restore);
+	(void)write_text(path, "memory.limit_in_bytes", text);
+	if (!read_ull(path, "memory.usage_in_bytes", &after) || after >= before)
+		return 0;
+	return (unsigned long)((before - after) / 4096);
 }
 
 void host_shadows_sample(struct mcg_host *h, struct mcg_cgroup *top)

@@ -185,3 +185,8 @@ void mcg_workload_host_group_exit(struct mcg_workload *wl, struct mcg_host_group
 	pthread_mutex_unlock(&wl->hier_mutex);
 	wl_release_done(wl, &rel);
 }
+
+void mcg_workload_host_group_set_unkillable(struct mcg_host_group *g, bool unkillable)
+{
+	atomic_store(&host_wl(g)->host_oom_unkillable, unkillable);
+}

@@ -184,6 +184,10 @@ struct wl_cgroup {
 	bool host;
 	int host_pidfd;
 	_Atomic bool host_oom_killed;
+	/* Its oom_score_adj is OOM_SCORE_ADJ_MIN: no OOM kill takes it
+	 * (oom_badness(), oom_kill_memcg_member()).  Set by the host module
+	 * from /proc; atomic. */
+	_Atomic bool host_oom_unkillable;
 	/* task_lock(mm->owner) of the task group's process, which seed 004's
 	 * after takes on every charge (wl_charge()): a spinlock on a line of
 	 * its own that every CPU's tasks of the group share. */

@@ -351,7 +351,8 @@ static struct wl_cgroup *oom_victim(struct wl_ctx *x, struct mcg_cgroup *top)
 		/* A holder has no tasks to kill; a task group is in the
 		 * subtree by its css (mem_cgroup_scan_tasks()); a host
 		 * cgroup's tasks are the host kernel's to kill. */
-		if (w->holder || wl_host_mirror(w) || !mcg_cgroup_is_descendant(wl_memcg(w), top))
+		if (w->holder || wl_host_mirror(w) || !mcg_cgroup_is_descendant(wl_memcg(w), top) ||
+		    atomic_load(&w->host_oom_unkillable))
 			continue;
 		for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 			n = &wl_ledger(w, x->cpu_id)->node[nid];
@@ -383,25 +384,68 @@ static long tasks_exit_with_holders(struct wl_ctx *x, struct wl_cgroup *w)
 	return freed;
 }
 
-/* mem_cgroup_out_of_memory(): kills the biggest task group of the subtree
- * on this CPU.  Returns pages freed. */
-static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top)
+/* __oom_kill_process() of w's tasks on x's CPU: "oom_kill" on their memcg
+ * (memcg_memory_event_mm()), and a host process dies for real (SIGKILL),
+ * its memory going here at once, as the OOM reaper takes it.  Returns
+ * pages freed.  Caller holds list_lock. */
+static long oom_kill_tasks(struct wl_ctx *x, struct wl_cgroup *w)
+{
+	mcg_memory_event(wl_memcg(w), MCG_MEMORY_OOM_KILL);
+	if (w->host) {
+		(void)syscall(SYS_pidfd_send_signal, w->host_pidfd, SIGKILL, NULL, 0);
+		atomic_store(&w->host_oom_killed, true);
+	}
+	return tasks_exit_with_holders(x, w);
+}
+
+/* Whether w has tasks an OOM kill could take on x's CPU. */
+static bool has_killable_tasks(const struct wl_ctx *x, const struct wl_cgroup *w)
+{
+	if (w->host)
+		return !atomic_load(&w->host_oom_killed);
+	return !atomic_load(&w->idle) || wl_ledger_held(x->wl, wl_ledger(w, x->cpu_id)) > 0;
+}
+
+/* mem_cgroup_out_of_memory() -> oom_kill_process() (7.3 mm/oom_kill.c):
+ * kills the biggest task group of the subtree on this CPU; and if
+ * memory.oom.group makes a memcg between the victim's and the domain go
+ * as one (mem_cgroup_get_oom_group()), "oom_group_kill" there and every
+ * task group below it killed too (mem_cgroup_scan_tasks() with
+ * oom_kill_memcg_member()), the victim's again, as the kernel's scan meets
+ * the victim before it has exited, and none whose oom_score_adj is
+ * OOM_SCORE_ADJ_MIN.  Sets x->oom_killed to `charger` if its tasks went,
+ * else to the victim.  Returns pages freed. */
+static long oom_kill(struct wl_ctx *x, struct mcg_cgroup *top, struct wl_cgroup *charger)
 {
 	struct wl_cgroup *victim = oom_victim(x, top);
+	struct mcg_cgroup *group;
+	long freed;
 
 	mcg_memory_event(top, MCG_MEMORY_OOM);
 	if (!victim)
 		return 0;
-	/* on the victim task's memcg (mem_cgroup_from_task()), its css */
-	mcg_memory_event(wl_memcg(victim), MCG_MEMORY_OOM_KILL);
+	/* before the victim goes (oom_kill_process()) */
+	group = mcg_memcg_get_oom_group(x->wl->e, wl_memcg(victim), top);
 	x->oom_killed = victim;
-	/* A host process dies for real (oom_kill_process(): SIGKILL); its
-	 * memory goes here at once, as the OOM reaper takes it. */
-	if (victim->host) {
-		(void)syscall(SYS_pidfd_send_signal, victim->host_pidfd, SIGKILL, NULL, 0);
-		atomic_store(&victim->host_oom_killed, true);
+	freed = oom_kill_tasks(x, victim);
+	if (!group)
+		return freed;
+	mcg_memory_event(group, MCG_MEMORY_OOM_GROUP_KILL);
+	for (unsigned i = 0; i < x->wl->cgroups->len; i++) {
+		struct wl_cgroup *w = x->wl->cgroups->pdata[i];
+
+		if (w->holder || wl_host_mirror(w) || !mcg_cgroup_is_descendant(wl_memcg(w), group) ||
+		    atomic_load(&w->host_oom_unkillable) || (w != victim && !has_killable_tasks(x, w)))
+			continue;
+		if (w == victim)
+			mcg_memory_event(wl_memcg(w), MCG_MEMORY_OOM_KILL);
+		else
+			freed += oom_kill_tasks(x, w);
+		if (w == charger)
+			x->oom_killed = charger;
 	}
-	return tasks_exit_with_holders(x, victim);
+	mcg_cgroup_put(group);
+	return freed;
 }
 
 /* memory.high (__mem_cgroup_handle_over_high()): each level over its high
@@ -616,7 +660,7 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 			drained = true;
 			continue;
 		}
-		if (killed || oom_kill(x, over) == 0)
+		if (killed || oom_kill(x, over, w) == 0)
 			break;
 		killed = true;
 	}
@@ -1732,7 +1776,7 @@ static long oom_kill_all_cpus(struct mcg_workload *wl, struct mcg_cgroup *cg)
 
 		mcg_cpu_enter(x.cpu);
 		if (oom_victim(&x, cg))
-			freed = oom_kill(&x, cg);
+			freed = oom_kill(&x, cg, NULL);
 		mcg_cpu_exit(x.cpu);
 	}
 	return freed;

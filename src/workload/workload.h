@@ -296,6 +296,9 @@ long mcg_workload_host_group_charge(struct mcg_workload *wl, struct mcg_host_gro
  * pages freed, or -EINVAL. */
 long mcg_workload_host_group_free(struct mcg_workload *wl, struct mcg_host_group *g,
 				  enum mcg_page_kind kind, long pages);
+/* Whether the process's oom_score_adj is OOM_SCORE_ADJ_MIN, which keeps
+ * every OOM kill off it (oom_badness(), oom_kill_memcg_member()). */
+void mcg_workload_host_group_set_unkillable(struct mcg_host_group *g, bool unkillable);
 /* The process exited: its task memory is freed, its page cache stays
  * charged (without it).  g is gone. */
 void mcg_workload_host_group_exit(struct mcg_workload *wl, struct mcg_host_group *g);
