@@ -154,6 +154,16 @@ expect memory.high "$(cat "$M/x/memory.high")" max
 expect memory.low "$(cat "$M/x/memory.low")" 0
 expect memory.current "$(cat "$M/x/memory.current")" 0
 expect memory.peak "$(cat "$M/x/memory.peak")" 0
+# memory.peak per fd (peak_write(), peak_show()): a written fd follows the
+# local watermark from its write; another fd's write starts that again from
+# the usage, raising its peers only to that; an fd never written shows the
+# global watermark
+expect "memory.peak per fd" "$("$SEQREAD" "$M/x/memory.peak" w:reset p:32:0 \
+	"x:echo 'anon 8M' > $M/x/memcgfs.charge" p:32:0 \
+	"x:echo 'anon -8M' > $M/x/memcgfs.charge" p:32:0 \
+	"x:$SEQREAD $M/x/memory.peak w:reset > /dev/null" p:32:0 | tr -d '[]' | tr -s '\n' ' ')" \
+	"+5 0 8388608 8388608 0 "
+expect "memory.peak global" "$(cat "$M/x/memory.peak")" 8388608
 expect swap.max "$(cat "$M/x/memory.swap.max")" max
 expect zswap.max "$(cat "$M/x/memory.zswap.max")" max
 expect oom.group "$(cat "$M/x/memory.oom.group")" 0
@@ -183,7 +193,8 @@ expect "5.10 swap.events" "$(cat "$TMP/v2-510/x/memory.swap.events" | tr '\n' '|
 # cgroup_base_files[], cgroup_psi_files[] (kernel/cgroup/cgroup.c),
 # memory_files[], swap_files[] and zswap_files[] (mm/memcontrol.c) lack.
 # 6.12: no cgroup.stat.local; 6.1: no memory.swap.peak,
-# memory.zswap.writeback, cpu.stat.local either; 5.10: no cgroup.kill,
+# memory.zswap.writeback, cpu.stat.local either, and a read-only
+# memory.peak; 5.10: no cgroup.kill,
 # cgroup.pressure, memory.peak, memory.reclaim, memory.swap.peak, zswap files.
 mount_fs "$TMP/v2-612" --kernel=6.12
 mkdir "$TMP/v2-612/x" || fail mkdir
@@ -194,6 +205,8 @@ for k in 6.12 6.1 5.10; do
 	5.10) drop=' cgroup\.stat\.local$| cpu\.stat\.local$| cgroup\.kill$| cgroup\.pressure$| memory\.peak$| memory\.reclaim$| memory\.swap\.peak$| memory\.zswap\.' ;;
 	esac
 	grep -Ev "$drop" "$TMP/want-7.3" > "$TMP/want"
+	# memory.peak is read-only before 6.12 (no peak_write())
+	[ $k = 6.1 ] && sed -i 's/^-rw-r--r-- memory\.peak$/-r--r--r-- memory.peak/' "$TMP/want"
 	listing "$TMP/v2-$(echo $k | tr -d .)/x" > "$TMP/got"
 	diff -u "$TMP/want" "$TMP/got" || fail "$k v2 child file set"
 done

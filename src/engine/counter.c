@@ -18,6 +18,7 @@ void counters_init(struct mcg_cgroup *cg)
 
 		atomic_init(&pc->usage, 0);
 		atomic_init(&pc->watermark, 0);
+		atomic_init(&pc->local_watermark, 0);
 		atomic_init(&pc->failcnt, 0);
 		atomic_init(&pc->max, MCG_PAGE_COUNTER_MAX);
 		atomic_init(&pc->high, MCG_PAGE_COUNTER_MAX);
@@ -27,13 +28,19 @@ void counters_init(struct mcg_cgroup *cg)
 	atomic_init(&cg->css_refs, 0);
 }
 
+/* page_counter_try_charge() (6.12 and 7.3 mm/page_counter.c): the local
+ * watermark first, which is never above the global one, so the global is
+ * looked at only when the local moves.  Racy by design, like the kernel: a
+ * lost race only delays a peak. */
 static void counter_propagate_watermark(struct page_counter *pc, long usage)
 {
-	unsigned long old = atomic_load_explicit(&pc->watermark, memory_order_relaxed);
-
-	/* Racy by design, like the kernel: a lost race only delays the peak. */
-	if ((unsigned long)usage > old)
-		atomic_store_explicit(&pc->watermark, (unsigned long)usage, memory_order_relaxed);
+	if ((unsigned long)usage > atomic_load_explicit(&pc->local_watermark, memory_order_relaxed)) {
+		atomic_store_explicit(&pc->local_watermark, (unsigned long)usage,
+				      memory_order_relaxed);
+		if ((unsigned long)usage > atomic_load_explicit(&pc->watermark, memory_order_relaxed))
+			atomic_store_explicit(&pc->watermark, (unsigned long)usage,
+					      memory_order_relaxed);
+	}
 }
 
 /* Adds n to the usage unless that would exceed max.  The kernel adds first
@@ -138,6 +145,7 @@ static _Atomic unsigned long *counter_field(struct page_counter *pc, enum mcg_co
 {
 	switch (f) {
 	case MCG_FIELD_WATERMARK: return &pc->watermark;
+	case MCG_FIELD_LOCAL_WATERMARK: return &pc->local_watermark;
 	case MCG_FIELD_FAILCNT: return &pc->failcnt;
 	case MCG_FIELD_MAX: return &pc->max;
 	case MCG_FIELD_HIGH: return &pc->high;
@@ -166,6 +174,11 @@ void mcg_counter_set(struct mcg_cgroup *cg, enum mcg_counter counter,
 	_Atomic unsigned long *f = counter_field(&cg->counters[counter], field);
 
 	g_return_if_fail(f != NULL);
+	/* page_counter_reset_watermark(): the local one too, first, so that
+	 * it is never above the global */
+	if (field == MCG_FIELD_WATERMARK)
+		atomic_store_explicit(&cg->counters[counter].local_watermark, value,
+				      memory_order_relaxed);
 	atomic_store_explicit(f, value, memory_order_relaxed);
 }
 

@@ -282,6 +282,7 @@ void mcg_counter_uncharge(struct mcg_cgroup *cg, enum mcg_counter counter, unsig
 enum mcg_counter_field {
 	MCG_FIELD_USAGE,	/* read only */
 	MCG_FIELD_WATERMARK,	/* peak usage; set to reset */
+	MCG_FIELD_LOCAL_WATERMARK, /* peak usage since last set (memory.peak writes) */
 	MCG_FIELD_FAILCNT,	/* set to reset */
 	MCG_FIELD_MAX,
 	MCG_FIELD_HIGH,
@@ -296,7 +297,8 @@ unsigned long mcg_counter_read(const struct mcg_cgroup *cg, enum mcg_counter cou
  * -EBUSY with the old max kept.  No charge can slip in between the check
  * and the store. */
 int mcg_counter_set_max(struct mcg_cgroup *cg, enum mcg_counter counter, unsigned long max);
-/* Stores a value (no reclaim here: that is the workload layer's job). */
+/* Stores a value (no reclaim here: that is the workload layer's job); a
+ * watermark's store sets the local watermark too. */
 void mcg_counter_set(struct mcg_cgroup *cg, enum mcg_counter counter,
 		     enum mcg_counter_field field, unsigned long value);
 /* Shared css reference count (moves only with seed 004's before). */

@@ -107,6 +107,10 @@ struct part_flush_counts {
 struct page_counter {
 	_Atomic long usage;
 	_Atomic unsigned long watermark;
+	/* The highest usage since memory.peak was last written (6.12 on,
+	 * page_counter.local_watermark); never reset before, so the
+	 * watermark's twin there. */
+	_Atomic unsigned long local_watermark;
 	_Atomic unsigned long failcnt;
 	_Atomic unsigned long max, high, low, min;
 };

@@ -1147,29 +1147,44 @@ static int write_swap_max(struct fs_call *c, char *buf)
 	return write_v2_tunable(c, buf, MCG_COUNTER_SWAP, MCG_FIELD_MAX);
 }
 
-/* memory.peak and memory.swap.peak (peak_show/peak_write): an fd that never
- * wrote sees the counter's watermark; a write on an fd starts that fd's own
- * peak from the current usage.  The kernel's local watermark (the highest
- * usage since the last such write) is approximated by the current usage:
- * the engine keeps one watermark per counter. */
+/* memory.peak and memory.swap.peak (6.12 and 7.3 mm/memcontrol.c
+ * peak_show(), peak_write()): an fd that never wrote sees the counter's
+ * watermark; a write starts the counter's local watermark again from the
+ * usage, raises every other written fd of the file to that usage and sets
+ * its own, and such an fd then sees the higher of its value and the local
+ * watermark.  Before 6.12 the files are read-only. */
 static int show_peak(struct fs_call *c, GString *out)
 {
 	enum mcg_counter counter = CNT_COUNTER(c->of->file->arg);
-	unsigned long peak;
+	unsigned long fd_peak = atomic_load(&c->of->peak), peak;
 
-	if (c->of->peak == FS_PEAK_UNSET) {
+	if (fd_peak == FS_PEAK_UNSET)
 		peak = mcg_counter_read(c->memcg, counter, MCG_FIELD_WATERMARK);
-	} else {
-		peak = mcg_counter_read(c->memcg, counter, MCG_FIELD_USAGE);
-		if (c->of->peak > peak)
-			peak = c->of->peak;
-	}
+	else
+		peak = MAX(fd_peak, mcg_counter_read(c->memcg, counter, MCG_FIELD_LOCAL_WATERMARK));
 	return show_ull(out, pages_to_bytes(peak));
 }
 
 static int write_peak(struct fs_call *c, char *buf)
 {
-	c->of->peak = mcg_counter_read(c->memcg, CNT_COUNTER(c->of->file->arg), MCG_FIELD_USAGE);
+	enum mcg_counter counter = CNT_COUNTER(c->of->file->arg);
+	struct fs_node *n = c->of->node;
+	unsigned long usage;
+
+	(void)buf;
+	pthread_mutex_lock(&c->fs->lock);	/* memcg->peaks_lock */
+	usage = mcg_counter_read(c->memcg, counter, MCG_FIELD_USAGE);
+	mcg_counter_set(c->memcg, counter, MCG_FIELD_LOCAL_WATERMARK, usage);
+	for (GList *l = n->peak_watchers; l; l = l->next) {
+		struct fs_open *peer = l->data;
+
+		if (peer->file == c->of->file && usage > atomic_load(&peer->peak))
+			atomic_store(&peer->peak, usage);
+	}
+	if (atomic_load(&c->of->peak) == FS_PEAK_UNSET)
+		n->peak_watchers = g_list_prepend(n->peak_watchers, c->of);
+	atomic_store(&c->of->peak, usage);
+	pthread_mutex_unlock(&c->fs->lock);
 	return 0;
 }
 
@@ -2341,6 +2356,8 @@ static int write_pressure(struct fs_call *c, char *buf)
  *   memory.reclaim              5.19 (94968384dde1): not in 5.15, in 6.1
  *   memory.zswap.current, .max  5.19 (f4840ccfca25): not in 5.15, in 6.1
  *   memory.swap.peak            6.5 (b6c1a8af5b1e): not in 6.1, in 6.6
+ *   memory.peak, .swap.peak     writable (a reset per fd) from 6.12
+ *                               (c6f53ed8f213): read-only in 6.1, not in 6.12
  *   memory.zswap.writeback      6.8 (501a06fe8e4c): not in 6.6, in 6.12
  *
  * 5.10, 6.1, 6.12 and 7.3 are read from their source; 5.4, 5.15 and 6.6
@@ -2354,6 +2371,7 @@ static int write_pressure(struct fs_call *c, char *buf)
 #define ALL_KERNELS 0, 0, 0
 #define SINCE(major, minor) MCG_KVER(major, minor), 0, 0
 #define BEFORE(major, minor) 0, MCG_KVER(major, minor), 0
+#define BETWEEN(major, minor, major2, minor2) MCG_KVER(major, minor), MCG_KVER(major2, minor2), 0
 
 /* v1: ../shared/spec/golden/v1-memcg-dir-listing.txt (less the vendor file)
  * and the root's two extra files, modes from v1-memcg-files.tsv. */
@@ -2475,8 +2493,10 @@ static const struct fs_file v2_files[] = {
 	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_MIN), ALL_KERNELS },
 	{ "memory.numa_stat", RO, 0, show_numa_stat, NULL, 0, SINCE(5, 10) },
 	{ "memory.oom.group", RW, FS_NOT_ON_ROOT, show_oom_group, write_oom_group, 0, ALL_KERNELS },
+	{ "memory.peak", RO, FS_NOT_ON_ROOT, show_peak, NULL,
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), BETWEEN(5, 19, 6, 12) },
 	{ "memory.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
-	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), SINCE(5, 19) },
+	  CNT(MCG_COUNTER_MEMORY, MCG_FIELD_WATERMARK), SINCE(6, 12) },
 	{ "memory.pressure", RW, FS_CORE | FS_PSI, show_pressure, write_pressure, FS_PSI_MEMORY,
 	  ALL_KERNELS },
 	{ "memory.reclaim", WO, 0, NULL, write_memory_reclaim, 0, SINCE(5, 19) },
@@ -2489,8 +2509,10 @@ static const struct fs_file v2_files[] = {
 	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_HIGH), SINCE(5, 8) },
 	{ "memory.swap.max", RW, FS_NOT_ON_ROOT, show_v2_tunable, write_swap_max,
 	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_MAX), ALL_KERNELS },
+	{ "memory.swap.peak", RO, FS_NOT_ON_ROOT, show_peak, NULL,
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_WATERMARK), BETWEEN(6, 5, 6, 12) },
 	{ "memory.swap.peak", RW, FS_NOT_ON_ROOT, show_peak, write_peak,
-	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_WATERMARK), SINCE(6, 5) },
+	  CNT(MCG_COUNTER_SWAP, MCG_FIELD_WATERMARK), SINCE(6, 12) },
 	{ "memory.zswap.current", RO, FS_NOT_ON_ROOT, show_zswap_current, NULL, 0, SINCE(5, 19) },
 	{ "memory.zswap.max", RW, FS_NOT_ON_ROOT, show_zswap_max, write_zswap_max, 0, SINCE(5, 19) },
 	/* In zswap_files[] since 6.8; on the root too. */

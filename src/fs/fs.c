@@ -1286,6 +1286,12 @@ static void open_free(struct fs_handle *h)
 		of->node->cached[of->file - fs->files + 1].opens = 0;
 		pthread_mutex_unlock(&fs->lock);
 	}
+	/* peak_release(): off the memcg's watchers */
+	if (atomic_load(&of->peak) != FS_PEAK_UNSET) {
+		pthread_mutex_lock(&fs->lock);
+		of->node->peak_watchers = g_list_remove(of->node->peak_watchers, of);
+		pthread_mutex_unlock(&fs->lock);
+	}
 	if (of->text)
 		g_string_free(of->text, TRUE);
 	pthread_mutex_destroy(&of->lock);
@@ -1329,7 +1335,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	of->fs = fs;
 	of->node = n;
 	of->file = f;
-	of->peak = FS_PEAK_UNSET;
+	atomic_init(&of->peak, FS_PEAK_UNSET);
 	/* the memory css the file is of: a new css brings new files */
 	if (f->ctrl & FS_CTRL_MEMORY) {
 		struct mcg_cgroup *css = mcg_cgroup_memcg(fs->e, n->cg);

@@ -245,6 +245,9 @@ struct fs_node {
 	 * GBytes value; NULL until the first is set. */
 	GHashTable *xattrs;
 	struct fs_cached *cached;	/* likewise, --pagecache only, else NULL */
+	/* The open memory.peak and memory.swap.peak files written at least
+	 * once (memcg->memory_peaks, swap_peaks): protected by fs->lock. */
+	GList *peak_watchers;
 
 	struct fs_cgstate st;		/* atomics, see above */
 } __attribute__((aligned(FS_IDX_LIMIT)));
@@ -269,7 +272,9 @@ struct fs_open {
 	pthread_mutex_t lock;		/* serialises reads and writes of this fd */
 	GString *text;			/* rendered snapshot; protected by lock */
 	off_t next;			/* offset after the last read; protected by lock */
-	unsigned long peak;		/* memory.peak fd value, pages; protected by lock */
+	/* memory.peak fd value, pages: written with fs->lock held (one fd's
+	 * write raises its peers', peak_write()); atomic. */
+	_Atomic unsigned long peak;
 	/* A memory file's css at the open (its engine id; 0: none), which
 	 * every call must still find.  Immutable. */
 	uint64_t memcg_id;
