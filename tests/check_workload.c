@@ -1805,6 +1805,75 @@ START_TEST(test_host_groups)
 }
 END_TEST
 
+/* memory.oom.group (7.3 oom_kill_process(), mem_cgroup_get_oom_group()):
+ * the OOM killer's victim, then every other task group below the highest
+ * memcg with oom.group set up to the one out of memory, but one at
+ * OOM_SCORE_ADJ_MIN; "oom_group_kill" there, "oom_kill" for each, the
+ * victim's twice. */
+START_TEST(test_oom_group)
+{
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl = era_pool("7.3", 2, 1, NULL, &cfg, &e);
+	struct mcg_cgroup *root = mcg_engine_root(e), *p = NULL, *c1 = NULL, *c2 = NULL;
+	struct mcg_host_group *g[3];
+	int fd[3], status;
+	pid_t pid[3];
+
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", true, &p), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, "c1", true, &c1), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, "c2", true, &c2), 0);
+	ck_assert_int_eq(mcg_workload_set_limit(wl, p, MCG_COUNTER_MEMORY, MCG_FIELD_MAX, 100,
+						false), 0);
+	mcg_memcg_set_oom_group(p, true);
+	for (int i = 0; i < 3; i++)
+		pid[i] = sleeper(&fd[i]);
+	/* in c2: a member, and one the OOM killer passes by */
+	ck_assert_int_eq(mcg_workload_host_group_new(wl, c2, fd[1], &g[1]), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g[1], MCG_PAGES_ANON, 0, 0, 10, NULL), 10);
+	ck_assert_int_eq(mcg_workload_host_group_new(wl, c2, fd[2], &g[2]), 0);
+	mcg_workload_host_group_set_unkillable(g[2], true);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g[2], MCG_PAGES_ANON, 0, 0, 10, NULL), 10);
+	/* in c1, the biggest: the victim */
+	ck_assert_int_eq(mcg_workload_host_group_new(wl, c1, fd[0], &g[0]), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g[0], MCG_PAGES_ANON, 0, 0, 200, NULL),
+			 -ESRCH);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(waitpid(pid[i], &status, 0), pid[i]);
+		ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	}
+	ck_assert_int_eq(waitpid(pid[2], &status, WNOHANG), 0);
+	ck_assert_uint_eq(mcg_memory_event_read(p, MCG_MEMORY_OOM, true), 1);
+	ck_assert_uint_eq(mcg_memory_event_read(p, MCG_MEMORY_OOM_GROUP_KILL, true), 1);
+	ck_assert_uint_eq(mcg_memory_event_read(c1, MCG_MEMORY_OOM_KILL, true), 2);
+	ck_assert_uint_eq(mcg_memory_event_read(c2, MCG_MEMORY_OOM_KILL, true), 1);
+	ck_assert_uint_eq(mcg_memory_event_read(p, MCG_MEMORY_OOM_KILL, false), 3);
+	/* without oom.group, the victim alone */
+	mcg_memcg_set_oom_group(p, false);
+	mcg_workload_host_group_exit(wl, g[0]);
+	close(fd[0]);
+	pid[0] = sleeper(&fd[0]);
+	mcg_workload_host_group_set_unkillable(g[2], false);
+	ck_assert_int_eq(mcg_workload_host_group_new(wl, c1, fd[0], &g[0]), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g[0], MCG_PAGES_ANON, 0, 0, 200, NULL),
+			 -ESRCH);
+	ck_assert_int_eq(waitpid(pid[0], &status, 0), pid[0]);
+	ck_assert_int_eq(waitpid(pid[2], &status, WNOHANG), 0);
+	ck_assert_uint_eq(mcg_memory_event_read(p, MCG_MEMORY_OOM_GROUP_KILL, true), 1);
+	kill(pid[2], SIGKILL);
+	ck_assert_int_eq(waitpid(pid[2], &status, 0), pid[2]);
+	for (int i = 0; i < 3; i++) {
+		mcg_workload_host_group_exit(wl, g[i]);
+		close(fd[i]);
+	}
+	mcg_workload_pause(wl);
+	check_conserved(wl);
+	mcg_workload_resume(wl);
+	mcg_workload_free(wl);
+	mcg_engine_free(e);
+}
+END_TEST
+
 static Suite *make_workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -1841,6 +1910,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_psi_arithmetic);
 	tcase_add_test(tc, test_direct_charge);
 	tcase_add_loop_test(tc, test_host_groups, 0, 2);
+	tcase_add_test(tc, test_oom_group);
 	tcase_add_loop_test(tc, test_lru_add_batch, 0, 2);
 	suite_add_tcase(s, tc);
 	/* Minutes of emulated time per preset, stepped flat out: slow under
