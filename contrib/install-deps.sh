@@ -15,7 +15,9 @@ set -eu
 # 12 (a container, debootstrap) has none.
 packages="build-essential autoconf automake autoconf-archive libtool pkg-config
 	libglib2.0-dev libfuse3-dev fuse3 check gnuplot-nox cgroup-tools man-db"
-[ "${1:-}" = --ci ] && packages="$packages debhelper git"
+# CI also builds the package (debhelper, git) and runs a busybox container
+# with runc under memcgfs-run (tests/fs-runc.sh, skipped without them).
+[ "${1:-}" = --ci ] && packages="$packages debhelper git runc busybox-static"
 wait_max=${MEMCGFS_APT_WAIT:-300}
 apt_locks=${MEMCGFS_APT_LOCKS:-/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock
 	/var/lib/apt/lists/lock /var/cache/apt/archives/lock}

@@ -11,6 +11,7 @@ memcgfs-run: $(top_srcdir)/src/run/memcgfs-run.in Makefile
 		chmod +x $@.tmp && mv $@.tmp $@
 dist_man_MANS += man/memcgfs-run.1 man/memcgfs-fixture.1
 
-# cgget (cgroup-tools) and, where installed, the JVM under memcgfs-run.
-TESTS += tests/fs-run.sh tests/fs-fixture.sh
-dist_check_SCRIPTS += tests/fs-run.sh tests/fs-fixture.sh
+# cgget (cgroup-tools) and, where installed, the JVM and runc under
+# memcgfs-run.
+TESTS += tests/fs-run.sh tests/fs-fixture.sh tests/fs-runc.sh
+dist_check_SCRIPTS += tests/fs-run.sh tests/fs-fixture.sh tests/fs-runc.sh
