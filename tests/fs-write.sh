@@ -53,9 +53,11 @@ wr "$C/cgroup.subtree_control" "+io -memory" OK io
 wr "$C/cgroup.subtree_control" "+cpu" ENOENT io	# a controller not offered here
 wr "$C/cgroup.subtree_control" "+bogus" EINVAL io
 wr "$C/cgroup.subtree_control" "memory" EINVAL io
-wr "$C/cgroup.subtree_control" "-io" OK ""
+# a cgroup that enables a domain controller for its children cannot be
+# threaded (cgroup_enable_threaded()); tests/fs-threaded.sh has the rest
 wr "$C/cgroup.type" "threaded" EOPNOTSUPP domain
 wr "$C/cgroup.type" "domain" EINVAL domain
+wr "$C/cgroup.subtree_control" "-io" OK ""
 wr "$C/cgroup.kill" "1" OK
 wr "$C/cgroup.kill" "2" ERANGE
 wr "$C/cgroup.procs" "abc" EINVAL

@@ -105,6 +105,102 @@ static unsigned long long emulated_tgid(struct fs_call *c)
 	return FS_PID_MAX_LIMIT + c->node->id * mcg_engine_config(c->fs->e)->nr_cpus;
 }
 
+/*
+ * Threaded mode (kernel/cgroup/cgroup.c, 7.3).  A cgroup made "threaded"
+ * (cgroup.type) joins its parent's resource domain: its threads may sit
+ * apart from their process, and what they charge goes to the domain, the
+ * nearest ancestor that is not threaded (dom_cgrp).  Only threaded
+ * controllers work below a thread root (cpu, cpuset, perf_event, pids);
+ * memcgfs has none, io and memory being domain controllers, so a
+ * threaded cgroup has no controller and its tasks charge the domain's
+ * memory css.  The kernel keeps dom_cgrp and nr_threaded_children; here
+ * they are read off the tree (fs->lock held for the node lookups).
+ */
+static struct fs_node *node_of_cg(struct mcgfs *fs, const struct mcg_cgroup *cg)
+{
+	return g_hash_table_lookup(fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
+}
+
+static bool cg_is_threaded(struct mcgfs *fs, const struct mcg_cgroup *cg)
+{
+	struct fs_node *n = node_of_cg(fs, cg);
+
+	return n && atomic_load(&n->st.threaded);
+}
+
+/* cgroup_is_mixable(): the root holds domains and threads alike. */
+static bool cg_is_mixable(const struct mcg_cgroup *cg)
+{
+	return !mcg_cgroup_parent(cg);
+}
+
+/* Whether any child of cg is threaded, or (domain) populated and not. */
+static bool cg_any_child(struct mcgfs *fs, struct mcg_cgroup *cg, bool populated_domain)
+{
+	unsigned nr = 0;
+	struct mcg_cgroup **kids = mcg_cgroup_children(fs->e, cg, &nr);
+	bool any = false;
+
+	for (unsigned i = 0; i < nr; i++) {
+		bool threaded = cg_is_threaded(fs, kids[i]);
+
+		if (populated_domain)
+			any |= !threaded && mcg_workload_cgroup_populated(fs->wl, kids[i], NULL);
+		else
+			any |= threaded;
+		mcg_cgroup_put(kids[i]);
+	}
+	g_free(kids);
+	return any;
+}
+
+/* cgroup_is_thread_root(): a domain with threaded children (its other
+ * case, tasks and a threaded controller enabled, cannot arise here). */
+static bool cg_is_thread_root(struct mcgfs *fs, struct mcg_cgroup *cg)
+{
+	return !cg_is_threaded(fs, cg) && cg_any_child(fs, cg, false);
+}
+
+/* cgroup_is_valid_domain(): not threaded, and no ancestor threaded or a
+ * thread root but the root. */
+static bool cg_is_valid_domain(struct mcgfs *fs, struct mcg_cgroup *cg)
+{
+	if (cg_is_threaded(fs, cg))
+		return false;
+	for (cg = mcg_cgroup_parent(cg); cg; cg = mcg_cgroup_parent(cg))
+		if ((!cg_is_mixable(cg) && cg_is_thread_root(fs, cg)) || cg_is_threaded(fs, cg))
+			return false;
+	return true;
+}
+
+/* cgroup_can_be_thread_root(): the root; else a domain without populated
+ * domain children and without domain controllers enabled. */
+static bool cg_can_be_thread_root(struct mcgfs *fs, struct mcg_cgroup *cg)
+{
+	struct fs_node *n = node_of_cg(fs, cg);
+
+	if (cg_is_mixable(cg))
+		return true;
+	if (!n || atomic_load(&n->st.threaded) || cg_any_child(fs, cg, true))
+		return false;
+	return !atomic_load(&n->st.subtree_control);
+}
+
+/* cgrp->dom_cgrp: the nearest of cg and its ancestors not threaded. */
+static struct mcg_cgroup *cg_dom(struct mcgfs *fs, struct mcg_cgroup *cg)
+{
+	while (cg_is_threaded(fs, cg))
+		cg = mcg_cgroup_parent(cg);
+	return cg;
+}
+
+static gint cmp_pid_t(gconstpointer a, gconstpointer b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* Host tasks placed here (src/host), then the emulated ones, which lie
  * above every host pid: in ascending order, as v1's pidlists are sorted
  * (cgroup_pidlist_load()); v2 lists in css_set order, which no reader may
@@ -118,12 +214,48 @@ static void show_host_tasks(struct fs_call *c, enum mcg_host_list kind, GString 
 		g_string_append_printf(out, "%d\n", (int)g_array_index(pids, pid_t, i));
 }
 
+/* The v2 leaders of cg's threaded descendants, which a thread root's
+ * cgroup.procs lists (CSS_TASK_ITER_THREADED). */
+static void threaded_leaders(struct mcgfs *fs, struct mcg_cgroup *cg, GArray *pids)
+{
+	unsigned nr = 0;
+	struct mcg_cgroup **kids = mcg_cgroup_children(fs->e, cg, &nr);
+
+	for (unsigned i = 0; i < nr; i++) {
+		bool threaded;
+
+		pthread_mutex_lock(&fs->lock);
+		threaded = cg_is_threaded(fs, kids[i]);
+		pthread_mutex_unlock(&fs->lock);
+		if (threaded) {
+			mcg_host_list(fs->host, kids[i], MCG_HOST_LIST_LEADERS, pids);
+			threaded_leaders(fs, kids[i], pids);
+		}
+		mcg_cgroup_put(kids[i]);
+	}
+	g_free(kids);
+}
+
 /* cgroup.procs: v1 the processes with a thread here, v2 those whose
- * leader is; and the process of a busy cgroup. */
+ * leader is, and a thread root's also those of its threaded subtree (a
+ * threaded cgroup's read is EOPNOTSUPP: cgroup_procs_start()); and the
+ * process of a busy cgroup. */
 static int show_procs(struct fs_call *c, GString *out)
 {
-	show_host_tasks(c, c->fs->hier == MCG_HIERARCHY_V1 ? MCG_HOST_LIST_PROCESSES
-							   : MCG_HOST_LIST_LEADERS, out);
+	if (atomic_load(&c->node->st.threaded))
+		return -EOPNOTSUPP;
+	if (c->fs->hier == MCG_HIERARCHY_V2) {
+		g_autoptr(GArray) pids = g_array_new(FALSE, FALSE, sizeof(pid_t));
+
+		mcg_host_list(c->fs->host, c->cg, MCG_HOST_LIST_LEADERS, pids);
+		threaded_leaders(c->fs, c->cg, pids);
+		g_array_sort(pids, cmp_pid_t);
+		for (unsigned i = 0; i < pids->len; i++)
+			if (i == 0 || g_array_index(pids, pid_t, i) != g_array_index(pids, pid_t, i - 1))
+				g_string_append_printf(out, "%d\n", (int)g_array_index(pids, pid_t, i));
+	} else {
+		show_host_tasks(c, MCG_HOST_LIST_PROCESSES, out);
+	}
 	if (mcg_workload_cgroup_busy(c->fs->wl, c->cg))
 		g_string_append_printf(out, "%llu\n", emulated_tgid(c));
 	return 0;
@@ -156,13 +288,13 @@ static int show_threads(struct fs_call *c, GString *out)
  *    the opener may write cgroup.procs of the common ancestor of source
  *    and destination, else EACCES; the check of cgroup namespaces
  *    (nsdelegate) does not apply, the daemon being in none of this
- *    hierarchy; then cgroup_migrate_vet_dst(): a cgroup other than the
- *    root that enables controllers for its children (memory and io are
- *    domain controllers, so it cannot become a thread root) is EBUSY, the
- *    no-internal-process rule; a thread (not threadgroup) whose source
- *    and destination lie in different domains is EOPNOTSUPP: with no
- *    threaded cgroups, every cgroup is its own domain, so a thread moves
- *    only to where it is.
+ *    hierarchy; then cgroup_migrate_vet_dst(): a destination whose
+ *    domain is not a valid one ("domain invalid") is EOPNOTSUPP; one that
+ *    is neither threaded nor could be a thread root and enables
+ *    controllers for its children (memory and io are domain controllers)
+ *    is EBUSY, the no-internal-process rule; a thread (not threadgroup)
+ *    whose source and destination lie in different domains (dom_cgrp,
+ *    "Threaded mode" above) is EOPNOTSUPP.
  * The destination removed meanwhile is ENODEV (cgroup_kn_lock_live()).
  */
 static int write_pid(struct fs_call *c, char *buf)
@@ -206,13 +338,24 @@ static int write_pid(struct fs_call *c, char *buf)
 
 		while (!mcg_cgroup_is_descendant(c->cg, common))
 			common = mcg_cgroup_parent(common);
-		if (!fs_opener_may_write_procs(c->fs, c->of, common))
+		if (!fs_opener_may_write_procs(c->fs, c->of, common)) {
 			err = -EACCES;
-		else if (!c->node->is_root && atomic_load(&c->node->st.subtree_control))
-			err = -EBUSY;
-		else if (!threadgroup && src != c->cg)
-			err = -EOPNOTSUPP;
-		else
+		} else {
+			pthread_mutex_lock(&c->fs->lock);
+			/* cgroup_migrate_vet_dst() */
+			if (!cg_is_valid_domain(c->fs, cg_dom(c->fs, c->cg)))
+				err = -EOPNOTSUPP;
+			else if (!cg_can_be_thread_root(c->fs, c->cg) &&
+				 !cg_is_threaded(c->fs, c->cg) &&
+				 atomic_load(&c->node->st.subtree_control))
+				err = -EBUSY;
+			else if (!threadgroup && cg_dom(c->fs, src) != cg_dom(c->fs, c->cg))
+				err = -EOPNOTSUPP;
+			else
+				err = 0;
+			pthread_mutex_unlock(&c->fs->lock);
+		}
+		if (!err)
 			err = mcg_host_attach(c->fs->host, pid, tgid, threadgroup, c->cg);
 		mcg_cgroup_put(src);
 		pthread_mutex_unlock(&c->fs->ctl_lock);
@@ -667,9 +810,16 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 			}
 		}
 	}
-	/* cgroup_vet_subtree_control_enable(): the no-internal-process rule,
-	 * a non-root cgroup with tasks of its own cannot give its children
-	 * domain controllers. */
+	/* cgroup_vet_subtree_control_enable(), for domain controllers (all
+	 * of memcgfs's): none where the domain is invalid, nor in a thread
+	 * root or threaded cgroup but the root; then the no-internal-process
+	 * rule, a non-root cgroup with tasks of its own cannot give its
+	 * children domain controllers. */
+	if (!err && enable && !cg_is_valid_domain(fs, cg_dom(fs, c->cg)))
+		err = -EOPNOTSUPP;
+	if (!err && enable && !c->node->is_root &&
+	    (cg_is_thread_root(fs, c->cg) || atomic_load(&c->node->st.threaded)))
+		err = -EOPNOTSUPP;
 	if (!err && enable && !c->node->is_root &&
 	    (mcg_workload_cgroup_busy(fs->wl, c->cg) ||
 	     mcg_workload_cgroup_host_tasks(fs->wl, c->cg)))
@@ -681,14 +831,21 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 	if (!err && (enable & FS_CTRL_MEMORY)) {
 		unsigned done = 0;
 
+		g_autofree bool *threaded = g_new0(bool, nr);
+
+		/* a threaded child takes no domain controller (cgroup_control()) */
+		for (unsigned i = 0; i < nr; i++)
+			threaded[i] = cg_is_threaded(fs, kids[i]);
 		pthread_mutex_unlock(&fs->lock);
 		for (; err != -ENOMEM && done < nr; done++)
-			err = mcg_workload_memory_css(fs->wl, kids[done], true);
-		if (err == -ENOMEM)
+			err = threaded[done] ? 0 : mcg_workload_memory_css(fs->wl, kids[done], true);
+		if (err == -ENOMEM) {
 			for (unsigned i = 0; i + 1 < done; i++)
-				mcg_workload_memory_css(fs->wl, kids[i], false);
-		else
+				if (!threaded[i])
+					mcg_workload_memory_css(fs->wl, kids[i], false);
+		} else {
 			err = 0;	/* a child on its way out (ENODEV) has no css to make */
+		}
 		pthread_mutex_lock(&fs->lock);
 	}
 	if (!err && (enable | disable)) {
@@ -702,8 +859,9 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 		for (unsigned i = 0; i < nr; i++) {
 			struct fs_node *kid = g_hash_table_lookup(fs->nodes,
 							  &(uint64_t){ mcg_cgroup_id(kids[i]) });
-			if (!kid)
-				continue;	/* made later from the parent's state */
+			if (!kid || atomic_load(&kid->st.threaded))
+				continue;	/* made later from the parent's state;
+						 * no domain controller */
 			atomic_store(&kid->st.controllers, now);
 			if (disable & FS_CTRL_MEMORY)
 				memory_css_killed(kid);
@@ -735,18 +893,66 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 	return err;
 }
 
+/* cgroup_type_show(). */
 static int show_type(struct fs_call *c, GString *out)
 {
-	g_string_append(out, "domain\n");
+	const char *type;
+
+	pthread_mutex_lock(&c->fs->lock);
+	if (cg_is_threaded(c->fs, c->cg))
+		type = "threaded";
+	else if (!cg_is_valid_domain(c->fs, c->cg))
+		type = "domain invalid";
+	else if (cg_is_thread_root(c->fs, c->cg))
+		type = "domain threaded";
+	else
+		type = "domain";
+	pthread_mutex_unlock(&c->fs->lock);
+	g_string_append_printf(out, "%s\n", type);
 	return 0;
 }
 
-/* Only "threaded" is valid input; threaded mode is not emulated. */
+/* cgroup_type_write() -> cgroup_enable_threaded(): only "threaded" is
+ * valid input (EINVAL), a no-op where it is already; a cgroup populated or
+ * enabling (domain) controllers for its children, or whose parent's domain
+ * is invalid or cannot be a thread root, is EOPNOTSUPP.  It then has no
+ * controller (cgroup_apply_control(): threaded cgroups have threaded ones
+ * only): a memory css it had, a child of the root that enables memory,
+ * is killed, and its tasks charge the domain's. */
 static int write_type(struct fs_call *c, char *buf)
 {
+	struct mcgfs *fs = c->fs;
+	unsigned had = 0;
+	int err = 0;
+
 	if (strcmp(fs_strstrip(buf), "threaded") != 0)
 		return -EINVAL;
-	return -EOPNOTSUPP;
+	pthread_mutex_lock(&fs->ctl_lock);
+	pthread_mutex_lock(&fs->lock);
+	if (atomic_load(&c->node->st.threaded)) {
+		err = 0;
+	} else if (mcg_workload_cgroup_populated(fs->wl, c->cg, NULL) ||
+		   atomic_load(&c->node->st.subtree_control)) {
+		err = -EOPNOTSUPP;
+	} else {
+		struct mcg_cgroup *dom = cg_dom(fs, mcg_cgroup_parent(c->cg));
+
+		if (!cg_is_valid_domain(fs, dom) || !cg_can_be_thread_root(fs, dom))
+			err = -EOPNOTSUPP;
+		else {
+			atomic_store(&c->node->st.threaded, true);
+			had = atomic_exchange(&c->node->st.controllers, 0);
+			if (had & FS_CTRL_MEMORY)
+				memory_css_killed(c->node);
+		}
+	}
+	pthread_mutex_unlock(&fs->lock);
+	if (had & FS_CTRL_MEMORY)
+		mcg_workload_memory_css(fs->wl, c->cg, false);
+	pthread_mutex_unlock(&fs->ctl_lock);
+	if (had)
+		fs_files_changed(fs, mcg_cgroup_id(c->cg), had, false);
+	return err;
 }
 
 /* cgroup.events.  cgroup_update_populated() and cgroup_propagate_frozen()
@@ -1073,6 +1279,10 @@ static int write_kill(struct fs_call *c, char *buf)
 		return err;
 	if (v != 1)
 		return -ERANGE;
+	/* cgroup_kill_write(): killing is process directed, so not in a
+	 * threaded cgroup, as cgroup.procs */
+	if (atomic_load(&c->node->st.threaded))
+		return -EOPNOTSUPP;
 	/* cgroup_kill(): every task of the subtree. */
 	mcg_host_kill(c->fs->host, c->cg);
 	return mcg_workload_kill(c->fs->wl, c->cg);

@@ -111,6 +111,7 @@ struct fs_cgstate {
 	atomic_int max_depth;		/* INT_MAX = "max" */
 	atomic_int max_descendants;	/* INT_MAX = "max" */
 	atomic_bool freeze;
+	atomic_bool threaded;		/* cgroup.type "threaded": ctl_lock to write */
 	atomic_bool oom_kill_disable;	/* v1 */
 	atomic_bool clone_children;	/* v1 */
 	atomic_bool notify_on_release;	/* v1 */

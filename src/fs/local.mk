@@ -59,6 +59,7 @@ FS_TESTS = \
 	tests/fs-hostile.sh \
 	tests/fs-host-tasks.sh \
 	tests/fs-host-cgroup.sh \
+	tests/fs-threaded.sh \
 	$(NULL)
 TESTS += $(FS_TESTS)
 dist_check_SCRIPTS += $(FS_TESTS) tests/fs-lib.sh
