@@ -106,43 +106,10 @@ wait_unpopulated "$M/k" || fail "exit from k not seen"
 rmdir "$M/k" || fail "rmdir k"
 
 # memory.oom.group: the host kills one process at the limit, the daemon
-# the rest of the group (oom_kill_process()), but one at
-# OOM_SCORE_ADJ_MIN; the victim counts twice, as the kernel's scan meets it
+# the rest of the group; "oom" on g, the memcg out of memory
 if [ -z "$(tail -n +2 /proc/swaps)" ]; then
-	mkdir "$M/g" || fail "mkdir g"
-	echo 16M > "$M/g/memory.max" && echo 1 > "$M/g/memory.oom.group" || fail "g limits"
-	sleep 600 &
-	member=$!
-	sleep 600 &
-	safe=$!
-	FS_PIDS="$FS_PIDS $member $safe"
-	# lowering it takes CAP_SYS_RESOURCE, which some containers drop
-	members=1
-	if ! echo -1000 2>/dev/null > "/proc/$safe/oom_score_adj"; then
-		echo "note: no CAP_SYS_RESOURCE: no OOM_SCORE_ADJ_MIN member"
-		members=2
-	fi
-	echo "$member" > "$M/g/cgroup.procs" && echo "$safe" > "$M/g/cgroup.procs" ||
-		fail "join g"
-	start_task
-	echo "$task" > "$M/g/cgroup.procs" || fail "join g"
-	echo "anon 64" >&7
-	read -r reply <&8
-	exec 7>&- 8<&-
-	wait "$task"
-	expect "group victim" "$?" 137
-	wait "$member"
-	expect "group member killed" "$?" 137
-	if [ $members = 1 ]; then
-		kill -0 "$safe" || fail "OOM_SCORE_ADJ_MIN member killed"
-		kill "$safe"
-	fi
-	expect "oom_group_kill" "$(key_of "$M/g/memory.events" oom_group_kill)" 1
-	expect "oom_kill: the victim twice, the members" "$(key_of "$M/g/memory.events" oom_kill)" $((2 + members))
-	expect "oom" "$(key_of "$M/g/memory.events" oom)" 1
-	wait "$safe"
-	wait_unpopulated "$M/g" || fail "g not emptied"
-	rmdir "$M/g" || fail "rmdir g"
+	oom_group_case "$M"
+	expect "oom" "$(key_of "$TMP/g.events" oom)" 1
 fi
 
 # unmount: the base goes

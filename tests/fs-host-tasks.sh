@@ -252,52 +252,8 @@ for h in v1 v2; do
 	expect "$h no charge lost after the kill" "$(key_of "$M/memcgfs.audit" lost)" 0
 
 	# memory.oom.group (v2): the emulated OOM killer takes the victim
-	# and every other process of the group but one at OOM_SCORE_ADJ_MIN
-	# (oom_kill_process()); the victim counts twice, as the kernel's
-	# scan meets it before it has exited
-	if [ $h = v2 ]; then
-		mkdir "$M/g" || fail "mkdir g"
-		echo 16M > "$M/g/memory.max" && echo 1 > "$M/g/memory.oom.group" ||
-			fail "g limits"
-		sleep 600 &
-		member=$!
-		sleep 600 &
-		safe=$!
-		FS_PIDS="$FS_PIDS $member $safe"
-		# lowering it takes CAP_SYS_RESOURCE, which some containers drop
-		members=1
-		if ! echo -1000 2>/dev/null > "/proc/$safe/oom_score_adj"; then
-			echo "note: no CAP_SYS_RESOURCE: no OOM_SCORE_ADJ_MIN member"
-			members=2
-		fi
-		echo "$member" > "$M/g/cgroup.procs" && echo "$safe" > "$M/g/cgroup.procs" ||
-			fail "join g"
-		start_task
-		echo "$task" > "$M/g/cgroup.procs" || fail "join g"
-		echo "anon 64" >&7
-		read -r reply <&8
-		i=0
-		while kill -0 "$member" 2>/dev/null || kill -0 "$task" 2>/dev/null; do
-			i=$((i + 1))
-			[ $i -gt 100 ] && fail "group not killed"
-			sleep 0.05
-		done
-		exec 7>&- 8<&-
-		wait "$task"
-		expect "group victim" "$?" 137
-		wait "$member"
-		expect "group member killed" "$?" 137
-		if [ $members = 1 ]; then
-			kill -0 "$safe" || fail "OOM_SCORE_ADJ_MIN member killed"
-			kill "$safe"
-		fi
-		expect "oom_group_kill" "$(key_of "$M/g/memory.events" oom_group_kill)" 1
-		expect "oom_kill: the victim twice, the members" \
-			"$(key_of "$M/g/memory.events" oom_kill)" $((2 + members))
-		wait "$safe"
-		wait_unpopulated "$M/g" || fail "g not emptied"
-		rmdir "$M/g" || fail "rmdir g"
-	fi
+	# and the rest of the group
+	[ $h = v1 ] || oom_group_case "$M"
 done
 
 # a delegated user (v2, cgroup_procs_write_permission()): root brings the

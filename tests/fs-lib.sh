@@ -111,6 +111,58 @@ wait_stat() {
 	done
 }
 
+# oom_group_case MNT: memory.oom.group on MNT/g (16M, made and removed
+# here), with tests/hosttask and the caller's source of host memory: a
+# task faults 64M there beside two sleeping members, one of them at
+# OOM_SCORE_ADJ_MIN where this root may set it (that takes
+# CAP_SYS_RESOURCE, which some containers drop).  The victim and the
+# other member are killed, the OOM_SCORE_ADJ_MIN one is kept, g has one
+# oom_group_kill, and oom_kill counts the victim twice, as the kernel's
+# scan meets it before it has exited (oom_kill_process()).  g's last
+# memory.events is left in $TMP/g.events.
+oom_group_case() {
+	mkdir "$1/g" || fail "mkdir g"
+	echo 16M > "$1/g/memory.max" && echo 1 > "$1/g/memory.oom.group" || fail "g limits"
+	sleep 600 &
+	member=$!
+	sleep 600 &
+	safe=$!
+	FS_PIDS="$FS_PIDS $member $safe"
+	members=1
+	if ! echo -1000 2>/dev/null > "/proc/$safe/oom_score_adj"; then
+		echo "note: no CAP_SYS_RESOURCE: no OOM_SCORE_ADJ_MIN member"
+		members=2
+	fi
+	echo "$member" > "$1/g/cgroup.procs" && echo "$safe" > "$1/g/cgroup.procs" ||
+		fail "join g"
+	start_task
+	echo "$task" > "$1/g/cgroup.procs" || fail "join g"
+	echo "anon 64" >&7
+	read -r reply <&8
+	i=0
+	while kill -0 "$member" 2>/dev/null || kill -0 "$task" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "group not killed"
+		sleep 0.05
+	done
+	exec 7>&- 8<&-
+	wait "$task"
+	expect "group victim" "$?" 137
+	wait "$member"
+	expect "group member killed" "$?" 137
+	if [ $members = 1 ]; then
+		kill -0 "$safe" || fail "OOM_SCORE_ADJ_MIN member killed"
+		kill "$safe"
+	fi
+	cat "$1/g/memory.events" > "$TMP/g.events"
+	expect "oom_group_kill" "$(key_of "$TMP/g.events" oom_group_kill)" 1
+	expect "oom_kill: the victim twice, the members" \
+		"$(key_of "$TMP/g.events" oom_kill)" $((2 + members))
+	wait "$safe"
+	wait_unpopulated "$1/g" || fail "g not emptied"
+	rmdir "$1/g" || fail "rmdir g"
+}
+
 # wait_unpopulated DIR: waits up to 5 s for cgroup DIR to have no task
 # (its host tasks' exit seen); v2 reads cgroup.events, v1 tasks
 wait_unpopulated() {
