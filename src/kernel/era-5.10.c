@@ -67,4 +67,5 @@ const struct mcg_kernel mcg_era_5_10 = {
 	.obj_stock = MCG_OBJ_STOCK_5_10,
 	.charge_batch = 32,
 	.lru_add_batch = 15,
+	.free_drains_lru_add = true,
 };

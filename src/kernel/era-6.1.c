@@ -69,4 +69,5 @@ const struct mcg_kernel mcg_era_6_1 = {
 	.obj_stock = MCG_OBJ_STOCK_6_1,
 	.charge_batch = 64,
 	.lru_add_batch = 15,
+	.free_drains_lru_add = true,
 };

@@ -62,4 +62,5 @@ const struct mcg_kernel mcg_era_6_12 = {
 	.obj_stock = MCG_OBJ_STOCK_6_1,
 	.charge_batch = 64,
 	.lru_add_batch = 31,
+	.free_drains_lru_add = true,
 };

@@ -54,4 +54,5 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.obj_stock = MCG_OBJ_STOCK_7_3,
 	.charge_batch = 64,
 	.lru_add_batch = 31,
+	.free_drains_lru_add = false,
 };

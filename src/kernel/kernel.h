@@ -295,6 +295,14 @@ struct mcg_kernel {
 	 * lru_cache_add() (5.10, mm/swap.c), folio_add_lru() (6.1 mm/swap.c,
 	 * 7.3 mm/folio.c: __folio_batch_add_and_move()). */
 	unsigned lru_add_batch;
+	/* Does freeing a task's pages drain the CPU's LRU add batch first?
+	 * Up to 6.12 free_pages_and_swap_cache() (mm/swap_state.c), which
+	 * munmap() and exit free through, begins with lru_add_drain(); 7.2's
+	 * and 7.3's do not, so a folio freed while in the batch enters and
+	 * leaves its list at the next drain, its size never moving
+	 * (ledger.c lru_free()).  Truncation drains in every era
+	 * (folio_batch_release()). */
+	bool free_drains_lru_add;
 	/* memcgs a CPU's charge stock caches (NR_MEMCG_STOCK): 1 before 7.x,
 	 * 7 in 7.3 (struct memcg_stock_pcp). */
 	unsigned nr_memcg_stock;

@@ -26,7 +26,7 @@
  *                                             _ratelimited())
  *   how an update is marked and counted       updater, pending_stop_at_flushable,
  *                                             charge_batch, split_trees,
- *                                             lru_add_batch
+ *                                             lru_add_batch, free_drains_lru_add
  *   the flush's walk and its callback         walk, local, reparent_local
  *   numa_stat                                 numa_stat
  *   the charge path                           css_ref, nr_memcg_stock, obj_stock

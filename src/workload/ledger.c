@@ -93,10 +93,11 @@ static void stat_apply(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup 
  * Any update of an LRU list's size of the ledger drains it first, except
  * activation, which the kernel batches apart (folio_activate(): its own
  * lru_activate batch, and a folio not yet on the LRU is not activated) and
- * which here activates drained pages only.  That is the kernel's rule for
- * its own CPU's reclaim; it is not for 7.3's frees, nor for a reclaim of
- * another CPU's ledger (reclaim_cpus()), which in the kernel cannot take
- * folios that wait in that CPU's batch and leaves the batch alone.
+ * which here activates drained pages only, and 7.3's frees of anon pages,
+ * which leave the batch alone (lru_free()).  That is the kernel's rule for
+ * its own CPU's reclaim; it is not for a reclaim of another CPU's ledger
+ * (reclaim_cpus()), which in the kernel cannot take folios that wait in
+ * that CPU's batch and leaves the batch alone.
  */
 static const enum mcg_item lru_items[WL_NR_LRU] = {
 	[WL_LRU_INACTIVE_ANON] = MCG_INACTIVE_ANON, [WL_LRU_ACTIVE_ANON] = MCG_ACTIVE_ANON,
@@ -944,6 +945,36 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 
 /* Frees `small` small evictable anon pages and `thp_folios` THPs of a node
  * (as many as it has); returns pages. */
+/* A task's free of `pages` pages of list k, whose ledger size was `size`
+ * before it (anon and mlocked memory: munmap() and exit free through
+ * free_pages_and_swap_cache()).  Up to 6.12 the free drains the CPU's LRU
+ * add batch first, as any list update here does (wl_stat_to()).  7.3's
+ * does not (kernel.free_drains_lru_add): the pages the lists count come
+ * off at once (__page_cache_release(): lruvec_del_folio()), and a folio
+ * freed while still in the batch, which holds a reference to it, is let
+ * go at the next drain, entering and leaving its list there, the list's
+ * size never moving; here it just leaves the batch.  The lists' pages go
+ * first: a task frees what it faulted earlier, the batch holds the CPU's
+ * newest folios (single pages: a large folio never waits in it).  The
+ * kernel uncharges such a folio at the drain too, here at once. */
+static void lru_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum wl_lru k, long pages,
+		     long size)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	long from_batch;
+
+	if (pages <= 0)
+		return;
+	if (mcg_engine_config(x->e)->kernel.free_drains_lru_add) {
+		wl_stat(x, w, nid, lru_items[k], -pages);
+		return;
+	}
+	from_batch = lmin(node->lru_add_pages[k], pages - lmin(pages, size - node->lru_add_pages[k]));
+	node->lru_add_pages[k] -= from_batch;
+	node->lru_add_folios -= lmin(from_batch, node->lru_add_folios);
+	stat_apply(x, w, wl_memcg(w), nid, lru_items[k], -(pages - from_batch));
+}
+
 static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long small,
 		      long thp_folios)
 {
@@ -956,12 +987,12 @@ static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long small
 	if (k <= 0)
 		return 0;
 	from_inactive = lmin(node->anon_inactive, k);
+	lru_free(x, w, nid, WL_LRU_INACTIVE_ANON, from_inactive, node->anon_inactive);
+	lru_free(x, w, nid, WL_LRU_ACTIVE_ANON, k - from_inactive, node->anon_active);
 	node->anon_inactive -= from_inactive;
 	node->anon_active -= k - from_inactive;
 	node->thp -= thp_folios * THP_PAGES;
 	wl_stat(x, w, nid, MCG_ANON_MAPPED, -k);
-	wl_stat(x, w, nid, MCG_INACTIVE_ANON, -from_inactive);
-	wl_stat(x, w, nid, MCG_ACTIVE_ANON, -(k - from_inactive));
 	wl_stat(x, w, nid, MCG_ANON_THPS, -thp_folios * THP_PAGES);
 	wl_stat(x, w, nid, MCG_PGPGOUT, k_small + thp_folios);
 	wl_uncharge(x, w, k, WL_MEMSW);
@@ -1102,9 +1133,9 @@ static long free_mlocked(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 
 	if (k <= 0)
 		return 0;
+	lru_free(x, w, nid, WL_LRU_UNEVICTABLE, k, node->mlocked);
 	node->mlocked -= k;
 	wl_stat(x, w, nid, MCG_ANON_MAPPED, -k);
-	wl_stat(x, w, nid, MCG_UNEVICTABLE, -k);
 	wl_stat(x, w, nid, MCG_PGPGOUT, k);
 	wl_uncharge(x, w, k, WL_MEMSW);
 	return k;
@@ -1358,13 +1389,13 @@ static void trim_ledger(struct wl_ctx *x, struct wl_cgroup *w, long excess)
  *
  * A task gives memory back by the run, not a page per fault: munmap() or
  * exit frees a range through one mmu_gather (up to MAX_GATHER_BATCH
- * pages), and free_pages_and_swap_cache() drains the CPU's LRU add batch
- * once for all of it (mm/swap_state.c).  So the frees wait until the
- * excess is a run: LRU_BATCH pages, or an eighth of the CPU's share of the
- * footprint where that is less, which bounds how far the tasks go past
- * it.  Freeing a page after every fault would make each fault's visit by
- * a flush find the free's items changed too, and drain the LRU add batch
- * at every fault. */
+ * pages), and up to 6.12 free_pages_and_swap_cache() drains the CPU's LRU
+ * add batch once for all of it (mm/swap_state.c; lru_free()).  So the
+ * frees wait until the excess is a run: LRU_BATCH pages, or an eighth of
+ * the CPU's share of the footprint where that is less, which bounds how
+ * far the tasks go past it.  Freeing a page after every fault would make
+ * each fault's visit by a flush find the free's items changed too, and
+ * (up to 6.12) drain the LRU add batch at every fault. */
 static void trim_to(struct wl_ctx *x, struct wl_cgroup *w, long cap)
 {
 	long excess = tasks_held(x, w) - cap;
