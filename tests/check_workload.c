@@ -1816,6 +1816,174 @@ START_TEST(test_host_groups)
 }
 END_TEST
 
+/* Socket buffers (MCG_PAGES_SOCK, wl_charge_sock()): v2 charges memory
+ * and "sock", never the root's; v1 only tcpmem, and only once its limit
+ * was written, refusing at it.  The exit closes the sockets; in 7.3 a
+ * killed css keeps them (no reparenting) and stays dying until they go. */
+START_TEST(test_sock)
+{
+	const bool v1 = _i == 2;
+	const char *era = _i == 0 ? "6.1" : "7.3";
+	const char *why = NULL;
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *root, *a, *b;
+	struct mcg_host_group *g;
+	unsigned long base;
+	int err = 0;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	cfg.nr_nodes = 1;
+	cfg.flush_period_ms = 0;
+	cfg.hierarchy = v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
+	ck_assert_int_eq(mcg_patch_resolve(era, NULL, &cfg.kernel, &why), 0);
+	e = mcg_engine_new(&cfg);
+	ck_assert_ptr_nonnull(e);
+	wl = mcg_workload_new(e, "preset=idle", &err);
+	ck_assert_ptr_nonnull(wl);
+	root = mcg_engine_root(e);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, a, "b", true, &b), 0);
+	base = pages_of(e, a);	/* b's own objects (mcg_memcg_objects()) */
+
+	/* the root's sockets are no memcg's (mem_cgroup_sk_alloc()) */
+	ck_assert_int_eq(mcg_workload_charge(wl, root, MCG_PAGES_SOCK, 0, 0, 5), 0);
+	ck_assert_int_eq(mcg_workload_charge(wl, root, MCG_PAGES_SOCK, 0, 0, -1), -EINVAL);
+	if (v1) {
+		/* not accounted until kmem.tcp.limit_in_bytes is written */
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 0, 0, 10), 0);
+		ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), 0);
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 0, 0, -1), -EINVAL);
+		ck_assert_int_eq(mcg_counter_set_max(b, MCG_COUNTER_TCPMEM, 20), 0);
+		mcg_memcg_activate_tcpmem(b);
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 0, 0, 10), 0);
+		ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), 10);
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), 10);
+		/* tcpmem alone: no memory, memsw or "sock" */
+		ck_assert_uint_eq(pages_of(e, b), 0);
+		ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_MEMSW, MCG_FIELD_USAGE), 0);
+		/* at the limit the charge fails (memcg1_charge_skmem()) */
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 1, 0, 15), -ENOMEM);
+		ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), 20);
+		ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_TCPMEM, MCG_FIELD_FAILCNT), 1);
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 0, 0, -10), 0);
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 1, 0, -10), 0);
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), 0);
+	} else {
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 0, 0, 10), 0);
+		ck_assert_uint_eq(pages_of(e, b), 10);
+		__mcg_memcg_flush_stats(e, root, true);
+		ck_assert_uint_eq(mcg_stat_read(e, b, MCG_MEMCG_SOCK, MCG_HIERARCHICAL), 10);
+		ck_assert_uint_eq(mcg_stat_read(e, root, MCG_MEMCG_SOCK, MCG_HIERARCHICAL), 10);
+		/* freed through the CPU's stock (refill_stock()) */
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 0, 0, -4), 0);
+		ck_assert_uint_eq(pages_of(e, b), 6);
+		ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE),
+				  6 + mcg_memcg_stocked(e, b, false));
+		__mcg_memcg_flush_stats(e, root, true);
+		ck_assert_uint_eq(mcg_stat_read(e, b, MCG_MEMCG_SOCK, MCG_HIERARCHICAL), 6);
+		ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SOCK, 0, 0, -6), 0);
+	}
+
+	/* a host process's sockets: they stay with the memcg they were made
+	 * in across a move, and go at its exit */
+	ck_assert_int_eq(mcg_workload_host_group_new(wl, b, -1, &g), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_SOCK, 0, 0, 8, NULL), 8);
+	ck_assert_int_eq(mcg_workload_host_group_move(wl, g, a), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_SOCK, 1, 0, 2, NULL), 2);
+	if (v1) {
+		/* a's accounting is off: its new sockets count nowhere */
+		ck_assert_uint_eq(mcg_counter_read(b, MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), 8);
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), 8);
+	} else {
+		ck_assert_uint_eq(pages_of(e, b), 8);
+		ck_assert_uint_eq(pages_of(e, a) - base, 10);
+	}
+	if (!v1 && _i == 1) {
+		/* 7.3 reparents b's folios at the kill, not its sockets */
+		ck_assert_int_eq(mcg_workload_memory_css(wl, b, false), 0);
+		ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 1);
+	}
+	mcg_workload_host_group_exit(wl, g);
+	/* ... and the dying css, released, takes its own objects with it */
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_memcg(e, root), 0);
+	ck_assert_uint_eq(pages_of(e, a), !v1 && _i == 1 ? 0 : base);
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_TCPMEM, MCG_FIELD_USAGE), 0);
+	mcg_workload_pause(wl);
+	check_conserved(wl);
+	mcg_workload_resume(wl);
+	mcg_workload_free(wl);
+	mcg_cgroup_put(b);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* A host cgroup's swap (mcg_workload_host_group_swap()): anon swapped out
+ * leaves memory for swap (v2's swap counter, forced past swap.max as the
+ * host did it; v1's memsw keeps it), entries freed go. */
+START_TEST(test_host_group_swap)
+{
+	const bool v1 = _i == 1;
+	const char *why = NULL;
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *root, *a;
+	struct mcg_host_group *g;
+	int err = 0;
+
+	mcg_engine_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	cfg.nr_nodes = 1;
+	cfg.flush_period_ms = 0;
+	cfg.hierarchy = v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
+	ck_assert_int_eq(mcg_patch_resolve("7.3", NULL, &cfg.kernel, &why), 0);
+	e = mcg_engine_new(&cfg);
+	wl = mcg_workload_new(e, "preset=idle", &err);
+	ck_assert_ptr_nonnull(wl);
+	root = mcg_engine_root(e);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
+	if (!v1)
+		ck_assert_int_eq(mcg_workload_set_limit(wl, a, MCG_COUNTER_SWAP, MCG_FIELD_MAX, 10,
+							false), 0);
+	ck_assert_int_eq(mcg_workload_host_group_new(wl, a, -1, &g), 0);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 0, 0, 60, NULL), 60);
+	ck_assert_int_eq(mcg_workload_host_group_charge(wl, g, MCG_PAGES_ANON, 1, 0, 40, NULL), 40);
+	ck_assert_int_eq(mcg_workload_host_group_swap(wl, g, 70), 70);
+	ck_assert_uint_eq(pages_of(e, a), 30);
+	if (v1)
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMSW, MCG_FIELD_USAGE) -
+					  mcg_memcg_stocked(e, a, true),
+				  100);
+	else
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_SWAP, MCG_FIELD_USAGE), 70);
+	mcg_workload_lru_add_drain_all(wl);
+	__mcg_memcg_flush_stats(e, root, true);
+	ck_assert_uint_eq(mcg_stat_read(e, a, MCG_MEMCG_SWAP, MCG_HIERARCHICAL), 70);
+	ck_assert_uint_eq(mcg_stat_read(e, a, MCG_ANON_MAPPED, MCG_HIERARCHICAL), 30);
+	ck_assert_uint_eq(mcg_stat_read(e, a, MCG_PSWPOUT, MCG_HIERARCHICAL), 70);
+	/* no more than there is */
+	ck_assert_int_eq(mcg_workload_host_group_swap(wl, g, 50), 30);
+	ck_assert_int_eq(mcg_workload_host_group_swap(wl, g, -60), -60);
+	ck_assert_int_eq(mcg_workload_host_group_swap(wl, g, -100), -40);
+	ck_assert_uint_eq(pages_of(e, a), 0);
+	__mcg_memcg_flush_stats(e, root, true);
+	ck_assert_uint_eq(mcg_stat_read(e, a, MCG_MEMCG_SWAP, MCG_HIERARCHICAL), 0);
+	if (!v1)
+		ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_SWAP, MCG_FIELD_USAGE), 0);
+	mcg_workload_host_group_exit(wl, g);
+	mcg_workload_pause(wl);
+	check_conserved(wl);
+	mcg_workload_resume(wl);
+	mcg_workload_free(wl);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
 /* memory.oom.group (7.3 oom_kill_process(), mem_cgroup_get_oom_group()):
  * the OOM killer's victim, then every other task group below the highest
  * memcg with oom.group set up to the one out of memory, but one at
@@ -1921,6 +2089,8 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_psi_arithmetic);
 	tcase_add_test(tc, test_direct_charge);
 	tcase_add_loop_test(tc, test_host_groups, 0, 2);
+	tcase_add_loop_test(tc, test_sock, 0, 3);
+	tcase_add_loop_test(tc, test_host_group_swap, 0, 2);
 	tcase_add_test(tc, test_oom_group);
 	tcase_add_loop_test(tc, test_lru_add_batch, 0, 2);
 	suite_add_tcase(s, tc);

@@ -92,6 +92,18 @@ cmd threads 64
 wait_stat "$M/k/memory.stat" kernel_stack -ge $((64 * 16384)) ||
 	fail "kernel stacks: $(key_of "$M/k/memory.stat" kernel_stack)"
 
+# socket buffers: the host counts them in the shadow's kmem.tcp once the
+# daemon switched it on; v2 charges them to memory.current and "sock"
+before=$(cat "$M/k/memory.current")
+cmd sock
+wait_stat "$M/k/memory.stat" sock -ge $((256 << 10)) ||
+	fail "socket buffers: $(key_of "$M/k/memory.stat" sock)"
+sock=$(key_of "$M/k/memory.stat" sock)
+[ "$(cat "$M/k/memory.current")" -ge $((before + sock / 2)) ] ||
+	fail "sock not in memory.current: $before -> $(cat "$M/k/memory.current"), sock $sock"
+cmd unsock
+wait_stat "$M/k/memory.stat" sock -eq 0 || fail "sockets closed: $(key_of "$M/k/memory.stat" sock)"
+
 # memory.reclaim takes the host's page cache (the shadow's limit squeezed
 # and put back), and the emulated charges follow
 cmd write "$TMP/reclaimed" 32

@@ -79,6 +79,15 @@ wr "$C/memory.max" "$(printf '%4100s' 1M)" E2BIG max
 wr "$C/memory.max" "$(printf '%4090s' 1M)" OK 1048576
 wr "$C/memory.max" "max" OK max
 wr "$TMP/v2/memory.reclaim" "1G" EAGAIN
+# socket buffers: v2 charges memory and "sock", never the root's
+echo "sock 2M" > "$C/memcgfs.charge" || fail "sock charge"
+wait_stat "$C/memory.stat" sock -eq 2097152 || fail "sock in memory.stat"
+[ "$(cat "$C/memory.current")" -ge 2097152 ] || fail "sock in memory.current"
+echo "sock 1M" > "$TMP/v2/memcgfs.charge" || fail "sock charge in the root"
+expect "the root's sockets" "$(err write "$TMP/v2/memcgfs.charge" "sock -1M")" EINVAL
+echo "sock -2M" > "$C/memcgfs.charge" || fail "sock free"
+wait_stat "$C/memory.stat" sock -eq 0 || fail "sock freed"
+wait_stat "$TMP/v2/memory.stat" sock -eq 0 || fail "root sock"
 
 mount_fs "$TMP/v1" --hierarchy=v1
 C=$TMP/v1/c
@@ -97,7 +106,19 @@ wr "$C/memory.memsw.limit_in_bytes" "256M" EINVAL 1073741824
 wr "$C/memory.memsw.limit_in_bytes" "-1" OK $U
 wr "$C/memory.limit_in_bytes" "-1" OK $U
 wr "$C/memory.kmem.limit_in_bytes" "1G" OK $U		# deprecated: no effect
+# socket buffers: not the memcg's until a tcp limit is written
+# (memcg_update_tcp_max()), then kmem.tcp's alone, refused at its limit
+echo "sock 1M" > "$C/memcgfs.charge" || fail "sock charge"
+expect "tcp usage, accounting off" "$(cat "$C/memory.kmem.tcp.usage_in_bytes")" 0
 wr "$C/memory.kmem.tcp.limit_in_bytes" "64M" OK 67108864
+echo "sock 1M" > "$C/memcgfs.charge" || fail "sock charge"
+expect "tcp usage" "$(cat "$C/memory.kmem.tcp.usage_in_bytes")" 1048576
+wr "$C/memory.kmem.tcp.limit_in_bytes" "512K" EBUSY 67108864
+expect "sock past the limit" "$(err write "$C/memcgfs.charge" "sock 64M")" ENOMEM
+expect "tcp failcnt" "$(cat "$C/memory.kmem.tcp.failcnt")" 1
+expect "tcp usage at the limit" "$(cat "$C/memory.kmem.tcp.usage_in_bytes")" 67108864
+echo "sock -64M" > "$C/memcgfs.charge" || fail "sock free"
+expect "tcp usage freed" "$(cat "$C/memory.kmem.tcp.usage_in_bytes")" 0
 wr "$C/memory.soft_limit_in_bytes" "1G" OK $U
 wr "$C/memory.soft_limit_in_bytes" "x" EINVAL $U
 wr "$C/memory.max_usage_in_bytes" "0" OK 0

@@ -11,6 +11,10 @@
  *   write PATH MIB   writes MIB MiB to PATH with write(2): page cache it
  *                    does not map
  *   threads N        starts N threads that sleep until the process ends
+ *   sock             connects two TCP sockets over the loopback and sends
+ *                    until the buffers are full (socket memory, which the
+ *                    process's cgroup is charged for)
+ *   unsock           closes them
  *   exec             executes itself afresh (a new mm, the same pid); the
  *                    new image answers
  *   exit             exits 0 (as does the end of stdin)
@@ -22,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define PAGE 4096
@@ -68,11 +74,36 @@ static void *map_file(const char *path, size_t len)
 	return p;
 }
 
+/* A loopback TCP connection, both ends this process's, and as much sent
+ * as the send and receive buffers hold: fd[0] sends, fd[1] never reads. */
+static const char *fill_sockets(int fd[2])
+{
+	static char chunk[1 << 16];
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&a, &len))
+		return strerror(errno);
+	fd[0] = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd[0] < 0 || connect(fd[0], (struct sockaddr *)&a, sizeof(a)))
+		return strerror(errno);
+	fd[1] = accept(l, NULL, NULL);
+	close(l);
+	if (fd[1] < 0)
+		return strerror(errno);
+	while (send(fd[0], chunk, sizeof(chunk), MSG_DONTWAIT) > 0)
+		;
+	return errno == EAGAIN ? NULL : strerror(errno);
+}
+
 int main(int argc, char **argv)
 {
 	char line[512], path[400];
 	void *anon = NULL, *file = NULL;
 	size_t anon_len = 0, file_len = 0;
+	int sk[2] = { -1, -1 };
 	unsigned long n;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -121,6 +152,14 @@ int main(int argc, char **argv)
 
 				if (pthread_create(&t, NULL, sleeper, NULL))
 					err = "pthread_create";
+			}
+		} else if (!strcmp(line, "sock\n")) {
+			err = fill_sockets(sk);
+		} else if (!strcmp(line, "unsock\n")) {
+			for (int i = 0; i < 2; i++) {
+				if (sk[i] >= 0)
+					close(sk[i]);
+				sk[i] = -1;
 			}
 		} else if (!strcmp(line, "exec\n")) {
 			/* stdin is read a line at a time and the test waits for

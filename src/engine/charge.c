@@ -364,6 +364,15 @@ void mcg_memcg_uncharge_kmem(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned 
 		mcg_memcg_uncharge(cg, nr_pages, memsw);
 		return;
 	}
+	mcg_memcg_refill_stock(c, cg, nr_pages, memsw);
+}
+
+void mcg_memcg_refill_stock(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+			    bool memsw)
+{
+	if (!nr_pages)
+		return;
+	g_assert(engine_thread_in_cpu());
 	stock_refill(c, cg, nr_pages, memsw);
 	css_put_pages(cg, nr_pages);
 }

@@ -211,6 +211,18 @@ bool mcg_memcg_oom_group(const struct mcg_cgroup *memcg)
 	return atomic_load_explicit(&memcg->oom_group, memory_order_relaxed);
 }
 
+/* memcg_update_tcp_max() (7.3 mm/memcontrol-v1.c): the first limit written
+ * turns the accounting on, for good. */
+void mcg_memcg_activate_tcpmem(struct mcg_cgroup *memcg)
+{
+	atomic_store_explicit(&memcg->tcpmem_active, true, memory_order_relaxed);
+}
+
+bool mcg_memcg_tcpmem_active(const struct mcg_cgroup *memcg)
+{
+	return atomic_load_explicit(&memcg->tcpmem_active, memory_order_relaxed);
+}
+
 /* 7.3 mm/memcontrol.c mem_cgroup_get_oom_group(): cgroup v1 has no
  * oom.group; from the victim's memcg up to the domain, the highest with
  * it set wins.  A css's parent is its parent css (cgroup.c, "Memory

@@ -329,6 +329,12 @@ enum mcg_charge_result mcg_memcg_try_charge(struct mcg_cpu *c, struct mcg_cgroup
 			  unsigned long *charged);
 /* uncharge_batch(): straight to the counters, never to the stock. */
 void mcg_memcg_uncharge(struct mcg_cgroup *cg, unsigned long nr_pages, bool memsw);
+/* refill_stock(): nr_pages of cg given back through CPU c's stock, as
+ * mem_cgroup_sk_uncharge() (7.3; mem_cgroup_uncharge_skmem() before) does
+ * with socket memory; they reach the counters when the stock drains.  The
+ * caller must be in c. */
+void mcg_memcg_refill_stock(struct mcg_cpu *c, struct mcg_cgroup *cg, unsigned long nr_pages,
+			    bool memsw);
 /* Kernel memory freed on CPU c (obj_cgroup_uncharge_pages(); 5.10
  * __memcg_kmem_uncharge()): the pages go to c's stock for cg, as
  * refill_stock() takes them, and reach the counters when the stock drains;
@@ -415,6 +421,10 @@ unsigned long mcg_memory_event_read(const struct mcg_cgroup *cg, enum mcg_memory
  * subtree.  A new css starts at false. */
 void mcg_memcg_set_oom_group(struct mcg_cgroup *memcg, bool on);
 bool mcg_memcg_oom_group(const struct mcg_cgroup *memcg);
+/* v1 socket accounting of a memcg (memcg->tcpmem_active): off in a new
+ * css, on for good once memory.kmem.tcp.limit_in_bytes is written. */
+void mcg_memcg_activate_tcpmem(struct mcg_cgroup *memcg);
+bool mcg_memcg_tcpmem_active(const struct mcg_cgroup *memcg);
 /* mem_cgroup_get_oom_group(): the memcg whose tasks an OOM kill of a task
  * charging `victim` (a css) must all go with, the highest css from victim
  * up to `domain` (the memcg out of memory; NULL: the root) with oom.group

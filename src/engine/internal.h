@@ -198,6 +198,11 @@ struct mcg_cgroup {
 	/* memory.oom.group (memcg->oom_group): written by the file, read by
 	 * the OOM killers; relaxed, as the kernel's WRITE_ONCE/READ_ONCE. */
 	_Atomic bool oom_group;
+	/* v1: a limit has been written to memory.kmem.tcp.limit_in_bytes
+	 * (memcg->tcpmem_active): sockets made in the memcg from then on are
+	 * charged to its tcpmem counter.  Set once, never cleared; relaxed,
+	 * as the kernel's plain store behind a static key. */
+	_Atomic bool tcpmem_active;
 	/* When the last memcg flush of this subtree began, or the cgroup was
 	 * made (engine clock): the age of what a read shows (accuracy.c).
 	 * Any flusher stores, readers load; relaxed. */

@@ -517,13 +517,18 @@ static int write_v1_kmem_limit(struct fs_call *c, char *buf)
 	return parse_v1_limit(c, buf, &max);
 }
 
+/* memcg_update_tcp_max() (7.3 mm/memcontrol-v1.c): page_counter_set_max()
+ * (-EBUSY under the usage), and the first limit that takes turns socket
+ * accounting on for the memcg's new sockets (tcpmem_active). */
 static int write_v1_tcp_limit(struct fs_call *c, char *buf)
 {
 	unsigned long max;
 	int err = parse_v1_limit(c, buf, &max);
 
 	if (!err)
-		mcg_counter_set(c->memcg, MCG_COUNTER_TCPMEM, MCG_FIELD_MAX, max);
+		err = mcg_counter_set_max(c->memcg, MCG_COUNTER_TCPMEM, max);
+	if (!err)
+		mcg_memcg_activate_tcpmem(c->memcg);
 	return err;
 }
 

@@ -66,10 +66,12 @@ enum host_kind {
 	HOST_SHMEM,		/* RssShmem */
 	HOST_PAGETABLES,	/* VmPTE */
 	HOST_KERNEL_STACK,	/* Threads x THREAD_SIZE */
+	HOST_NR_PAGE_KINDS,	/* the kinds above are pages charged as such */
+	HOST_SWAP = HOST_NR_PAGE_KINDS,	/* VmSwap: anon swapped out (memory_swap()) */
 	HOST_NR_KINDS
 };
 
-static const enum mcg_page_kind host_page_kind[HOST_NR_KINDS] = {
+static const enum mcg_page_kind host_page_kind[HOST_NR_PAGE_KINDS] = {
 	[HOST_ANON] = MCG_PAGES_ANON,
 	[HOST_FILE] = MCG_PAGES_FILE,
 	[HOST_SHMEM] = MCG_PAGES_SHMEM,
@@ -289,12 +291,11 @@ static bool thread_alive(pid_t tgid, pid_t tid)
  * The counts (the fields of proc_pid_status(), fs/proc/task_mmu.c
  * task_mem(), which read the mm's RSS counters): RssAnon as anon,
  * RssFile (file pages it maps) as page cache, RssShmem as shmem, VmPTE as
- * page tables, and Threads x THREAD_SIZE (16 KiB on x86-64) as kernel
- * stacks.  What this source cannot see: page cache the process reads or
- * writes without mapping it, slab and socket memory it makes the kernel
- * allocate, and swap (VmSwap: a swapped-out page is charged to the swap
- * counter, which a page here cannot be moved to); and the pages of a
- * moment between two looks.
+ * page tables, Threads x THREAD_SIZE (16 KiB on x86-64) as kernel stacks,
+ * and VmSwap as anon swapped out (memory_swap()).  What this source cannot
+ * see: page cache the process reads or writes without mapping it, shmem
+ * swapped out, slab and socket memory it makes the kernel allocate; and
+ * the pages of a moment between two looks.
  *
  * A process's memory when it joins was made in the root, which charges
  * no memcg: it stays uncharged (in_root) and its frees take from there
@@ -344,7 +345,7 @@ static uint64_t host_stat(pid_t tgid, unsigned *cpu)
 static int host_sample(pid_t tgid, long pages[HOST_NR_KINDS], unsigned *cpu, uint64_t *image)
 {
 	static const char *const key[] = { "RssAnon:", "RssFile:", "RssShmem:", "VmPTE:",
-					   "Threads:" };
+					   "Threads:",	"VmSwap:" };
 	char path[48], line[256];
 	unsigned found = 0;
 	FILE *f;
@@ -398,13 +399,16 @@ static void memory_baseline(struct mcg_host *h, struct host_proc *p)
  * Caller holds h->lock. */
 static void memory_exec(struct mcg_host *h, struct host_proc *p)
 {
-	static const enum host_kind mm_kinds[] = { HOST_ANON, HOST_SHMEM, HOST_PAGETABLES };
+	static const enum host_kind mm_kinds[] = { HOST_ANON, HOST_SHMEM, HOST_PAGETABLES,
+						   HOST_SWAP };
 
 	for (unsigned i = 0; i < G_N_ELEMENTS(mm_kinds); i++) {
 		enum host_kind k = mm_kinds[i];
 		long charged = p->held[k] - p->in_root[k];
 
-		if (charged > 0 && p->group)
+		if (charged > 0 && p->group && k == HOST_SWAP)
+			mcg_workload_host_group_swap(h->wl, p->group, -charged);
+		else if (charged > 0 && p->group)
 			mcg_workload_host_group_free(h->wl, p->group, host_page_kind[k], charged);
 		p->held[k] = 0;
 		p->in_root[k] = 0;
@@ -412,6 +416,38 @@ static void memory_exec(struct mcg_host *h, struct host_proc *p)
 }
 
 static void throttle_proc(struct mcg_host *h, struct host_proc *p, uint64_t ns);
+
+/* Swap (VmSwap, the mm's MM_SWAPENTS).  Anon pages the host swapped out
+ * leave anon for swap as reclaim moves them (mcg_workload_host_group_swap()):
+ * charged ones first, then those made in the root, which stay the root's.
+ * Entries freed (a swap-in, which the look at RssAnon then charges as
+ * anon again, or a free) go from the root's first.  Pages swapped out
+ * between two looks before RssAnon ever showed them were never charged:
+ * they are the root's too, as the pages of a moment are.  Caller holds
+ * h->lock. */
+static void memory_swap(struct mcg_host *h, struct host_proc *p, long now)
+{
+	long d = now - p->held[HOST_SWAP];
+
+	if (d > 0) {
+		long charged = p->held[HOST_ANON] - p->in_root[HOST_ANON], got = 0, rooted;
+
+		if (p->group && charged > 0)
+			got = mcg_workload_host_group_swap(h->wl, p->group, MIN(d, charged));
+		got = MAX(got, 0);
+		rooted = MIN(d - got, p->in_root[HOST_ANON]);
+		p->in_root[HOST_ANON] -= rooted;
+		p->held[HOST_ANON] -= got + rooted;
+		p->in_root[HOST_SWAP] += d - got;
+	} else if (d < 0) {
+		long from_root = MIN(-d, p->in_root[HOST_SWAP]);
+
+		p->in_root[HOST_SWAP] -= from_root;
+		if (-d > from_root && p->group)
+			mcg_workload_host_group_swap(h->wl, p->group, d + from_root);
+	}
+	p->held[HOST_SWAP] = now;
+}
 
 /* Charges what p made since the last look, frees what it gave back.
  * Growth waits while p serves a memory.high sleep, and stops at the
@@ -436,7 +472,8 @@ static void memory_update(struct mcg_host *h, struct host_proc *p, bool whole)
 	throttled = !whole && p->throttled_until_ns > monotonic_ns();
 	if (p->group)
 		mcg_workload_host_group_set_unkillable(p->group, host_proc_oom_unkillable(p->tgid));
-	for (unsigned k = 0; k < HOST_NR_KINDS; k++) {
+	memory_swap(h, p, now[HOST_SWAP]);
+	for (unsigned k = 0; k < HOST_NR_PAGE_KINDS; k++) {
 		long d = now[k] - p->held[k];
 
 		if (d < 0) {

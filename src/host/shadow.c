@@ -39,21 +39,26 @@
  *    max (v1) or memory max + swap max (v2) to memory.memsw.limit_in_bytes
  *    where the host has it, in the order v1 accepts (the memory limit
  *    never above memsw's: mem_cgroup_resize_max());
+ *  - socket accounting: switched on in the shadow (mirror_limits());
  *  - pages: the changes of the shadow's own (local, not total_) rss,
- *    cache less shmem, shmem (mm/memcontrol-v1.c memcg1_stat_format())
- *    and memory.kmem.usage_in_bytes are charged to the emulated memcg as
- *    anon, page cache, shmem and unreclaimable slab, or freed, through a
- *    task group of the shadow's (mcg_workload_host_group_new() with no
- *    pidfd: the host's to reclaim and OOM-kill, so the emulation's
- *    reclaim and OOM killer leave it alone), on the emulated CPUs in turn;
+ *    cache less shmem, shmem, swap (mm/memcontrol-v1.c
+ *    memcg1_stat_format()), memory.kmem.usage_in_bytes and
+ *    memory.kmem.tcp.usage_in_bytes are charged to the emulated memcg as
+ *    anon, page cache, shmem, anon swapped out, kernel memory (stacks,
+ *    page tables, the rest as unreclaimable slab: kernel_split()) and
+ *    socket buffers, or freed, through a task group of the shadow's
+ *    (mcg_workload_host_group_new() with no pidfd: the host's to reclaim
+ *    and OOM-kill, so the emulation's reclaim and OOM killer leave it
+ *    alone), on the emulated CPUs in turn;
  *  - events: memory.failcnt's and memory.memsw.failcnt's increase as
  *    "max" events (try_charge_memcg() tries memsw first, and a limit that
  *    is memsw's too fails there), memory.oom_control
  *    oom_kill's as "oom" and "oom_kill" (a v1 host counts no OOM that
  *    killed nothing).
- * What a v1 host cannot do is not done: memory.high, low and min (v2) are
- * not enforced on host processes, and swap (no swap counter of its own in
- * v1) is not mirrored.  A removed emulated cgroup's shadow is removed on
+ * What a v1 host cannot do is not done: memory.low and min (v2) are not
+ * enforced on host processes (memory.high is the daemon's: it throttles
+ * them, host_throttle_cgroup()), nor memory.max on their socket buffers.
+ * A removed emulated cgroup's shadow is removed on
  * the host (its page cache then charged to a dying memcg there, as here).
  *
  * Nothing outside DIR is written.  At the daemon's end every process of a
@@ -64,7 +69,9 @@
 
 #define CGROUP_SUPER_MAGIC 0x27e0eb	/* include/uapi/linux/magic.h */
 
-enum shadow_kind { SH_ANON, SH_FILE, SH_SHMEM, SH_KERNEL_STACK, SH_PAGETABLES, SH_SLAB, SH_NR_KINDS };
+enum shadow_kind {
+	SH_ANON, SH_FILE, SH_SHMEM, SH_KERNEL_STACK, SH_PAGETABLES, SH_SLAB, SH_SOCK, SH_NR_KINDS
+};
 
 static const enum mcg_page_kind shadow_page_kind[SH_NR_KINDS] = {
 	[SH_ANON] = MCG_PAGES_ANON,
@@ -73,6 +80,7 @@ static const enum mcg_page_kind shadow_page_kind[SH_NR_KINDS] = {
 	[SH_KERNEL_STACK] = MCG_PAGES_KERNEL_STACK,
 	[SH_PAGETABLES] = MCG_PAGES_PAGETABLES,
 	[SH_SLAB] = MCG_PAGES_SLAB_UNRECLAIMABLE,
+	[SH_SOCK] = MCG_PAGES_SOCK,
 };
 
 struct host_shadow {
@@ -80,8 +88,9 @@ struct host_shadow {
 	char *path;
 	struct mcg_host_group *group;	/* its pages here; NULL until the first */
 	long held[SH_NR_KINDS];		/* pages charged for, by kind */
+	long swapped;			/* pages swapped out for */
 	unsigned long long failcnt, oom_kill;	/* the host's counts mirrored */
-	long long limit, memsw;		/* bytes last written (-1: none) */
+	long long limit, memsw, tcp;	/* bytes last written (-1: none) */
 };
 
 struct host_shadows {
@@ -345,7 +354,7 @@ static struct host_shadow *shadow_get(struct mcg_host *h, struct mcg_cgroup *cg)
 		return NULL;
 	}
 	sh->cg = mcg_cgroup_get(cg);
-	sh->limit = sh->memsw = -1;
+	sh->limit = sh->memsw = sh->tcp = -1;
 	g_hash_table_insert(s->by_id, g_memdup2(&id, sizeof(id)), sh);
 	/* its limits before any process runs in it: one that faults its
 	 * memory faster than the next look must meet them */
@@ -478,15 +487,31 @@ static void oom_kill_biggest(struct mcg_host *h, struct host_shadow *sh)
  * memory's: memory first, then memsw, then memory again if memsw was in
  * its way.  A write the host refuses otherwise (EBUSY: usage that reclaim
  * could not bring under) is not tried again until the emulated limit
- * changes. */
+ * changes.
+ *
+ * Socket buffers: a v1 host accounts a cgroup's sockets, those made in it
+ * from then on, once a limit is written to its memory.kmem.tcp.limit_in_bytes
+ * (memcg_update_tcp_max(), mm/memcontrol-v1.c), and outside its memory
+ * counter.  Under an emulated v2, which accounts every non-root memcg's
+ * sockets (mem_cgroup_sk_alloc()), the shadow's accounting goes on at
+ * once and unlimited: memory.max then holds the emulated charge of the
+ * buffers but the host does not limit them.  Under an emulated v1 it goes
+ * on with the emulated memcg's, and the limit follows. */
 static void mirror_limits(struct mcg_host *h, struct host_shadow *sh)
 {
 	struct mcg_cgroup *memcg = mcg_cgroup_memcg(h->e, sh->cg);
-	long long mem = NO_LIMIT, memsw = NO_LIMIT;
+	bool v2 = mcg_engine_config(h->e)->hierarchy == MCG_HIERARCHY_V2;
+	long long mem = NO_LIMIT, memsw = NO_LIMIT, tcp = v2 ? NO_LIMIT : -1;
 
+	if (memcg && !v2 && mcg_memcg_tcpmem_active(memcg))
+		tcp = pages_to_limit(mcg_counter_read(memcg, MCG_COUNTER_TCPMEM, MCG_FIELD_MAX));
+	if (tcp != -1 && tcp != sh->tcp) {
+		(void)write_limit(sh, "memory.kmem.tcp.limit_in_bytes", tcp);
+		sh->tcp = tcp;
+	}
 	if (memcg) {
 		mem = pages_to_limit(mcg_counter_read(memcg, MCG_COUNTER_MEMORY, MCG_FIELD_MAX));
-		if (mcg_engine_config(h->e)->hierarchy == MCG_HIERARCHY_V1) {
+		if (!v2) {
 			memsw = pages_to_limit(mcg_counter_read(memcg, MCG_COUNTER_MEMSW,
 								MCG_FIELD_MAX));
 		} else {
@@ -520,7 +545,7 @@ static void mirror_limits(struct mcg_host *h, struct host_shadow *sh)
 		 * usage fits; v1's mem_cgroup_resize_max() gives up (EBUSY).
 		 * Under an emulated v2 the daemon kills as v2 would, and
 		 * tries both again at the next look. */
-		if (err == -EBUSY && mcg_engine_config(h->e)->hierarchy == MCG_HIERARCHY_V2) {
+		if (err == -EBUSY && v2) {
 			oom_kill_biggest(h, sh);
 			return;
 		}
@@ -651,28 +676,29 @@ static void mirror_events(struct mcg_host *h, struct host_shadow *sh)
 		mcg_cgroup_put(memcg);
 }
 
-/* memory.kmem.usage_in_bytes is hierarchical (memcg1_account_kmem():
- * page_counter_charge() charges every ancestor), where memory.stat's rss,
- * cache and shmem are the cgroup's own: its own kernel memory is its
- * usage less its children's. */
-static unsigned long long local_kmem(const char *path)
+/* memory.kmem.usage_in_bytes and memory.kmem.tcp.usage_in_bytes are
+ * hierarchical (page_counter_charge() and page_counter_try_charge() charge
+ * every ancestor: memcg1_account_kmem(), memcg1_charge_skmem()), where
+ * memory.stat's rss, cache and shmem are the cgroup's own: its own part is
+ * its usage less its children's. */
+static unsigned long long local_usage(const char *path, const char *file)
 {
-	unsigned long long kmem = 0, child;
+	unsigned long long usage = 0, child;
 	DIR *d = opendir(path);
 	struct dirent *de;
 
-	(void)read_ull(path, "memory.kmem.usage_in_bytes", &kmem);
+	(void)read_ull(path, file, &usage);
 	while (d && (de = readdir(d))) {
 		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
 			g_autofree char *sub = g_build_filename(path, de->d_name, NULL);
 
-			if (read_ull(sub, "memory.kmem.usage_in_bytes", &child))
-				kmem -= MIN(kmem, child);
+			if (read_ull(sub, file, &child))
+				usage -= MIN(usage, child);
 		}
 	}
 	if (d)
 		closedir(d);
-	return kmem;
+	return usage;
 }
 
 /* A v1 host counts a cgroup's kernel memory as one kmem counter; the
@@ -709,24 +735,62 @@ static void kernel_split(const char *path, long kmem, long now[SH_NR_KINDS])
 	now[SH_SLAB] = kmem - now[SH_KERNEL_STACK] - now[SH_PAGETABLES];
 }
 
+/* The shadow's swap ("swap" of its memory.stat, local, shown where the
+ * host accounts memory+swap: memcg1_stat_format()).  Pages the host
+ * swapped out leave anon for swap (the group's anon swapped out, as
+ * reclaim does: its anon charged first if it came and went between two
+ * looks); entries it freed, by a swap-in or a free, are freed, a swap-in
+ * then charged again as anon by the look at rss.  False if the charge
+ * that must come first was refused. */
+static bool mirror_swap(struct mcg_host *h, struct host_shadow *sh, long swap, unsigned cpu,
+			int nid)
+{
+	long d = swap - sh->swapped, got;
+
+	if (d > 0 && sh->held[SH_ANON] < d) {
+		got = mcg_workload_host_group_charge(h->wl, sh->group, MCG_PAGES_ANON, cpu, nid,
+						     d - sh->held[SH_ANON], NULL);
+		if (got > 0)
+			sh->held[SH_ANON] += got;
+		if (sh->held[SH_ANON] < d)
+			return false;
+	}
+	if (!d)
+		return true;
+	got = mcg_workload_host_group_swap(h->wl, sh->group, d);
+	if (got > 0)
+		sh->held[SH_ANON] -= got;
+	/* entries the ledgers no longer hold are not charged either */
+	sh->swapped = d < 0 ? swap : sh->swapped + got;
+	return true;
+}
+
 static void mirror_pages(struct mcg_host *h, struct host_shadow *sh)
 {
-	static const char *const keys[] = { "rss", "cache", "shmem" };
+	static const char *const keys[] = { "rss", "cache", "shmem", "swap" };
 	struct host_shadows *s = h->shadows;
-	unsigned long long v[3], kmem = 0;
+	unsigned long long v[4], kmem = 0;
 	long now[SH_NR_KINDS];
 	unsigned cpu;
 	int nid;
 
-	if (!read_keys(sh->path, "memory.stat", keys, v, 3))
+	if (!read_keys(sh->path, "memory.stat", keys, v, 4))
 		return;
-	kmem = local_kmem(sh->path);
+	kmem = local_usage(sh->path, "memory.kmem.usage_in_bytes");
 	now[SH_ANON] = (long)(v[0] / 4096);
 	now[SH_FILE] = (long)((v[1] > v[2] ? v[1] - v[2] : 0) / 4096);
 	now[SH_SHMEM] = (long)(v[2] / 4096);
 	kernel_split(sh->path, (long)(kmem / 4096), now);
+	/* counted once the shadow's accounting is on (mirror_limits()) */
+	now[SH_SOCK] = (long)(local_usage(sh->path, "memory.kmem.tcp.usage_in_bytes") / 4096);
 	cpu = s->next_cpu++ % h->nr_cpus;
 	nid = (int)((unsigned long)cpu * h->nr_nodes / h->nr_cpus);
+	if (v[3] / 4096 != (unsigned long long)sh->swapped) {
+		if (!sh->group && mcg_workload_host_group_new(h->wl, sh->cg, -1, &sh->group) != 0)
+			return;
+		if (!mirror_swap(h, sh, (long)(v[3] / 4096), cpu, nid))
+			return;
+	}
 	for (unsigned k = 0; k < SH_NR_KINDS; k++) {
 		long d = now[k] - sh->held[k];
 

@@ -227,7 +227,7 @@ void wl_populated_update(struct mcg_cgroup *cg, int delta)
 }
 
 /* Does `test` hold of w's ledger on some CPU (wl_ledger_holds_pages(): w
- * still holds memory; wl_ledger_pins_css(), ledger_swapped(),
+ * still holds memory; wl_ledger_pins_css(), ledger_pins_own_css(),
  * ledger_resident())?  Caller holds list_lock for writing: every ledger
  * writer holds it for reading, so the ledgers stand still and their last
  * writes are visible. */
@@ -240,11 +240,11 @@ bool wl_any_ledger_locked(const struct mcg_workload *wl, const struct wl_cgroup 
 	return false;
 }
 
-/* Any swap entry in the ledger? */
-static bool ledger_swapped(const struct mcg_workload *wl, const struct wl_ledger *l)
+/* Any swap entry or socket buffer in the ledger? */
+static bool ledger_pins_own_css(const struct mcg_workload *wl, const struct wl_ledger *l)
 {
 	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
-		if (l->node[nid].swapped > 0)
+		if (l->node[nid].swapped > 0 || l->node[nid].sock > 0)
 			return true;
 	return false;
 }
@@ -340,8 +340,10 @@ void wl_split(struct mcg_workload *wl, struct wl_cgroup *w, struct wl_css *to,
  * the local ones).  Not the swap entries: each holds a reference on the
  * memcg's private id (__mem_cgroup_try_charge_swap():
  * mem_cgroup_private_id_get_online()), which keeps the css until the
- * entry is freed (7.3 mm/memcontrol.c), so they move to a holder that
- * stays with `from`.  Caller holds list_lock for writing. */
+ * entry is freed (7.3 mm/memcontrol.c); nor the socket buffers, whose
+ * sockets keep sk_memcg and its css reference (mem_cgroup_sk_alloc()) until
+ * they are freed.  Both move to a holder that stays with `from`.  Caller
+ * holds list_lock for writing. */
 static void wl_reparent(struct mcg_workload *wl, struct wl_css *from, struct wl_css *to,
 			struct wl_release *rel)
 {
@@ -352,14 +354,14 @@ static void wl_reparent(struct mcg_workload *wl, struct wl_css *from, struct wl_
 
 		if (w->css != from)
 			continue;
-		if (wl_any_ledger_locked(wl, w, ledger_swapped)) {
+		if (wl_any_ledger_locked(wl, w, ledger_pins_own_css)) {
 			struct wl_cgroup *h;
 
 			if (w->holder && !wl_any_ledger_locked(wl, w, ledger_resident))
-				continue;	/* swap alone: it stays */
+				continue;	/* swap and sockets alone: they stay */
 			h = holder_new(wl, from, w->holder ? w->owner : w);
 			for (unsigned c = 0; c < wl->nr_cpus; c++)
-				wl_ledger_move_swap(wl, wl_ledger(h, c), wl_ledger(w, c));
+				wl_ledger_move_pinning(wl, wl_ledger(h, c), wl_ledger(w, c));
 		}
 		css_switch(wl, w, to, rel);
 	}

@@ -110,37 +110,72 @@ long mcg_workload_host_group_charge(struct mcg_workload *wl, struct mcg_host_gro
 	return killed || atomic_load(&w->host_oom_killed) ? -ESRCH : done;
 }
 
-long mcg_workload_host_group_free(struct mcg_workload *wl, struct mcg_host_group *g,
-				  enum mcg_page_kind kind, long pages)
-{
-	struct wl_cgroup *w = host_wl(g);
-	long freed = 0;
+/* What a host process gives back or has swapped: op(x, w, nid, n, arg)
+ * over the group's own ledgers, then its holders' from the newest, each
+ * on every CPU it charged on and every node, until `pages` are done; the
+ * pages done.  Holders that op empties are swept. */
+typedef long host_group_op(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n,
+			   const void *arg);
 
-	if ((unsigned)kind >= MCG_NR_PAGE_KINDS || pages < 0)
-		return -EINVAL;
+static long host_group_each(struct mcg_workload *wl, struct wl_cgroup *w, long pages,
+			    host_group_op *op, const void *arg)
+{
+	long done = 0;
+
 	pthread_rwlock_rdlock(&wl->list_lock);
-	/* the group's own pages, then its holders', newest first; each on
-	 * every CPU it charged them on (list_lock keeps the holders) */
-	for (unsigned i = 0, nh = w->holders ? w->holders->len : 0; i <= nh && freed < pages; i++) {
+	/* list_lock keeps the holders */
+	for (unsigned i = 0, nh = w->holders ? w->holders->len : 0; i <= nh && done < pages; i++) {
 		struct wl_cgroup *from = i == 0 ? w : w->holders->pdata[nh - i];
 
-		for (unsigned c = 0; c < wl->nr_cpus && freed < pages; c++) {
+		for (unsigned c = 0; c < wl->nr_cpus && done < pages; c++) {
 			struct wl_ctx x = { wl, wl->e, mcg_engine_cpu(wl->e, c), c, 0, NULL };
 			long got = 0;
 
 			mcg_cpu_enter(x.cpu);
-			for (unsigned nid = 0; nid < wl->nr_nodes && freed + got < pages; nid++)
-				got += wl_page_free(&x, from, (int)nid, kind, pages - freed - got);
+			for (unsigned nid = 0; nid < wl->nr_nodes && done + got < pages; nid++)
+				got += op(&x, from, (int)nid, pages - done - got, arg);
 			if (from->holder)
 				wl_holder_freed(&x, from, got);
 			mcg_cpu_exit(x.cpu);
-			freed += got;
+			done += got;
 		}
 	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	if (atomic_load_explicit(&wl->sweep_due, memory_order_relaxed))
 		wl_release_emptied_holders(wl);
-	return freed;
+	return done;
+}
+
+static long free_op(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, const void *arg)
+{
+	return wl_page_free(x, w, nid, *(const enum mcg_page_kind *)arg, n);
+}
+
+long mcg_workload_host_group_free(struct mcg_workload *wl, struct mcg_host_group *g,
+				  enum mcg_page_kind kind, long pages)
+{
+	if ((unsigned)kind >= MCG_NR_PAGE_KINDS || pages < 0)
+		return -EINVAL;
+	return host_group_each(wl, host_wl(g), pages, free_op, &kind);
+}
+
+static long swap_out_op(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, const void *arg)
+{
+	(void)arg;
+	return wl_page_swap_out(x, w, nid, n);
+}
+
+static long swap_free_op(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, const void *arg)
+{
+	(void)arg;
+	return wl_page_swap_free(x, w, nid, n);
+}
+
+long mcg_workload_host_group_swap(struct mcg_workload *wl, struct mcg_host_group *g, long pages)
+{
+	if (pages > 0)
+		return host_group_each(wl, host_wl(g), pages, swap_out_op, NULL);
+	return -host_group_each(wl, host_wl(g), -pages, swap_free_op, NULL);
 }
 
 void mcg_workload_host_group_exit(struct mcg_workload *wl, struct mcg_host_group *g)

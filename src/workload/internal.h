@@ -46,6 +46,7 @@ struct wl_node {
 	long mapped;				/*   of which mapped */
 	long slab_reclaimable, slab_unreclaimable, kernel_stack, pagetables;
 	long swapped;				/* anonymous pages out in swap */
+	long sock;				/* socket buffers (accounted) */
 	long shadow_anon, shadow_file;		/* evicted, may refault */
 	/* Of the LRU pages above, those still in the CPU's LRU add batch
 	 * (ledger.c, "The LRU add batch"), by list (enum wl_lru), whose
@@ -355,21 +356,24 @@ void wl_psi_free(struct wl_psi *psi);
 
 /* The tasks exit (an OOM kill, cgroup.kill, an idle profile): frees the
  * ledger's anonymous (mlocked too) and shmem memory, swap, stacks, page
- * tables and unreclaimable slab; page cache and reclaimable slab stay.
- * Returns pages freed. */
+ * tables, unreclaimable slab and socket buffers; page cache and
+ * reclaimable slab stay.  Returns pages freed. */
 long wl_tasks_exit_ledger(struct wl_ctx *x, struct wl_cgroup *w);
 /* Resident pages of a ledger. */
 long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l);
-/* Resident plus swapped out: the tasks' memory, which a footprint bounds
- * (a page reclaim swapped out is still theirs until they free it). */
+/* Resident plus swapped out plus socket buffers: the tasks' memory,
+ * which a footprint bounds (a page reclaim swapped out is still theirs
+ * until they free it). */
 long wl_ledger_held(const struct mcg_workload *wl, const struct wl_ledger *l);
 /* Does the ledger hold pages that keep a killed css dying: swap entries,
- * and before 7.3 folios on the LRU and 5.10's kernel pages (kernel memory
- * charged through an obj_cgroup is reparented at offline)?  As its CPU. */
+ * socket buffers, and before 7.3 folios on the LRU and 5.10's kernel
+ * pages (kernel memory charged through an obj_cgroup is reparented at
+ * offline)?  As its CPU. */
 bool wl_ledger_pins_css(const struct mcg_workload *wl, const struct wl_ledger *l);
-/* Moves src's swap entries into dst (no stat changes: same css). */
-void wl_ledger_move_swap(const struct mcg_workload *wl, struct wl_ledger *dst,
-			 struct wl_ledger *src);
+/* Moves src's swap entries and socket buffers, which no reparenting
+ * takes, into dst (no stat changes: same css). */
+void wl_ledger_move_pinning(const struct mcg_workload *wl, struct wl_ledger *dst,
+			    struct wl_ledger *src);
 /* After h freed `freed` pages on x's CPU: if h is a holder now empty
  * there, or with nothing there that pins its killed css, asks for a
  * sweep (wl->sweep_due).  Caller holds list_lock. */
@@ -400,6 +404,10 @@ bool wl_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_k
 long wl_page_held(const struct wl_ledger *l, int nid, enum mcg_page_kind kind);
 /* Frees up to n pages of a kind on nid; returns the pages freed. */
 long wl_page_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_kind kind, long n);
+/* Swaps out up to n anonymous pages of nid (the active list deactivated
+ * first as far as needed), or frees up to n swap entries: the pages. */
+long wl_page_swap_out(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n);
+long wl_page_swap_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n);
 
 /* What a charge covers besides the memory counter (v1 only). */
 enum wl_charge_flags {
@@ -428,6 +436,12 @@ void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *
 bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages);
 /* Pages leave swap, back into memory or `freed` altogether. */
 void wl_uncharge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages, bool freed);
+/* Socket memory (enum mcg_page_kind MCG_PAGES_SOCK): a charge the socket
+ * layer makes for w's tasks' sockets, or none where their sockets are not
+ * the memcg's. */
+enum wl_sock_charge { WL_SOCK_UNACCOUNTED, WL_SOCK_CHARGED, WL_SOCK_REFUSED };
+enum wl_sock_charge wl_charge_sock(struct wl_ctx *x, struct wl_cgroup *w, long pages);
+void wl_uncharge_sock(struct wl_ctx *x, struct wl_cgroup *w, long pages);
 
 /* ---- shared by workload.c, css.c and host-group.c ----------------------- */
 

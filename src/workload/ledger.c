@@ -193,7 +193,7 @@ long wl_ledger_held(const struct mcg_workload *wl, const struct wl_ledger *l)
 	long sum = wl_ledger_resident(wl, l);
 
 	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
-		sum += l->node[nid].swapped;
+		sum += l->node[nid].swapped + l->node[nid].sock;
 	return sum;
 }
 
@@ -209,6 +209,10 @@ bool wl_ledger_pins_css(const struct mcg_workload *wl, const struct wl_ledger *l
 		 * in 6.12, mem_cgroup_private_id_get_online() in 7.3) */
 		if (n->swapped > 0)
 			return true;
+		/* sockets: mem_cgroup_sk_alloc()'s css_tryget(), put when the
+		 * socket is freed, whatever the css's fate */
+		if (n->sock > 0)
+			return true;
 		if (k->reparent_local)
 			continue;	/* 7.3: the folios were reparented */
 		/* charged folios (mem_cgroup_commit_charge(): css_get()) */
@@ -222,12 +226,14 @@ bool wl_ledger_pins_css(const struct mcg_workload *wl, const struct wl_ledger *l
 	return false;
 }
 
-void wl_ledger_move_swap(const struct mcg_workload *wl, struct wl_ledger *dst,
-			 struct wl_ledger *src)
+void wl_ledger_move_pinning(const struct mcg_workload *wl, struct wl_ledger *dst,
+			    struct wl_ledger *src)
 {
 	for (unsigned nid = 0; nid < wl->nr_nodes; nid++) {
 		dst->node[nid].swapped += src->node[nid].swapped;
+		dst->node[nid].sock += src->node[nid].sock;
 		src->node[nid].swapped = 0;
+		src->node[nid].sock = 0;
 	}
 }
 
@@ -236,7 +242,7 @@ bool wl_ledger_holds_pages(const struct mcg_workload *wl, const struct wl_ledger
 	if (wl_ledger_resident(wl, l) > 0)
 		return true;
 	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
-		if (l->node[nid].swapped > 0)
+		if (l->node[nid].swapped > 0 || l->node[nid].sock > 0)
 			return true;
 	return false;
 }
@@ -1167,6 +1173,38 @@ static long truncate_dirty(struct wl_ctx *x, struct wl_cgroup *w, int nid, long 
 	return k;
 }
 
+/* Socket buffers: see wl_charge_sock().  MEMCG_SOCK is a memcg item
+ * (mod_memcg_state()), raised on v2 only. */
+static bool sock_add(struct wl_ctx *x, struct wl_cgroup *w, int nid)
+{
+	switch (wl_charge_sock(x, w, 1)) {
+	case WL_SOCK_UNACCOUNTED:
+		return true;
+	case WL_SOCK_REFUSED:
+		return false;
+	case WL_SOCK_CHARGED:
+		break;
+	}
+	wl_ledger(w, x->cpu_id)->node[nid].sock++;
+	if (x->wl->hierarchy != MCG_HIERARCHY_V1)
+		wl_stat(x, w, nid, MCG_MEMCG_SOCK, 1);
+	return true;
+}
+
+static long free_sock(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	long k = lmin(node->sock, n);
+
+	if (k <= 0)
+		return 0;
+	node->sock -= k;
+	if (x->wl->hierarchy != MCG_HIERARCHY_V1)
+		wl_stat(x, w, nid, MCG_MEMCG_SOCK, -k);
+	wl_uncharge_sock(x, w, k);
+	return k;
+}
+
 /* ---- pages of one kind (memcgfs.charge) ---- */
 
 static const struct {
@@ -1187,6 +1225,7 @@ static const struct {
 				     KMEM_KERNEL_STACK },
 	[MCG_PAGES_PAGETABLES] = { "pagetables", WL_MEMSW | WL_KMEM, MCG_PAGETABLE,
 				   KMEM_PAGETABLES },
+	[MCG_PAGES_SOCK] = { "sock", 0, 0, 0 },	/* sock_add() */
 };
 
 const char *mcg_page_kind_name(enum mcg_page_kind kind)
@@ -1196,6 +1235,8 @@ const char *mcg_page_kind_name(enum mcg_page_kind kind)
 
 bool wl_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_kind kind)
 {
+	if (kind == MCG_PAGES_SOCK)
+		return sock_add(x, w, nid);
 	if (!wl_charge(x, w, 1, page_kinds[kind].charge_flags))
 		return false;
 	switch (kind) {
@@ -1239,6 +1280,8 @@ long wl_page_held(const struct wl_ledger *l, int nid, enum mcg_page_kind kind)
 		return n->kernel_stack;
 	case MCG_PAGES_PAGETABLES:
 		return n->pagetables;
+	case MCG_PAGES_SOCK:
+		return n->sock;
 	default:
 		return 0;
 	}
@@ -1255,6 +1298,8 @@ long wl_page_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_
 		return truncate_dirty(x, w, nid, n);
 	case MCG_PAGES_SHMEM:
 		return free_shmem(x, w, nid, n);
+	case MCG_PAGES_SOCK:
+		return free_sock(x, w, nid, n);
 	default:
 		return free_kernel(x, w, nid, n, page_kinds[kind].kmem_kind);
 	}
@@ -1464,6 +1509,20 @@ static long swap_out(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
 	return k;
 }
 
+long wl_page_swap_out(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+
+	if (node->anon_inactive < n)
+		refill(x, w, nid, n - node->anon_inactive, false);
+	return swap_out(x, w, nid, n);
+}
+
+long wl_page_swap_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n)
+{
+	return free_swapped(x, w, nid, n);
+}
+
 /* One shrink_list() pass over a node: up to `want` pages (a batch). */
 static long reclaim_batch(struct wl_ctx *x, struct wl_cgroup *w, int nid, long want, bool swap,
 			  enum mcg_item scan_item, enum mcg_item steal_item,
@@ -1577,6 +1636,8 @@ long wl_tasks_exit_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 			wl_uncharge_swap(x, w, node->swapped, true);
 			node->swapped = 0;
 		}
+		/* exit closes the tasks' sockets */
+		freed += free_sock(x, w, nid, node->sock);
 	}
 	return freed;
 }

@@ -710,6 +710,11 @@ bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages)
 
 	if (is_v1(x->wl))
 		return true;
+	/* the host swapped a host cgroup's pages out under its own limits */
+	if (wl_host_mirror(w)) {
+		mcg_counter_charge(wl_memcg(w), MCG_COUNTER_SWAP, (unsigned long)pages);
+		return true;
+	}
 	if (mcg_counter_try_charge(wl_memcg(w), MCG_COUNTER_SWAP, (unsigned long)pages, &over))
 		return true;
 	/* __mem_cgroup_try_charge_swap(): both events on the folio's own
@@ -728,6 +733,53 @@ void wl_uncharge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages, bool fr
 		mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_SWAP, (unsigned long)pages);
 	else if (freed)
 		mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_MEMSW, (unsigned long)pages);
+}
+
+/*
+ * Socket memory.  A socket belongs to the memcg of the task that made it
+ * (mem_cgroup_sk_alloc(), 7.3 mm/memcontrol.c): none in the root, none on
+ * v1 until the memcg's kmem.tcp limit was written (tcpmem_active).  Its
+ * buffers are charged by mem_cgroup_sk_charge(): v2 through
+ * try_charge_memcg() (reclaim, "max", OOM as any charge; GFP_KERNEL in
+ * process context) plus MEMCG_SOCK, v1 to the tcpmem page counter alone
+ * (memcg1_charge_skmem(), mm/memcontrol-v1.c), which at its limit fails
+ * and the socket layer suppresses the allocation (__sk_mem_raise_allocated(),
+ * net/core/sock.c).  5.10 charged even over the limit and then uncharged
+ * on the suppress path: the same end.  A host cgroup's mirror was charged
+ * by the host under its own limits and is forced, as any of its pages.
+ * Freed: v2 mem_cgroup_sk_uncharge() through refill_stock(), v1
+ * memcg1_uncharge_skmem() from tcpmem.
+ */
+enum wl_sock_charge wl_charge_sock(struct wl_ctx *x, struct wl_cgroup *w, long pages)
+{
+	struct mcg_cgroup *memcg = wl_memcg(w);
+
+	if (mcg_cgroup_is_root(memcg) || (is_v1(x->wl) && !mcg_memcg_tcpmem_active(memcg)))
+		return WL_SOCK_UNACCOUNTED;
+	if (!is_v1(x->wl))
+		return wl_charge(x, w, pages, 0) ? WL_SOCK_CHARGED : WL_SOCK_REFUSED;
+	if (wl_host_mirror(w)) {
+		mcg_counter_charge(memcg, MCG_COUNTER_TCPMEM, (unsigned long)pages);
+		return WL_SOCK_CHARGED;
+	}
+	return mcg_counter_try_charge(memcg, MCG_COUNTER_TCPMEM, (unsigned long)pages, NULL)
+		       ? WL_SOCK_CHARGED
+		       : WL_SOCK_REFUSED;
+}
+
+void wl_uncharge_sock(struct wl_ctx *x, struct wl_cgroup *w, long pages)
+{
+	struct mcg_workload *wl = x->wl;
+
+	if (pages <= 0)
+		return;
+	if (is_v1(wl)) {
+		mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_TCPMEM, (unsigned long)pages);
+		return;
+	}
+	mcg_memcg_refill_stock(x->cpu, wl_memcg(w), (unsigned long)pages, false);
+	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
+	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
 }
 
 /* ---- workers ---- */

@@ -158,6 +158,13 @@ enum mcg_page_kind {
 	MCG_PAGES_SLAB_UNRECLAIMABLE,	/* slab_unreclaimable */
 	MCG_PAGES_KERNEL_STACK,		/* kernel_stack */
 	MCG_PAGES_PAGETABLES,		/* pagetables */
+	/* sock: socket buffers, charged as the kernel's socket layer does
+	 * (mem_cgroup_sk_charge(), 7.3 mm/memcontrol.c): v2 to the memory
+	 * counter and "sock"; v1 to kmem.tcp only, and only once its limit
+	 * was written (tcpmem_active; before, the memcg's sockets are not
+	 * accounted and the charge does nothing); never to the root.  The
+	 * sockets keep their memcg: a move or a css kill leaves them. */
+	MCG_PAGES_SOCK,
 	MCG_NR_PAGE_KINDS
 };
 /* The memory.stat name of a kind. */
@@ -298,6 +305,12 @@ long mcg_workload_host_group_free(struct mcg_workload *wl, struct mcg_host_group
 				  enum mcg_page_kind kind, long pages);
 /* Whether the process's oom_score_adj is OOM_SCORE_ADJ_MIN, which keeps
  * every OOM kill off it (oom_badness(), oom_kill_memcg_member()). */
+/* The host swapped out `pages` > 0 of the process's anonymous pages, as
+ * reclaim's swap-out does (the anon and LRU counts fall, "swap" and
+ * pswpout rise, memory is uncharged, v2's swap counter charged whatever
+ * swap.max says: the host did it), or freed -pages of its swap entries:
+ * the pages moved, at most what its ledgers hold (negative for frees). */
+long mcg_workload_host_group_swap(struct mcg_workload *wl, struct mcg_host_group *g, long pages);
 void mcg_workload_host_group_set_unkillable(struct mcg_host_group *g, bool unkillable);
 /* The process exited: its task memory is freed, its page cache stays
  * charged (without it).  g is gone. */
