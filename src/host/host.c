@@ -420,29 +420,37 @@ static void throttle_proc(struct mcg_host *h, struct host_proc *p, uint64_t ns);
 /* Swap (VmSwap, the mm's MM_SWAPENTS).  Anon pages the host swapped out
  * leave anon for swap as reclaim moves them (mcg_workload_host_group_swap()):
  * charged ones first, then those made in the root, which stay the root's.
- * Entries freed (a swap-in, which the look at RssAnon then charges as
- * anon again, or a free) go from the root's first.  Pages swapped out
- * between two looks before RssAnon ever showed them were never charged:
- * they are the root's too, as the pages of a moment are.  Caller holds
- * h->lock. */
-static void memory_swap(struct mcg_host *h, struct host_proc *p, long now)
+ * A charged page the emulation will not swap (v2 swap.max: the group is
+ * not the host's mirror, so its swap counter limits it) left memory all
+ * the same: it is freed, and its entry counts as the root's.  Entries
+ * freed go from the root's first: a swap-in charges the memcg the entry
+ * was charged to (mem_cgroup_swapin_charge_folio()), so the root's
+ * swapped in come back as the root's anon, which the look at RssAnon
+ * takes from the returned count (*to_root).  Pages swapped out between two
+ * looks before RssAnon ever showed them were never charged: they are the
+ * root's too, as the pages of a moment are.  Caller holds h->lock. */
+static void memory_swap(struct mcg_host *h, struct host_proc *p, long now, long *to_root)
 {
 	long d = now - p->held[HOST_SWAP];
 
+	*to_root = 0;
 	if (d > 0) {
-		long charged = p->held[HOST_ANON] - p->in_root[HOST_ANON], got = 0, rooted;
+		long charged = p->held[HOST_ANON] - p->in_root[HOST_ANON];
+		long want = p->group ? MIN(d, MAX(charged, 0)) : 0, got = 0, rooted;
 
-		if (p->group && charged > 0)
-			got = mcg_workload_host_group_swap(h->wl, p->group, MIN(d, charged));
-		got = MAX(got, 0);
-		rooted = MIN(d - got, p->in_root[HOST_ANON]);
+		if (want > 0)
+			got = MAX(mcg_workload_host_group_swap(h->wl, p->group, want), 0);
+		if (want > got)
+			mcg_workload_host_group_free(h->wl, p->group, MCG_PAGES_ANON, want - got);
+		rooted = MIN(d - want, p->in_root[HOST_ANON]);
 		p->in_root[HOST_ANON] -= rooted;
-		p->held[HOST_ANON] -= got + rooted;
+		p->held[HOST_ANON] -= want + rooted;
 		p->in_root[HOST_SWAP] += d - got;
 	} else if (d < 0) {
 		long from_root = MIN(-d, p->in_root[HOST_SWAP]);
 
 		p->in_root[HOST_SWAP] -= from_root;
+		*to_root = from_root;
 		if (-d > from_root && p->group)
 			mcg_workload_host_group_swap(h->wl, p->group, d + from_root);
 	}
@@ -455,7 +463,7 @@ static void memory_swap(struct mcg_host *h, struct host_proc *p, long now)
  * its old cgroup's, all of it).  Caller holds h->lock. */
 static void memory_update(struct mcg_host *h, struct host_proc *p, bool whole)
 {
-	long now[HOST_NR_KINDS];
+	long now[HOST_NR_KINDS], swapped_in_root;
 	uint64_t image;
 	bool throttled;
 	unsigned cpu;
@@ -472,9 +480,18 @@ static void memory_update(struct mcg_host *h, struct host_proc *p, bool whole)
 	throttled = !whole && p->throttled_until_ns > monotonic_ns();
 	if (p->group)
 		mcg_workload_host_group_set_unkillable(p->group, host_proc_oom_unkillable(p->tgid));
-	memory_swap(h, p, now[HOST_SWAP]);
+	memory_swap(h, p, now[HOST_SWAP], &swapped_in_root);
 	for (unsigned k = 0; k < HOST_NR_PAGE_KINDS; k++) {
 		long d = now[k] - p->held[k];
+
+		/* the root's entries swapped in: the root's anon again */
+		if (k == HOST_ANON && d > 0 && swapped_in_root > 0) {
+			long back = MIN(d, swapped_in_root);
+
+			p->in_root[k] += back;
+			p->held[k] += back;
+			d -= back;
+		}
 
 		if (d < 0) {
 			long from_root = MIN(-d, p->in_root[k]);

@@ -505,6 +505,8 @@ static void mirror_limits(struct mcg_host *h, struct host_shadow *sh)
 
 	if (memcg && !v2 && mcg_memcg_tcpmem_active(memcg))
 		tcp = pages_to_limit(mcg_counter_read(memcg, MCG_COUNTER_TCPMEM, MCG_FIELD_MAX));
+	/* a limit the host refuses (EBUSY: sockets hold more) is not asked
+	 * again until the emulated one changes, as for memory's */
 	if (tcp != -1 && tcp != sh->tcp) {
 		(void)write_limit(sh, "memory.kmem.tcp.limit_in_bytes", tcp);
 		sh->tcp = tcp;
@@ -740,8 +742,12 @@ static void kernel_split(const char *path, long kmem, long now[SH_NR_KINDS])
  * swapped out leave anon for swap (the group's anon swapped out, as
  * reclaim does: its anon charged first if it came and went between two
  * looks); entries it freed, by a swap-in or a free, are freed, a swap-in
- * then charged again as anon by the look at rss.  False if the charge
- * that must come first was refused. */
+ * then charged again as anon by the look at rss.  The host raises "swap"
+ * when the folio leaves the swap cache (__memcg1_swapout()), after rss
+ * fell at the unmap: a look in between frees the anon, and the next swaps
+ * out anon it then charges again; the counts end right, pgfault and
+ * pswpout a little high.  False if the charge that must come first was
+ * refused. */
 static bool mirror_swap(struct mcg_host *h, struct host_shadow *sh, long swap, unsigned cpu,
 			int nid)
 {

@@ -53,6 +53,9 @@ struct wl_node {
 	 * list sizes the statistics do not count yet; and their folios. */
 	long lru_add_pages[WL_NR_LRU];
 	long lru_add_folios;
+	/* 7.3: mlocked pages freed, waiting in the CPU's mlock batch for
+	 * NR_UNEVICTABLE to drop (ledger.c lru_free()). */
+	long munlock_pending;
 };
 
 /* Rates left over from earlier steps, so slow rates still happen. */
@@ -361,9 +364,10 @@ void wl_psi_free(struct wl_psi *psi);
 long wl_tasks_exit_ledger(struct wl_ctx *x, struct wl_cgroup *w);
 /* Resident pages of a ledger. */
 long wl_ledger_resident(const struct mcg_workload *wl, const struct wl_ledger *l);
-/* Resident plus swapped out plus socket buffers: the tasks' memory,
- * which a footprint bounds (a page reclaim swapped out is still theirs
- * until they free it). */
+/* Resident plus swapped out: the tasks' memory, which a footprint bounds
+ * (a page reclaim swapped out is still theirs until they free it); not
+ * their socket buffers, which the workers never make or trim (as
+ * oom_badness() counts no socket memory). */
 long wl_ledger_held(const struct mcg_workload *wl, const struct wl_ledger *l);
 /* Does the ledger hold pages that keep a killed css dying: swap entries,
  * socket buffers, and before 7.3 folios on the LRU and 5.10's kernel

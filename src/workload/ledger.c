@@ -120,6 +120,22 @@ static long lru_add_batched(const struct mcg_workload *wl, const struct wl_ledge
 	return folios;
 }
 
+static long munlock_batched(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	long folios = 0;
+
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+		folios += l->node[nid].munlock_pending;
+	return folios;
+}
+
+/* Anything waiting for lru_add_drain(): the LRU add batch or 7.3's
+ * munlocked folios (lru_free()). */
+static bool lru_drain_due(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	return lru_add_batched(wl, l) || munlock_batched(wl, l);
+}
+
 void wl_lru_add_drain(struct wl_ctx *x, struct wl_cgroup *w)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
@@ -127,6 +143,12 @@ void wl_lru_add_drain(struct wl_ctx *x, struct wl_cgroup *w)
 	for (unsigned nid = 0; nid < x->wl->nr_nodes; nid++) {
 		struct wl_node *node = &l->node[nid];
 
+		/* mlock_drain_local(), which lru_add_drain() calls */
+		if (node->munlock_pending) {
+			stat_apply(x, w, wl_memcg(w), (int)nid, MCG_UNEVICTABLE,
+				   -node->munlock_pending);
+			node->munlock_pending = 0;
+		}
 		if (!node->lru_add_folios)
 			continue;
 		node->lru_add_folios = 0;
@@ -159,7 +181,7 @@ void wl_stat(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item,
 void wl_stat_to(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
 		enum mcg_item item, long val)
 {
-	if (val && is_lru_item(item) && lru_add_batched(x->wl, wl_ledger(w, x->cpu_id)))
+	if (val && is_lru_item(item) && lru_drain_due(x->wl, wl_ledger(w, x->cpu_id)))
 		wl_lru_add_drain(x, w);
 	stat_apply(x, w, cg, nid, item, val);
 }
@@ -193,7 +215,7 @@ long wl_ledger_held(const struct mcg_workload *wl, const struct wl_ledger *l)
 	long sum = wl_ledger_resident(wl, l);
 
 	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
-		sum += l->node[nid].swapped + l->node[nid].sock;
+		sum += l->node[nid].swapped;
 	return sum;
 }
 
@@ -949,24 +971,30 @@ static void age_node(struct wl_ctx *x, struct wl_cgroup *w, int nid, double dt)
 
 /* ---- frees ---- */
 
-/* Frees `small` small evictable anon pages and `thp_folios` THPs of a node
- * (as many as it has); returns pages. */
 /* A task's free of `pages` pages of list k, whose ledger size was `size`
  * before it (anon and mlocked memory: munmap() and exit free through
  * free_pages_and_swap_cache()).  Up to 6.12 the free drains the CPU's LRU
  * add batch first, as any list update here does (wl_stat_to()).  7.3's
- * does not (kernel.free_drains_lru_add): the pages the lists count come
- * off at once (__page_cache_release(): lruvec_del_folio()), and a folio
- * freed while still in the batch, which holds a reference to it, is let
- * go at the next drain, entering and leaving its list there, the list's
- * size never moving; here it just leaves the batch.  The lists' pages go
- * first: a task frees what it faulted earlier, the batch holds the CPU's
- * newest folios (single pages: a large folio never waits in it).  The
- * kernel uncharges such a folio at the drain too, here at once. */
+ * does not (kernel.free_drains_lru_add):
+ *  - the pages the lists count come off at once (__page_cache_release():
+ *    lruvec_del_folio());
+ *  - a folio freed while still in the batch, which holds a reference to
+ *    it, never reaches its list: the drain's folio_batch_move_lru() filters
+ *    it out (folio_ref_freeze(), 7.3 mm/folio.c) and frees it.  It keeps
+ *    its slot until then, so the batch fills as soon as in the kernel;
+ *  - an mlocked folio is munlocked into the CPU's mlock batch
+ *    (munlock_folio(), mm/mlock.c), which drains with lru_add_drain()
+ *    (mlock_drain_local()) or once full; NR_UNEVICTABLE falls then
+ *    (munlock_pending).
+ * The lists' pages go first: a task frees what it faulted earlier, the
+ * batch holds the CPU's newest folios (single pages: a large folio never
+ * waits in it).  The kernel uncharges a folio held by a batch at the
+ * drain; here the charge goes at once. */
 static void lru_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum wl_lru k, long pages,
 		     long size)
 {
-	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+	struct wl_node *node = &l->node[nid];
 	long from_batch;
 
 	if (pages <= 0)
@@ -977,10 +1005,17 @@ static void lru_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum wl_lru
 	}
 	from_batch = lmin(node->lru_add_pages[k], pages - lmin(pages, size - node->lru_add_pages[k]));
 	node->lru_add_pages[k] -= from_batch;
-	node->lru_add_folios -= lmin(from_batch, node->lru_add_folios);
-	stat_apply(x, w, wl_memcg(w), nid, lru_items[k], -(pages - from_batch));
+	if (k != WL_LRU_UNEVICTABLE) {
+		stat_apply(x, w, wl_memcg(w), nid, lru_items[k], -(pages - from_batch));
+		return;
+	}
+	node->munlock_pending += pages - from_batch;
+	if (munlock_batched(x->wl, l) >= (long)mcg_engine_config(x->e)->kernel.lru_add_batch)
+		wl_lru_add_drain(x, w);
 }
 
+/* Frees `small` small evictable anon pages and `thp_folios` THPs of a node
+ * (as many as it has); returns pages. */
 static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long small,
 		      long thp_folios)
 {
@@ -993,7 +1028,8 @@ static long free_anon(struct wl_ctx *x, struct wl_cgroup *w, int nid, long small
 	if (k <= 0)
 		return 0;
 	from_inactive = lmin(node->anon_inactive, k);
-	lru_free(x, w, nid, WL_LRU_INACTIVE_ANON, from_inactive, node->anon_inactive);
+	/* shmem waits in the inactive anon batch too (shmem_add()) */
+	lru_free(x, w, nid, WL_LRU_INACTIVE_ANON, from_inactive, node->anon_inactive + node->shmem);
 	lru_free(x, w, nid, WL_LRU_ACTIVE_ANON, k - from_inactive, node->anon_active);
 	node->anon_inactive -= from_inactive;
 	node->anon_active -= k - from_inactive;
@@ -1639,6 +1675,10 @@ long wl_tasks_exit_ledger(struct wl_ctx *x, struct wl_cgroup *w)
 		/* exit closes the tasks' sockets */
 		freed += free_sock(x, w, nid, node->sock);
 	}
+	/* The kernel's batches are the CPU's, which the next tasks it runs
+	 * fill and drain; the ledger's would wait for ever once its tasks
+	 * are gone. */
+	wl_lru_add_drain(x, w);
 	return freed;
 }
 

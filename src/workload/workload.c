@@ -740,15 +740,19 @@ void wl_uncharge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages, bool fr
  * (mem_cgroup_sk_alloc(), 7.3 mm/memcontrol.c): none in the root, none on
  * v1 until the memcg's kmem.tcp limit was written (tcpmem_active).  Its
  * buffers are charged by mem_cgroup_sk_charge(): v2 through
- * try_charge_memcg() (reclaim, "max", OOM as any charge; GFP_KERNEL in
- * process context) plus MEMCG_SOCK, v1 to the tcpmem page counter alone
- * (memcg1_charge_skmem(), mm/memcontrol-v1.c), which at its limit fails
- * and the socket layer suppresses the allocation (__sk_mem_raise_allocated(),
- * net/core/sock.c).  5.10 charged even over the limit and then uncharged
- * on the suppress path: the same end.  A host cgroup's mirror was charged
- * by the host under its own limits and is forced, as any of its pages.
- * Freed: v2 mem_cgroup_sk_uncharge() through refill_stock(), v1
- * memcg1_uncharge_skmem() from tcpmem.
+ * try_charge_memcg() (reclaim, "max", OOM as any charge) plus MEMCG_SOCK,
+ * v1 to the tcpmem page counter alone (memcg1_charge_skmem(),
+ * mm/memcontrol-v1.c).  A charge here is one a task makes in process
+ * context (GFP_KERNEL) that may fail: at the limit the socket layer
+ * suppresses the allocation (__sk_mem_raise_allocated(), net/core/sock.c)
+ * and nothing stays charged.  Not modelled: the charges the socket layer
+ * forces (a stream send at its sndbuf, __GFP_NOFAIL; a receive in softirq,
+ * GFP_ATOMIC), and 5.10's charge, which went through whatever the limit
+ * (a second "max" event on v2, the tcp watermark past the limit on v1)
+ * before the suppress path gave it back, on v2 into the CPU's stock.  A
+ * host cgroup's mirror was charged by the host under its own limits and is
+ * forced, as any of its pages.  Freed: v2 mem_cgroup_sk_uncharge() through
+ * refill_stock(), v1 memcg1_uncharge_skmem() from tcpmem.
  */
 enum wl_sock_charge wl_charge_sock(struct wl_ctx *x, struct wl_cgroup *w, long pages)
 {

@@ -307,9 +307,11 @@ long mcg_workload_host_group_free(struct mcg_workload *wl, struct mcg_host_group
  * every OOM kill off it (oom_badness(), oom_kill_memcg_member()). */
 /* The host swapped out `pages` > 0 of the process's anonymous pages, as
  * reclaim's swap-out does (the anon and LRU counts fall, "swap" and
- * pswpout rise, memory is uncharged, v2's swap counter charged whatever
- * swap.max says: the host did it), or freed -pages of its swap entries:
- * the pages moved, at most what its ledgers hold (negative for frees). */
+ * pswpout rise, memory is uncharged, v2's swap counter charged: a host
+ * cgroup's mirror whatever swap.max says, as the host did it; a /proc
+ * group's up to swap.max, with its "max" and "fail" events), or freed
+ * -pages of its swap entries: the pages moved, at most what its ledgers
+ * hold (negative for frees). */
 long mcg_workload_host_group_swap(struct mcg_workload *wl, struct mcg_host_group *g, long pages);
 void mcg_workload_host_group_set_unkillable(struct mcg_host_group *g, bool unkillable);
 /* The process exited: its task memory is freed, its page cache stays
