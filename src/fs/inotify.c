@@ -49,8 +49,10 @@
  * to be root (the files are 0444, which only CAP_DAC_OVERRIDE opens for
  * writing: a user's daemon raises nothing); the daemon's writes keep its
  * mount busy for a moment, so an unmount without -z (lazy) that meets one
- * fails with EBUSY; and a cgroup once looked up is stamped every tick
- * until it is removed.
+ * fails with EBUSY; and a cgroup whose files were looked up is stamped
+ * every tick until it is removed or the kernel forgets its inodes
+ * (FUSE_FORGET: its node's nlookup falls to 0), which it does not while
+ * an inotify watch holds one of them.
  */
 
 #define INOTIFY_INTERVAL_NS (10 * 1000 * 1000)	/* CGROUP_FILE_NOTIFY_MIN_INTV */
@@ -178,7 +180,9 @@ static bool inotify_tick(struct mcgfs *fs)
 		struct fs_watch *w = value;
 		struct watch_look l = { 0 };
 
-		if (!n || n->removed) {
+		/* nlookup 0: the kernel forgot every inode of the cgroup, and
+		 * an inotify watch pins its inode, so none watches it now */
+		if (!n || n->removed || n->nlookup == 0) {
 			g_hash_table_iter_remove(&it);
 			continue;
 		}
