@@ -303,8 +303,6 @@ long mcg_workload_host_group_charge(struct mcg_workload *wl, struct mcg_host_gro
  * pages freed, or -EINVAL. */
 long mcg_workload_host_group_free(struct mcg_workload *wl, struct mcg_host_group *g,
 				  enum mcg_page_kind kind, long pages);
-/* Whether the process's oom_score_adj is OOM_SCORE_ADJ_MIN, which keeps
- * every OOM kill off it (oom_badness(), oom_kill_memcg_member()). */
 /* The host swapped out `pages` > 0 of the process's anonymous pages, as
  * reclaim's swap-out does (the anon and LRU counts fall, "swap" and
  * pswpout rise, memory is uncharged, v2's swap counter charged: a host
@@ -313,6 +311,8 @@ long mcg_workload_host_group_free(struct mcg_workload *wl, struct mcg_host_group
  * -pages of its swap entries: the pages moved, at most what its ledgers
  * hold (negative for frees). */
 long mcg_workload_host_group_swap(struct mcg_workload *wl, struct mcg_host_group *g, long pages);
+/* Whether the process's oom_score_adj is OOM_SCORE_ADJ_MIN, which keeps
+ * every OOM kill off it (oom_badness(), oom_kill_memcg_member()). */
 void mcg_workload_host_group_set_unkillable(struct mcg_host_group *g, bool unkillable);
 /* The process exited: its task memory is freed, its page cache stays
  * charged (without it).  g is gone. */
