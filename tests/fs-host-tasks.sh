@@ -164,9 +164,10 @@ for h in v1 v2; do
 	# leaves its page cache charged
 	if [ $h = v1 ]; then
 		usage=memory.usage_in_bytes anon=rss cache=cache limit=memory.limit_in_bytes
+		peak=memory.max_usage_in_bytes
 	else
 		echo +memory > "$M/cgroup.subtree_control" || fail "+memory"
-		usage=memory.current anon=anon cache=file limit=memory.max
+		usage=memory.current anon=anon cache=file limit=memory.max peak=memory.peak
 	fi
 	mkdir "$M/m1" "$M/m2" || fail mkdir
 	start_task
@@ -190,6 +191,20 @@ for h in v1 v2; do
 	wait_stat "$M/m2/memory.stat" $anon -lt $((1 << 20)) || fail "$h anon stays after the exit"
 	[ "$(key_of "$M/m1/memory.stat" $cache)" -ge $((8 << 20)) ] || fail "$h page cache went with the exit"
 	expect "$h no charge lost" "$(key_of "$M/memcgfs.audit" lost)" 0
+
+	# a child that joins, makes its memory and is gone well within one
+	# HOST_SAMPLE_MS look is charged all the same: a process just placed
+	# is looked at every 10 ms
+	mkdir "$M/f1" || fail mkdir
+	start_task
+	echo "$task" > "$M/f1/cgroup.procs" || fail "$h join f1"
+	cmd anon 32
+	sleep 0.04
+	end_task
+	wait_unpopulated "$M/f1" || fail "$h exit from f1 not seen"
+	[ "$(cat "$M/f1/$peak")" -ge $((24 << 20)) ] ||
+		fail "$h a short-lived process's memory never charged: peak $(cat "$M/f1/$peak")"
+	rmdir "$M/f1" || fail "$h rmdir f1"
 
 	# a runtime's child joins, then execs: what the old image made in the
 	# root goes with its mm, the new image's pages are the cgroup's

@@ -97,6 +97,7 @@ struct host_proc {
 	long held[HOST_NR_KINDS];
 	long in_root[HOST_NR_KINDS];
 	uint64_t image;			/* its mm as last seen (host_sample()); 0: unknown */
+	uint64_t fresh_until_ns;	/* looked at often until then (monotonic) */
 	bool oom_killed;
 	bool moved;			/* its group holds pages of a cgroup it left */
 	/* Children started at or after this boot-time clock tick are new to
@@ -296,6 +297,15 @@ static bool thread_alive(pid_t tgid, pid_t tid)
  * see: page cache the process reads or writes without mapping it, shmem
  * swapped out, slab and socket memory it makes the kernel allocate; and
  * the pages of a moment between two looks.
+ *
+ * Fresh processes.  What joins a cgroup is most often a child just made
+ * to run there (a runtime's, a test's: fork, write its pid, allocate),
+ * which may make its memory and exit within one HOST_SAMPLE_MS look and
+ * then is never charged at all.  So for HOST_FRESH_MS after a placement
+ * the watcher looks at that process every HOST_FRESH_SAMPLE_MS (the
+ * kernel charges every page as it is made; a look more often is only
+ * closer to that), a /proc read each, for the few processes placed
+ * lately.
  *
  * A process's memory when it joins was made in the root, which charges
  * no memcg: it stays uncharged (in_root) and its frees take from there
@@ -786,6 +796,39 @@ static void watcher_sample(struct mcg_host *h, unsigned round)
 	}
 }
 
+/* Looks at the fresh processes' memory: those placed within
+ * HOST_FRESH_MS.  Caller holds h->lock. */
+static void watcher_sample_fresh(struct mcg_host *h, uint64_t now)
+{
+	g_autoptr(GList) procs = g_hash_table_get_values(h->procs);
+	bool any = false;
+
+	for (GList *l = procs; l; l = l->next) {
+		struct host_proc *p = l->data;
+
+		if (p->fresh_until_ns <= now)
+			continue;
+		memory_update(h, p, false);
+		any = true;
+	}
+	h->next_fresh_ns = any ? now + HOST_FRESH_SAMPLE_MS * 1000000ull : UINT64_MAX;
+}
+
+/* A process just placed: fresh (see "Fresh processes").  Caller holds
+ * h->lock. */
+static void proc_fresh(struct mcg_host *h, struct host_proc *p)
+{
+	uint64_t now = monotonic_ns();
+
+	if (h->shadows)
+		return;	/* the host kernel charges it as it goes */
+	p->fresh_until_ns = now + HOST_FRESH_MS * 1000000ull;
+	if (h->next_fresh_ns > now + HOST_FRESH_SAMPLE_MS * 1000000ull) {
+		h->next_fresh_ns = now + HOST_FRESH_SAMPLE_MS * 1000000ull;
+		(void)eventfd_write(h->wakefd, 1);
+	}
+}
+
 static void *watcher_main(void *arg)
 {
 	struct mcg_host *h = arg;
@@ -799,7 +842,7 @@ static void *watcher_main(void *arg)
 		pthread_mutex_lock(&h->lock);
 		wake = throttles_expire(h, now);
 		if (g_hash_table_size(h->procs) || h->shadows)
-			wake = MIN(wake, h->next_sample_ns);
+			wake = MIN(wake, MIN(h->next_sample_ns, h->next_fresh_ns));
 		if (wake != UINT64_MAX)
 			timeout = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
 		pthread_mutex_unlock(&h->lock);
@@ -823,6 +866,11 @@ static void *watcher_main(void *arg)
 		if (now >= h->next_sample_ns) {
 			watcher_sample(h, round++);
 			h->next_sample_ns = now + HOST_SAMPLE_MS * 1000000ull;
+			/* the fresh were looked at too */
+			if (h->next_fresh_ns <= now)
+				h->next_fresh_ns = now + HOST_FRESH_SAMPLE_MS * 1000000ull;
+		} else if (now >= h->next_fresh_ns) {
+			watcher_sample_fresh(h, now);
 		}
 		pthread_mutex_unlock(&h->lock);
 	}
@@ -839,6 +887,7 @@ struct mcg_host *mcg_host_new(struct mcg_engine *e, struct mcg_workload *wl,
 	h->wl = wl;
 	h->nr_cpus = mcg_engine_config(e)->nr_cpus;
 	h->nr_nodes = mcg_engine_config(e)->nr_nodes;
+	h->next_fresh_ns = UINT64_MAX;
 	pthread_mutex_init(&h->lock, NULL);
 	h->procs = g_hash_table_new(g_direct_hash, g_direct_equal);
 	h->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -933,6 +982,8 @@ static int attach_process(struct mcg_host *h, struct host_proc *p, pid_t tgid,
 	placement(h, p->cg, -1);
 	cg_put(p->cg);
 	p->cg = cg_get(dst);
+	if (dst)
+		proc_fresh(h, p);
 	/* From /proc, its task group now, charged or not: an OOM kill of
 	 * its memcg's oom.group takes every task there (the workload's
 	 * oom_kill()), not only those that charged since they came. */
@@ -986,6 +1037,8 @@ static int attach_thread(struct mcg_host *h, struct host_proc *p, pid_t tid, pid
 		p->cg = cg_get(dst);
 		placement(h, old, -1);
 		cg_put(old);
+		if (dst)
+			proc_fresh(h, p);
 		freeze_sync(h, p);
 	} else {
 		thread_unplace(h, p, tid);

@@ -19,6 +19,8 @@ struct mcg_host {
 	unsigned nr_cpus, nr_nodes;	/* immutable: the engine's */
 	uint64_t next_sample_ns;	/* watcher only: monotonic */
 	pthread_mutex_t lock;
+	uint64_t next_fresh_ns;		/* lock: the next look at fresh processes;
+					 * UINT64_MAX: none is fresh */
 	GHashTable *procs;		/* lock: tgid -> struct host_proc */
 	struct host_shadows *shadows;	/* lock; NULL: the /proc source */
 	int epfd, wakefd;		/* immutable: the watcher's */
@@ -33,8 +35,12 @@ void host_throttle_cgroup(struct mcg_host *h, struct mcg_cgroup *cg, uint64_t ns
 bool host_proc_oom_unkillable(pid_t pid);
 bool host_proc_exiting(pid_t pid);
 
-/* How often the watcher looks at the placed processes' memory. */
+/* How often the watcher looks at the placed processes' memory; and, for
+ * HOST_FRESH_MS after a process is placed, at that process's (host.c,
+ * "Fresh processes"). */
 #define HOST_SAMPLE_MS 100
+#define HOST_FRESH_SAMPLE_MS 10
+#define HOST_FRESH_MS 500
 /* A thread's kernel stack: THREAD_SIZE, 16 KiB on x86_64, in pages. */
 #define HOST_THREAD_STACK_PAGES 4
 
