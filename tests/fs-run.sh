@@ -129,6 +129,30 @@ st=0
 "$RUN" --kernel=1.0 -- true 2>/dev/null || st=$?
 expect "bad memcgfs option" "$st" 2
 ls -d "$TMP"/memcgfs-run.* 2>/dev/null && fail "a work directory was left"
+# standard input reaches the command
+expect "stdin" "$(echo hi | "$RUN" -- cat)" hi
+# killed by timeout(1), which signals its process group, or by a TERM to
+# memcgfs-run's pid alone: the command ends, and so does the run, leaving
+# nothing behind
+st=0
+timeout 3 "$RUN" -- sh -c "echo \$\$ > $TMP/cmd.1; exec sleep 60" || st=$?
+expect "timed out" "$st" 124
+"$RUN" -- sh -c "echo \$\$ > $TMP/cmd.2; exec sleep 60" &
+run_pid=$!
+i=0
+until [ -s "$TMP/cmd.2" ]; do
+	i=$((i + 1))
+	[ $i -gt 200 ] && fail "the command under memcgfs-run never started"
+	sleep 0.05
+done
+kill -TERM "$run_pid"
+st=0
+wait "$run_pid" || st=$?
+expect "killed" "$st" 143
+for f in cmd.1 cmd.2; do
+	kill -0 "$(cat "$TMP/$f")" 2>/dev/null && fail "the command outlived memcgfs-run ($f)"
+done
+ls -d "$TMP"/memcgfs-run.* 2>/dev/null && fail "a killed run left its work directory"
 # the daemon beside the script, without MEMCGFS; nothing but the command's
 # output on stdout
 expect "the command's output alone" "$(env -u MEMCGFS "$RUN" -- echo hello)" hello
