@@ -129,8 +129,11 @@ st=0
 "$RUN" --kernel=1.0 -- true 2>/dev/null || st=$?
 expect "bad memcgfs option" "$st" 2
 ls -d "$TMP"/memcgfs-run.* 2>/dev/null && fail "a work directory was left"
-# standard input reaches the command
+# standard input reaches the command, and the signals it ignores are
+# those it would ignore run without memcgfs-run (Ctrl-C still ends it)
 expect "stdin" "$(echo hi | "$RUN" -- cat)" hi
+expect "ignored signals" "$("$RUN" -- grep SigIgn /proc/self/status)" \
+	"$(grep SigIgn /proc/self/status)"
 # killed by timeout(1), which signals its process group, or by a TERM to
 # memcgfs-run's pid alone: the command ends, and so does the run, leaving
 # nothing behind
