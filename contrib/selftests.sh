@@ -60,12 +60,12 @@ reason() {
 	test_memcg_current_peak) echo "from /proc: page cache written with write(2) is invisible" ;;
 	test_memcg_min | test_memcg_low) echo "memory.min and memory.low protect host pages only by reclaim, which neither source does on a v1 host" ;;
 	test_memcg_high) echo "from /proc: memory.high throttles a host process but cannot reclaim its anon (no swap) or its page cache" ;;
-	test_memcg_high_sync) echo "a v1 host has no memory.high: the child mlocks at the host's speed and meets memory.max (a max event, which the test forbids) before the daemon's look throttles it; from /proc it may hang (a look every 100 ms rarely sees the child, and the test waits without a timeout)" ;;
+	test_memcg_high_sync) echo "a v1 host has no memory.high: the child mlocks at the host's speed and meets memory.max (a max event, which the test forbids) before the daemon's look throttles it; from /proc it may hang if no look sees the child (every 10 ms in its first 500 ms), as the test waits without a timeout" ;;
 	test_memcg_max) echo "from /proc: page cache written with write(2) is invisible, so memory.max cannot hold it" ;;
 	test_memcg_reclaim) echo "unmodified: its children cannot join (clone3 into a FUSE directory is EBADF); from /proc: memory.reclaim cannot reclaim host pages" ;;
 	test_memcg_sock) echo "unmodified: its server cannot join (clone3 into a FUSE directory is EBADF); from /proc: socket memory is invisible" ;;
 	test_memcg_oom_group_score_events) echo "set_oom_adj_score(-1000) needs CAP_SYS_RESOURCE, which this machine's root lacks (EIO)" ;;
-	test_memcg_oom_group_*|test_memcg_oom_events) echo "from /proc: a child that faults its memory within one look is not seen before it exits" ;;
+	test_memcg_oom_group_*|test_memcg_oom_events) echo "from /proc: a child that faults its memory and exits between two looks is never seen" ;;
 	test_kmem_*|test_percpu_*) echo "from /proc: slab and percpu memory are invisible" ;;
 	test_memcg_inotify_delete_file) echo "hangs: vfs_rmdir() prunes the unused dentry of memory.events before FUSE can clear its link count, so no IN_DELETE_SELF comes (the run ends at the timeout)" ;;
 	test_memcg_inotify_delete_dir) echo "not reached: the test before it hangs" ;;
