@@ -374,12 +374,12 @@ END_TEST
  * pair the workload updated since the previous flush, in every era that
  * flushes (5.10 has no rstat flush).  Nothing else flushes here: no
  * periodic flusher, no reclaim, no refaults. */
-/* An engine of kernel era `era` without the periodic flush (cpus and
- * nodes: 0 keeps the default) and a pool whose cgroups start with
- * profile; *cfg is what the engine was made with. */
-static struct mcg_workload *era_pool(const char *era, unsigned cpus, unsigned nodes,
-				     const char *profile, struct mcg_engine_config *cfg,
-				     struct mcg_engine **e)
+/* An engine of kernel era `era` on hierarchy h without the periodic flush
+ * (cpus and nodes: 0 keeps the default) and a pool whose cgroups start
+ * with profile; *cfg is what the engine was made with. */
+static struct mcg_workload *era_pool_on(const char *era, enum mcg_hierarchy h, unsigned cpus,
+					unsigned nodes, const char *profile,
+					struct mcg_engine_config *cfg, struct mcg_engine **e)
 {
 	const char *why = NULL;
 	struct mcg_workload *wl;
@@ -391,12 +391,21 @@ static struct mcg_workload *era_pool(const char *era, unsigned cpus, unsigned no
 	if (nodes)
 		cfg->nr_nodes = nodes;
 	cfg->flush_period_ms = 0;
+	cfg->hierarchy = h;
 	ck_assert_int_eq(mcg_patch_resolve(era, NULL, &cfg->kernel, &why), 0);
 	*e = mcg_engine_new(cfg);
 	ck_assert_ptr_nonnull(*e);
 	wl = mcg_workload_new(*e, profile, &err);
 	ck_assert_ptr_nonnull(wl);
 	return wl;
+}
+
+/* era_pool_on() on the default hierarchy, v2. */
+static struct mcg_workload *era_pool(const char *era, unsigned cpus, unsigned nodes,
+				     const char *profile, struct mcg_engine_config *cfg,
+				     struct mcg_engine **e)
+{
+	return era_pool_on(era, MCG_HIERARCHY_V2, cpus, nodes, profile, cfg, e);
 }
 
 /* A memcg's own objects (mem_cgroup_alloc()) are charged to its parent's
@@ -543,26 +552,13 @@ START_TEST(test_memcg_objects_at_two_cpus)
 		{ "6.18", 5, { 2056, 4352, 96, 1032, 1984 }, 3, { 3, 5, 8, 10, 12, 15, 17, 19 } },
 		{ "7.3", 5, { 2056, 5376, 96, 2056, 3200 }, 4, { 4, 7, 10, 13, 16, 19, 22, 25 } },
 	};
-	const char *why = NULL;
 	struct mcg_engine_config cfg;
 	struct mcg_memcg_objects o;
 	struct mcg_engine *e;
-	struct mcg_workload *wl;
-	struct mcg_cgroup *root, *p, *kid;
+	struct mcg_workload *wl = era_pool_on(want[_i].release, MCG_HIERARCHY_V1, 2, 1,
+					      "preset=idle", &cfg, &e);
+	struct mcg_cgroup *root = mcg_engine_root(e), *p, *kid;
 	unsigned n = 0;
-	int err = 0;
-
-	mcg_engine_config_init(&cfg);
-	cfg.nr_cpus = 2;
-	cfg.nr_nodes = 1;
-	cfg.flush_period_ms = 0;
-	cfg.hierarchy = MCG_HIERARCHY_V1;
-	ck_assert_int_eq(mcg_patch_resolve(want[_i].release, NULL, &cfg.kernel, &why), 0);
-	e = mcg_engine_new(&cfg);
-	ck_assert_ptr_nonnull(e);
-	wl = mcg_workload_new(e, "preset=idle", &err);
-	ck_assert_ptr_nonnull(wl);
-	root = mcg_engine_root(e);
 
 	mcg_memcg_objects(&mcg_engine_config(e)->kernel, 2, 1, &o);
 	ck_assert_uint_eq(o.nr, want[_i].nr);
@@ -1825,27 +1821,15 @@ END_TEST
 START_TEST(test_sock)
 {
 	const bool v1 = _i == 2;
-	const char *era = _i == 0 ? "6.1" : "7.3";
-	const char *why = NULL;
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
-	struct mcg_workload *wl;
-	struct mcg_cgroup *root, *a, *b;
+	struct mcg_workload *wl = era_pool_on(_i == 0 ? "6.1" : "7.3",
+					      v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2, 2, 1,
+					      "preset=idle", &cfg, &e);
+	struct mcg_cgroup *root = mcg_engine_root(e), *a, *b;
 	struct mcg_host_group *g;
 	unsigned long base;
-	int err = 0;
 
-	mcg_engine_config_init(&cfg);
-	cfg.nr_cpus = 2;
-	cfg.nr_nodes = 1;
-	cfg.flush_period_ms = 0;
-	cfg.hierarchy = v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
-	ck_assert_int_eq(mcg_patch_resolve(era, NULL, &cfg.kernel, &why), 0);
-	e = mcg_engine_new(&cfg);
-	ck_assert_ptr_nonnull(e);
-	wl = mcg_workload_new(e, "preset=idle", &err);
-	ck_assert_ptr_nonnull(wl);
-	root = mcg_engine_root(e);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, a, "b", true, &b), 0);
 	base = pages_of(e, a);	/* b's own objects (mcg_memcg_objects()) */
@@ -1935,24 +1919,13 @@ END_TEST
 START_TEST(test_host_group_swap)
 {
 	const bool v1 = _i == 1;
-	const char *why = NULL;
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
-	struct mcg_workload *wl;
-	struct mcg_cgroup *root, *a;
+	struct mcg_workload *wl = era_pool_on("7.3", v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2, 2,
+					      1, "preset=idle", &cfg, &e);
+	struct mcg_cgroup *root = mcg_engine_root(e), *a;
 	struct mcg_host_group *g;
-	int err = 0;
 
-	mcg_engine_config_init(&cfg);
-	cfg.nr_cpus = 2;
-	cfg.nr_nodes = 1;
-	cfg.flush_period_ms = 0;
-	cfg.hierarchy = v1 ? MCG_HIERARCHY_V1 : MCG_HIERARCHY_V2;
-	ck_assert_int_eq(mcg_patch_resolve("7.3", NULL, &cfg.kernel, &why), 0);
-	e = mcg_engine_new(&cfg);
-	wl = mcg_workload_new(e, "preset=idle", &err);
-	ck_assert_ptr_nonnull(wl);
-	root = mcg_engine_root(e);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
 	if (!v1)
 		ck_assert_int_eq(mcg_workload_set_limit(wl, a, MCG_COUNTER_SWAP, MCG_FIELD_MAX, 10,
