@@ -126,12 +126,7 @@ fi
 
 # unmount: the base goes
 fusermount3 -u "$M" || fail unmount
-i=0
-while kill -0 "$daemon" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "daemon did not end"
-	sleep 0.05
-done
+wait_gone "$daemon" || fail "daemon did not end"
 expect "nothing left after unmount" "$(shadows)" 0
 
 # SIGKILL: the shadow and its task stay; the next daemon removes them

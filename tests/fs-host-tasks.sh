@@ -248,12 +248,7 @@ for h in v1 v2; do
 	echo "$task" > "$M/m2/cgroup.procs" || fail "$h join m2"
 	echo "anon 64" >&7
 	read -r reply <&8
-	i=0
-	while kill -0 "$task" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && fail "$h over its limit and alive"
-		sleep 0.05
-	done
+	wait_gone "$task" || fail "$h over its limit and alive"
 	exec 7>&- 8<&-
 	wait "$task"
 	expect "$h OOM-killed" "$?" 137

@@ -139,12 +139,7 @@ oom_group_case() {
 	echo "$task" > "$1/g/cgroup.procs" || fail "join g"
 	echo "anon 64" >&7
 	read -r reply <&8
-	i=0
-	while kill -0 "$member" 2>/dev/null || kill -0 "$task" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && fail "group not killed"
-		sleep 0.05
-	done
+	wait_gone "$member" "$task" || fail "group not killed"
 	exec 7>&- 8<&-
 	wait "$task"
 	expect "group victim" "$?" 137
@@ -161,6 +156,19 @@ oom_group_case() {
 	wait "$safe"
 	wait_unpopulated "$1/g" || fail "g not emptied"
 	rmdir "$1/g" || fail "rmdir g"
+}
+
+# wait_gone PID...: waits up to 5 s for every process named to have
+# exited; false if one has not
+wait_gone() {
+	i=0
+	for pid; do
+		while kill -0 "$pid" 2>/dev/null; do
+			i=$((i + 1))
+			[ $i -gt 100 ] && return 1
+			sleep 0.05
+		done
+	done
 }
 
 # wait_unpopulated DIR: waits up to 5 s for cgroup DIR to have no task
