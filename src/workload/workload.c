@@ -676,6 +676,14 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 	return charge_done(x, w, stall_start, false);
 }
 
+/* The pool's and w's count of the tasks' pages given back (the audit's
+ * uncharged), as charge_account() counts those charged. */
+static void count_uncharged(struct wl_ctx *x, struct wl_cgroup *w, long pages)
+{
+	per_cpu_count(&x->wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
+	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
+}
+
 void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
 {
 	struct mcg_workload *wl = x->wl;
@@ -685,8 +693,7 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 	mcg_memcg_uncharge(wl_memcg(w), (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
 	if (flags & WL_NOT_TASKS)
 		return;
-	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
-	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
+	count_uncharged(x, w, pages);
 }
 
 void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, long pages)
@@ -700,8 +707,7 @@ void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *
 	mcg_memcg_uncharge_kmem(x->cpu, cg, (unsigned long)pages, is_v1(wl));
 	if (is_v1(wl))
 		mcg_counter_uncharge(cg, MCG_COUNTER_KMEM, (unsigned long)pages);
-	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
-	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
+	count_uncharged(x, w, pages);
 }
 
 bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages)
@@ -782,8 +788,7 @@ void wl_uncharge_sock(struct wl_ctx *x, struct wl_cgroup *w, long pages)
 		return;
 	}
 	mcg_memcg_refill_stock(x->cpu, wl_memcg(w), (unsigned long)pages, false);
-	per_cpu_count(&wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
-	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
+	count_uncharged(x, w, pages);
 }
 
 /* ---- workers ---- */
