@@ -683,24 +683,34 @@ static void mirror_events(struct mcg_host *h, struct host_shadow *sh)
  * every ancestor: memcg1_account_kmem(), memcg1_charge_skmem()), where
  * memory.stat's rss, cache and shmem are the cgroup's own: its own part is
  * its usage less its children's. */
-static unsigned long long local_usage(const char *path, const char *file)
+enum local_file { LOCAL_KMEM, LOCAL_TCP, LOCAL_NR };
+static const char *const local_files[LOCAL_NR] = {
+	[LOCAL_KMEM] = "memory.kmem.usage_in_bytes",
+	[LOCAL_TCP] = "memory.kmem.tcp.usage_in_bytes",
+};
+
+/* The shadow's own part of each of local_files, in one walk of its
+ * children. */
+static void local_usage(const char *path, unsigned long long usage[LOCAL_NR])
 {
-	unsigned long long usage = 0, child;
 	DIR *d = opendir(path);
 	struct dirent *de;
 
-	(void)read_ull(path, file, &usage);
+	for (unsigned i = 0; i < LOCAL_NR; i++)
+		if (!read_ull(path, local_files[i], &usage[i]))
+			usage[i] = 0;
 	while (d && (de = readdir(d))) {
 		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
 			g_autofree char *sub = g_build_filename(path, de->d_name, NULL);
+			unsigned long long child;
 
-			if (read_ull(sub, file, &child))
-				usage -= MIN(usage, child);
+			for (unsigned i = 0; i < LOCAL_NR; i++)
+				if (read_ull(sub, local_files[i], &child))
+					usage[i] -= MIN(usage[i], child);
 		}
 	}
 	if (d)
 		closedir(d);
-	return usage;
 }
 
 /* A v1 host counts a cgroup's kernel memory as one kmem counter; the
@@ -775,20 +785,20 @@ static void mirror_pages(struct mcg_host *h, struct host_shadow *sh)
 {
 	static const char *const keys[] = { "rss", "cache", "shmem", "swap" };
 	struct host_shadows *s = h->shadows;
-	unsigned long long v[4], kmem = 0;
+	unsigned long long v[4], local[LOCAL_NR];
 	long now[SH_NR_KINDS];
 	unsigned cpu;
 	int nid;
 
 	if (!read_keys(sh->path, "memory.stat", keys, v, 4))
 		return;
-	kmem = local_usage(sh->path, "memory.kmem.usage_in_bytes");
+	local_usage(sh->path, local);
 	now[SH_ANON] = (long)(v[0] / 4096);
 	now[SH_FILE] = (long)((v[1] > v[2] ? v[1] - v[2] : 0) / 4096);
 	now[SH_SHMEM] = (long)(v[2] / 4096);
-	kernel_split(sh->path, (long)(kmem / 4096), now);
+	kernel_split(sh->path, (long)(local[LOCAL_KMEM] / 4096), now);
 	/* counted once the shadow's accounting is on (mirror_limits()) */
-	now[SH_SOCK] = (long)(local_usage(sh->path, "memory.kmem.tcp.usage_in_bytes") / 4096);
+	now[SH_SOCK] = (long)(local[LOCAL_TCP] / 4096);
 	cpu = s->next_cpu++ % h->nr_cpus;
 	nid = (int)((unsigned long)cpu * h->nr_nodes / h->nr_cpus);
 	if (v[3] / 4096 != (unsigned long long)sh->swapped) {
