@@ -105,6 +105,12 @@ static unsigned long long emulated_tgid(struct fs_call *c)
 	return FS_PID_MAX_LIMIT + c->node->id * mcg_engine_config(c->fs->e)->nr_cpus;
 }
 
+/* The node of cg, NULL if it has none; caller holds fs->lock. */
+static struct fs_node *node_of_cg(struct mcgfs *fs, const struct mcg_cgroup *cg)
+{
+	return g_hash_table_lookup(fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
+}
+
 /*
  * Threaded mode (kernel/cgroup/cgroup.c, 7.3).  A cgroup made "threaded"
  * (cgroup.type) joins its parent's resource domain: its threads may sit
@@ -116,11 +122,6 @@ static unsigned long long emulated_tgid(struct fs_call *c)
  * memory css.  The kernel keeps dom_cgrp and nr_threaded_children; here
  * they are read off the tree (fs->lock held for the node lookups).
  */
-static struct fs_node *node_of_cg(struct mcgfs *fs, const struct mcg_cgroup *cg)
-{
-	return g_hash_table_lookup(fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
-}
-
 static bool cg_is_threaded(struct mcgfs *fs, const struct mcg_cgroup *cg)
 {
 	struct fs_node *n = node_of_cg(fs, cg);
@@ -808,8 +809,8 @@ static int write_subtree_control(struct fs_call *c, char *buf)
 			if (!(have & bit))
 				disable &= ~bit;
 			for (unsigned i = 0; !err && (disable & bit) && i < nr; i++) {
-				struct fs_node *kid = g_hash_table_lookup(
-					fs->nodes, &(uint64_t){ mcg_cgroup_id(kids[i]) });
+				struct fs_node *kid = node_of_cg(fs, kids[i]);
+
 				if (kid && (atomic_load(&kid->st.subtree_control) & bit))
 					err = -EBUSY;
 			}
@@ -983,7 +984,7 @@ struct css_count {
 static void count_css(struct mcg_cgroup *cg, void *arg)
 {
 	struct css_count *cc = arg;
-	struct fs_node *n = g_hash_table_lookup(cc->fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
+	struct fs_node *n = node_of_cg(cc->fs, cg);
 	unsigned ctrl;
 
 	if (!n)
@@ -1202,7 +1203,7 @@ static void freeze_propagate(struct mcgfs *fs, struct mcg_cgroup *cg, bool paren
 			     uint64_t now, GArray *changed)
 {
 	struct mcg_cgroup **kids;
-	struct fs_node *n = g_hash_table_lookup(fs->nodes, &(uint64_t){ mcg_cgroup_id(cg) });
+	struct fs_node *n = node_of_cg(fs, cg);
 	unsigned nr = 0;
 	bool e;
 
