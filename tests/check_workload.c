@@ -216,18 +216,21 @@ static void check_relations(struct rig *r, struct mcg_cgroup *cg, unsigned nodes
 	struct mcg_workload_objects objs;
 
 	ck_assert_int_eq(usage, anon + file + kernel);
-	/* Kernel memory: the tasks' slab, stacks and page tables, and the
-	 * objects of the memcgs below (mem_cgroup_alloc()), whose percpu
-	 * bytes the statistics count exactly, whose slab they count but for
-	 * what the object stocks hold back, and whose pages are charged
-	 * through the object stocks. */
+	/* Kernel memory: the tasks' slab (pages' worths of objects, some
+	 * not full), stacks and page tables, and the objects of the memcgs below
+	 * (mem_cgroup_alloc()), whose percpu bytes the statistics count
+	 * exactly.  Slab of both the statistics count but for what the
+	 * object stocks hold back; the pages charged through the stocks
+	 * beyond the tasks' page-worths are objs.pages. */
 	mcg_workload_memcg_objects(r->wl, cg, &objs);
 	ck_assert_int_eq(hs(r, cg, MCG_MEMCG_PERCPU_B), (long)objs.percpu);
-	ck_assert_int_eq(kernel, hs_pages(r, cg, MCG_SLAB_RECLAIMABLE_B, 1) +
-					 (hs(r, cg, MCG_SLAB_UNRECLAIMABLE_B) - objs.slab) /
-						 MCG_PAGE_SIZE +
+	long tasks_slab = hs(r, cg, MCG_SLAB_RECLAIMABLE_B) + hs(r, cg, MCG_SLAB_UNRECLAIMABLE_B) -
+			  objs.slab + (long)objs.tasks_slab_unfilled;
+
+	ck_assert_int_eq(tasks_slab % MCG_PAGE_SIZE, 0);
+	ck_assert_int_eq(kernel, tasks_slab / MCG_PAGE_SIZE +
 					 hs_pages(r, cg, MCG_KERNEL_STACK_KB, 1024) +
-					 hs(r, cg, MCG_PAGETABLE) + (long)objs.pages);
+					 hs(r, cg, MCG_PAGETABLE) + objs.pages);
 	ck_assert_int_le(hs(r, cg, MCG_FILE_DIRTY) + hs(r, cg, MCG_WRITEBACK), file);
 	ck_assert_int_le(hs(r, cg, MCG_FILE_MAPPED), file);
 	ck_assert_int_le(hs(r, cg, MCG_ANON_THPS), anon);
@@ -621,6 +624,8 @@ START_TEST(test_dying_kmem_uncharge_goes_to_live_ancestor)
 	struct mcg_workload *wl;
 	struct mcg_cgroup *root, *a, *b;
 	unsigned long a_usage, stocked;
+	size_t obj_stocked;
+	long slab_held;
 
 	wl = era_pool(eras[_i], 2, 0, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
@@ -635,18 +640,90 @@ START_TEST(test_dying_kmem_uncharge_goes_to_live_ancestor)
 	ck_assert_uint_eq(mcg_memcg_stocked(e, root, false), 0);
 	a_usage = mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE);
 	ck_assert_uint_ge(a_usage, 20);
-	/* a's reclaim frees the slab: the 20 pages go to a's stock, b is
+	/* a's reclaim frees the slab: the 20 pages go to a's stocks (the
+	 * object stock keeps up to a page of the objects' bytes,
+	 * refill_obj_stock(), and gives the rest to the page stock), b is
 	 * released without any drain, and (before 7.3, where b is released
-	 * only now) b's own objects, charged to a, follow into a's stock. */
+	 * only now) b's own objects, charged to a, follow into a's stocks. */
 	ck_assert_int_ge(mcg_workload_reclaim(wl, a, 20, NULL, NULL), -EAGAIN);
 	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 0);
 	stocked = mcg_memcg_stocked(e, a, false);
-	ck_assert_uint_ge(stocked, 20);
+	mcg_objcg_held(e, a, &obj_stocked, &slab_held);
+	ck_assert_uint_le(obj_stocked, 2 * MCG_PAGE_SIZE);
+	ck_assert_uint_ge(stocked * MCG_PAGE_SIZE + obj_stocked, 20 * MCG_PAGE_SIZE);
 	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), a_usage);
 	/* Drained, the page stock gives back those pages and the object
 	 * stock the pages b's objects took: nothing below a is charged. */
 	mcg_memcg_drain_all_stock(e, NULL, root);
 	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 0);
+	mcg_workload_free(wl);
+	mcg_cgroup_put(a);
+	mcg_engine_free(e);
+}
+END_TEST
+
+/* The tasks' slab is charged by the object (ledger.c, "Slab, charged by
+ * the object"): a page's worth of objects charges one page through the
+ * object stock, which holds back its slab statistics until drained (6.1
+ * on); objects allocated on two CPUs, then reparented (7.3) and reclaimed
+ * through another obj_cgroup, leave nothing charged and lose no charge. */
+START_TEST(test_slab_by_object)
+{
+	static const char *const eras[] = { "5.10", "6.1", "6.12", "7.3" };
+	struct mcg_engine_config cfg;
+	struct mcg_engine *e;
+	struct mcg_workload *wl;
+	struct mcg_cgroup *root, *a, *b;
+	bool flushed_stats;
+
+	wl = era_pool(eras[_i], 2, 0, "preset=idle", &cfg, &e);
+	root = mcg_engine_root(e);
+	/* (5.10's statistics wait in per-CPU batches: no flush to read.) */
+	flushed_stats = mcg_engine_layout(e)->version >= MCG_KVER(6, 1);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_create(wl, a, "b", true, &b), 0);
+	mcg_memcg_drain_all_stock(e, NULL, root);
+	ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SLAB_UNRECLAIMABLE, 0, 0, 1), 0);
+	__mcg_memcg_flush_stats(e, root, true);
+	if (flushed_stats) {
+		ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_MEMCG_KMEM, MCG_HIERARCHICAL), 1);
+		ck_assert_int_eq(
+			mcg_stat_read_raw(e, b, MCG_SLAB_UNRECLAIMABLE_B, MCG_HIERARCHICAL), 0);
+	}
+	mcg_memcg_drain_all_stock(e, NULL, root);
+	__mcg_memcg_flush_stats(e, root, true);
+	if (flushed_stats)
+		ck_assert_int_eq(mcg_stat_read_raw(e, b, MCG_SLAB_UNRECLAIMABLE_B,
+						   MCG_HIERARCHICAL),
+				 MCG_PAGE_SIZE);
+	ck_assert_int_eq(mcg_workload_charge(wl, b, MCG_PAGES_SLAB_UNRECLAIMABLE, 0, 0, -1), 0);
+	/* The tasks allocate one object at a time, on both CPUs, of both
+	 * kinds, pages' worths part filled. */
+	ck_assert_int_eq(mcg_workload_set_profile(wl, b, "slab=20000"), 0);
+	g_usleep(150 * 1000);
+	check_conserved(wl);
+	/* Their exit frees the unreclaimable; b leaves its reclaimable slab
+	 * in a dying memcg (7.3: reparented to a, freed through a's
+	 * obj_cgroup), which a's reclaim frees. */
+	ck_assert_int_eq(mcg_workload_set_profile(wl, b, "preset=idle"), 0);
+	ck_assert_int_eq(mcg_workload_cgroup_rmdir(wl, b), 0);
+	mcg_cgroup_put(b);
+	check_conserved(wl);
+	while (mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE) >
+	       mcg_memcg_stocked(e, a, false) + 1)
+		ck_assert_int_ge(mcg_workload_reclaim(wl, a, 1024, NULL, NULL), -EAGAIN);
+	ck_assert_uint_eq(mcg_cgroup_nr_dying_descendants(e, root), 0);
+	mcg_memcg_drain_all_stock(e, NULL, root);
+	ck_assert_uint_eq(mcg_counter_read(a, MCG_COUNTER_MEMORY, MCG_FIELD_USAGE), 0);
+	__mcg_memcg_flush_stats(e, root, true);
+	if (flushed_stats) {
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_MEMCG_KMEM, MCG_HIERARCHICAL), 0);
+		ck_assert_int_eq(mcg_stat_read_raw(e, a, MCG_SLAB_RECLAIMABLE_B, MCG_HIERARCHICAL),
+				 0);
+		ck_assert_int_eq(
+			mcg_stat_read_raw(e, a, MCG_SLAB_UNRECLAIMABLE_B, MCG_HIERARCHICAL), 0);
+	}
+	check_conserved(wl);
 	mcg_workload_free(wl);
 	mcg_cgroup_put(a);
 	mcg_engine_free(e);
@@ -855,7 +932,7 @@ static void check_conserved(struct mcg_workload *wl)
 	mcg_workload_audit(wl, &a);
 	ck_assert_msg(a.lost == 0,
 		      "usage %lu - stocked %lu != charged %" PRIu64 " - uncharged %" PRIu64
-		      " + objects %lu: %" PRId64 " lost",
+		      " + objects %ld: %" PRId64 " lost",
 		      a.usage, a.stocked, a.charged, a.uncharged, a.objects, a.lost);
 }
 
@@ -2057,6 +2134,7 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_cgroup_stat);
 	tcase_add_loop_test(tc, test_flush_visits_touched_pairs, 0, 3);
 	tcase_add_loop_test(tc, test_dying_kmem_uncharge_goes_to_live_ancestor, 0, 4);
+	tcase_add_loop_test(tc, test_slab_by_object, 0, 4);
 	tcase_add_loop_test(tc, test_memcg_objects_charged_in_bytes, 0, 4);
 	tcase_add_loop_test(tc, test_free_with_dying_parents_objects, 0, 4);
 	tcase_add_loop_test(tc, test_memcg_objects_at_two_cpus, 0, 6);

@@ -104,10 +104,14 @@ void engine_objcg_put(struct mcg_cgroup *cg)
 	while (cg && atomic_fetch_sub_explicit(&cg->objcg_refs, 1, memory_order_acq_rel) == 1) {
 		struct mcg_cgroup *parent = cg->parent;
 
-		/* obj_cgroup_release() would give back whole pages parked
-		 * here; objects are charged and freed on one CPU, so none
-		 * are (objcg.c). */
-		g_assert(atomic_load_explicit(&cg->objcg_charged_bytes, memory_order_relaxed) == 0);
+		/* What is parked here goes to the parent's obj_cgroup, which
+		 * charges the same memcg (objcg.c, "Parked bytes"). */
+		unsigned long parked = atomic_exchange_explicit(&cg->objcg_charged_bytes, 0,
+								memory_order_relaxed);
+
+		if (parent)
+			atomic_fetch_add_explicit(&parent->objcg_charged_bytes, parked,
+						  memory_order_relaxed);
 		cgroup_free_struct(cg);
 		cg = parent;
 	}
@@ -366,6 +370,7 @@ static void cgroup_release(struct mcg_cgroup *cg)
 
 	cgroup_fold(e, cg, true);
 	pthread_rwlock_wrlock(&e->hier_lock);
+	cg->objcg_released = true;
 	if (cg->prev_sibling)
 		cg->prev_sibling->next_sibling = cg->next_sibling;
 	else

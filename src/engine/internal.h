@@ -190,6 +190,10 @@ struct mcg_cgroup {
 	_Atomic unsigned long objcg_charged_bytes;
 	/* References on the struct as an obj_cgroup (cgroup.c). */
 	_Atomic int objcg_refs;
+	/* Released (css gone, off every list), the struct alive only as an
+	 * obj_cgroup that stocks or children's structs hold.  Written by
+	 * cgroup_release() under hier_lock for writing, read under it. */
+	bool objcg_released;
 	/* seed 004 before: the css's atomic_t refcnt, one css_tryget() per page
 	 * charged and one css_put() per page uncharged (charge.c). */
 	_Alignas(64) _Atomic long css_refs;

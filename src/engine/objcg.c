@@ -32,12 +32,21 @@
  * An obj_cgroup here is the cgroup it was made for, whose struct it keeps
  * (not its css: engine_objcg_get()), and it charges the cgroup's nearest
  * live ancestor once the cgroup is offline (memcg_reparent_objcgs():
- * mcg_memcg_objcg_owner()).  The kernel gives an obj_cgroup's parked whole
- * pages back when its last reference goes (obj_cgroup_release()); memcgfs
- * charges and frees every such object on one CPU, so whatever a stock
- * parks a later take-over picks up, and nothing is left parked once the
- * objects are freed and no stock holds the obj_cgroup: engine_objcg_put()
- * checks that.
+ * mcg_memcg_objcg_owner()).
+ *
+ * Parked bytes.  Objects are charged on many CPUs (the workload's slab), so
+ * a stock that drains parks a part of a page in the obj_cgroup, and
+ * another CPU's stock that takes the obj_cgroup over picks it up.  The
+ * kernel's objects each hold their obj_cgroup, so its parked bytes add up
+ * to whole pages once they are all freed, which obj_cgroup_release() gives
+ * back.  memcgfs frees an object through the obj_cgroup of the cgroup
+ * whose ledger holds it, which 7.3's reparenting (the workload's
+ * wl_reparent()) makes the parent's: the same memcg, another obj_cgroup.
+ * So when a struct is freed (engine_objcg_put()) its parked bytes, whole
+ * pages or not, go to its parent's obj_cgroup, which charges the same
+ * memcg (both reach the same nearest live ancestor), and the next stock to
+ * take that one over gives the whole pages back.  No byte is lost; a
+ * memcg may stay charged a few pages longer than the kernel's.
  *
  * Every field of a CPU's object stock is touched only by the thread in
  * that CPU's window; an obj_cgroup's parked bytes are an atomic.
@@ -305,23 +314,54 @@ static unsigned long parked_bytes(struct mcg_cgroup *cg, const struct mcg_cgroup
 	return sum;
 }
 
+/* Parked bytes of the released structs (off every list: parked_bytes()
+ * does not see them) that top's memcgs own.  Each is a stock's or, through
+ * its children's structs, an ancestor of a stock's; cached[n] are the
+ * stocks' obj_cgroups.  Caller holds hier_lock. */
+static unsigned long parked_released(struct mcg_cgroup *const *cached, unsigned n,
+				     const struct mcg_cgroup *top)
+{
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+	unsigned long sum = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (struct mcg_cgroup *s = cached[i]; s && s->objcg_released; s = s->parent)
+			if (g_hash_table_add(seen, s) && objcg_in(s, top))
+				sum += atomic_load_explicit(&s->objcg_charged_bytes,
+							    memory_order_relaxed);
+	g_hash_table_destroy(seen);
+	return sum;
+}
+
 void mcg_objcg_held(struct mcg_engine *e, const struct mcg_cgroup *top, size_t *charged,
 		    long *slab_held)
 {
+	GPtrArray *cached = g_ptr_array_new();
+
 	*charged = 0;
 	*slab_held = 0;
 	for (unsigned n = 0; n < e->cfg.nr_cpus; n++) {
 		struct mcg_cpu *c = &e->cpus[n];
 
 		mcg_cpu_enter(c);
-		for (unsigned i = 0; i < e->nr_obj_stock; i++)
-			if (c->obj_cached[i] && objcg_in(c->obj_cached[i], top))
+		for (unsigned i = 0; i < e->nr_obj_stock; i++) {
+			if (!c->obj_cached[i])
+				continue;
+			/* held: they outlive the window */
+			engine_objcg_get(c->obj_cached[i]);
+			g_ptr_array_add(cached, c->obj_cached[i]);
+			if (objcg_in(c->obj_cached[i], top))
 				*charged += c->obj_bytes[i];
+		}
 		if (c->obj_stat_slot >= 0 && objcg_in(c->obj_cached[c->obj_stat_slot], top))
 			*slab_held += c->obj_slab_reclaimable_b + c->obj_slab_unreclaimable_b;
 		mcg_cpu_exit(c);
 	}
 	pthread_rwlock_rdlock(&e->hier_lock);
-	*charged += parked_bytes(e->root, top);
+	*charged += parked_bytes(e->root, top) +
+		    parked_released((struct mcg_cgroup *const *)cached->pdata, cached->len, top);
 	pthread_rwlock_unlock(&e->hier_lock);
+	for (unsigned i = 0; i < cached->len; i++)
+		engine_objcg_put(cached->pdata[i]);
+	g_ptr_array_free(cached, TRUE);
 }

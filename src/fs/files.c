@@ -1691,7 +1691,7 @@ static int show_audit(struct fs_call *c, GString *out)
 	mcg_workload_audit(c->fs->wl, &a);
 	g_string_append_printf(out,
 			       "usage %lu\nstocked %lu\ncharged %" PRIu64 "\nuncharged %" PRIu64
-			       "\nobjects %lu\nlost %" PRId64 "\n",
+			       "\nobjects %ld\nlost %" PRId64 "\n",
 			       a.usage, a.stocked, a.charged, a.uncharged, a.objects, a.lost);
 	return 0;
 }

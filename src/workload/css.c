@@ -489,7 +489,7 @@ void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 				struct mcg_workload_objects *sum)
 {
 	unsigned long nr = 0;
-	size_t charged;
+	size_t charged, unfilled = 0;
 	long slab_held;
 
 	pthread_rwlock_rdlock(&wl->list_lock);
@@ -499,13 +499,28 @@ void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 		if (c->objs_parent && mcg_cgroup_is_descendant(c->objs_parent, cg))
 			nr++;
 	}
+	/* The tasks' slab objects were charged to their ledger's memcg's
+	 * obj_cgroup, which charges its nearest live ancestor (a 7.3
+	 * reparenting changes the one, not the other). */
+	for (unsigned i = 0; i < wl->cgroups->len; i++) {
+		struct wl_cgroup *w = wl->cgroups->pdata[i];
+
+		if (!mcg_cgroup_is_descendant(mcg_memcg_objcg_owner(wl_memcg(w)), cg))
+			continue;
+		for (unsigned c = 0; c < wl->nr_cpus; c++)
+			unfilled += wl_ledger_slab_unfilled_bytes(wl, wl_ledger(w, c));
+	}
 	pthread_rwlock_unlock(&wl->list_lock);
 	mcg_objcg_held(wl->e, cg, &charged, &slab_held);
 	sum->slab = (long)(nr * wl->memcg_objs.slab) - slab_held;
 	sum->percpu = nr * wl->memcg_objs.percpu;
+	sum->tasks_slab_unfilled = unfilled;
 	charged += nr * (wl->memcg_objs.slab + wl->memcg_objs.percpu);
-	g_assert(charged % MCG_PAGE_SIZE == 0);
-	sum->pages = charged / MCG_PAGE_SIZE;
+	/* The unfilled slots are whole pages' worths less the objects in
+	 * them; their bytes may be in the stocks or used by other ledgers'
+	 * objects of the same obj_cgroup, so the difference may be < 0. */
+	g_assert(((long)charged - (long)unfilled) % MCG_PAGE_SIZE == 0);
+	sum->pages = ((long)charged - (long)unfilled) / MCG_PAGE_SIZE;
 }
 
 /* What a CPU does to ledgers of that CPU, in its window, for a caller on

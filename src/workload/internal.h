@@ -45,6 +45,9 @@ struct wl_node {
 	long dirty, writeback;			/*   of which (inactive list) */
 	long mapped;				/*   of which mapped */
 	long slab_reclaimable, slab_unreclaimable, kernel_stack, pagetables;
+	/* Of the slab pages' worths above, the object slots not allocated
+	 * yet (ledger.c, "Slab, charged by the object"). */
+	long slab_reclaimable_unfilled, slab_unreclaimable_unfilled;
 	long swapped;				/* anonymous pages out in swap */
 	long sock;				/* socket buffers (accounted) */
 	long shadow_anon, shadow_file;		/* evicted, may refault */
@@ -100,6 +103,10 @@ struct wl_ledger {
 	/* Pages dirtied since dirty throttling last looked (the task's
 	 * nr_dirtied, balance_dirty_pages_ratelimited_flags()). */
 	long nr_dirtied;
+	/* The page's worth of slab objects being filled: its node and kind
+	 * (while that node's count of that kind's unfilled slots is not 0). */
+	int slab_open_nid;
+	bool slab_open_reclaimable;
 	/* The last two touch windows (mcg_workload_touch_window()) in which
 	 * this ledger's pair was updated: written by its CPU, read while the
 	 * pool is paused. */
@@ -426,12 +433,24 @@ enum wl_charge_flags {
 	/* Memory of the kernel, not of the tasks: left out of the pool's
 	 * and the cgroup's pages_charged/uncharged. */
 	WL_NOT_TASKS = 16,
+	/* Pages for objects charged in bytes (the tasks' slab): counted as
+	 * the page-worths of objects the ledger holds (slab_page_add()),
+	 * not as the pages the object stock charges. */
+	WL_OBJECTS = 32,
 };
 /* workload.c: charges `pages` to w's memory counter (and, on v1, the
  * counters in flags), reclaiming or OOM-killing on a limit as the kernel's
  * try_charge() does, as ctx's CPU.  false if the charge could not be made. */
 bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags);
 void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags);
+/* ledger.c: the bytes of the slab objects l's pages' worths have room for
+ * but do not hold (charged nowhere). */
+size_t wl_ledger_slab_unfilled_bytes(const struct mcg_workload *wl, const struct wl_ledger *l);
+/* The pool's and w's counts of the tasks' pages charged and given back
+ * (the audit's charged and uncharged), which wl_charge() and the
+ * uncharges keep, for pages charged otherwise (WL_OBJECTS). */
+void wl_count_charged(struct wl_ctx *x, struct wl_cgroup *w, long pages);
+void wl_count_uncharged(struct wl_ctx *x, struct wl_cgroup *w, long pages);
 /* Kernel pages of w's freed, charged now to memcg cg: through the CPU's
  * charge stock (mcg_memcg_uncharge_kmem()), and v1's kmem counter. */
 void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, long pages);

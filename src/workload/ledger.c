@@ -38,17 +38,13 @@ static long lmin(long a, long b)
 	return a < b ? a : b;
 }
 
-/* One update of a statistic of cg on this CPU, as the kernel makes it,
- * and the workload's counts of it. */
-static void stat_apply(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
-		       enum mcg_item item, long val)
+/* The workload's counts of one update of w's on this CPU: the pool's and
+ * the ledger's, and the window the ledger was last touched in. */
+static void stat_count(struct wl_ctx *x, struct wl_cgroup *w)
 {
 	struct wl_ledger *l;
 	uint64_t window;
 
-	if (!val)
-		return;
-	mcg_stat_mod(x->cpu, cg, nid, item, val);
 	x->stat_updates++;
 	l = wl_ledger(w, x->cpu_id);
 	per_cpu_count(&l->stat_updates, 1);
@@ -59,6 +55,17 @@ static void stat_apply(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup 
 		l->touch_prev_window = l->touch_window;
 		l->touch_window = window;
 	}
+}
+
+/* One update of a statistic of cg on this CPU, as the kernel makes it,
+ * and the workload's counts of it. */
+static void stat_apply(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, int nid,
+		       enum mcg_item item, long val)
+{
+	if (!val)
+		return;
+	mcg_stat_mod(x->cpu, cg, nid, item, val);
+	stat_count(x, w);
 }
 
 /*
@@ -707,45 +714,182 @@ static long shmem_fault(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_
 	return 1;
 }
 
-/* Kernel memory in one cgroup: slab (half of it reclaimable), kernel stacks
- * and page tables (a quarter and the rest of `kernel`), n pages of one item
- * on node nid. */
+/* Kernel pages in one cgroup: kernel stacks and page tables (a quarter and
+ * the rest of `kernel`), n pages of one item on node nid, after their
+ * charge. */
 static void kernel_part(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item, long n)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
 
-	switch (item) {
-	case MCG_SLAB_RECLAIMABLE_B:
-		node->slab_reclaimable += n;
-		wl_stat(x, w, nid, MCG_SLAB_RECLAIMABLE_B, n * MCG_PAGE_SIZE);
-		break;
-	case MCG_SLAB_UNRECLAIMABLE_B:
-		node->slab_unreclaimable += n;
-		wl_stat(x, w, nid, MCG_SLAB_UNRECLAIMABLE_B, n * MCG_PAGE_SIZE);
-		break;
-	case MCG_KERNEL_STACK_KB:
+	if (item == MCG_KERNEL_STACK_KB) {
 		node->kernel_stack += n;
 		wl_stat(x, w, nid, MCG_KERNEL_STACK_KB, n * KB_PER_PAGE);
-		break;
-	default:
+	} else {
 		node->pagetables += n;
 		wl_stat(x, w, nid, MCG_PAGETABLE, n);
-		break;
 	}
 	wl_stat(x, w, nid, MCG_MEMCG_KMEM, n);
 }
 
-/* One slab page (half of them reclaimable over time). */
+/*
+ * Slab, charged by the object.
+ *
+ * Since 5.9 a memcg is charged not a slab page but each object its tasks
+ * allocate, in bytes, obj_full_size() (the object and its obj_cgroup
+ * pointer), through the CPU's object stock: most objects are covered by
+ * what the stock holds; one in a page's worth charges a whole page
+ * (obj_cgroup_charge_pages(): MEMCG_KMEM), and the slab statistics are
+ * held back in the stock until a page's worth has gathered, or the stock
+ * turns to another obj_cgroup or node (mod_objcg_state(); 7.3's
+ * __account_obj_stock()).  A free gives the bytes back to the stock, which
+ * gives whole pages back over a page (refill_obj_stock()).
+ * (__memcg_slab_post_alloc_hook() and __memcg_slab_free_hook(), 7.3
+ * mm/memcontrol.c; memcg_slab_post_alloc_hook() in 5.10 mm/slab.h, whose
+ * statistics go straight through: the engine's objcg.c has each era's
+ * stock.)  The slab page itself is only counted node-wide
+ * (account_slab()).
+ *
+ * So slab activity changes one memcg-wide item at a time, MEMCG_KMEM or a
+ * slab count, and most objects change none; seed 001's count of items
+ * changed per flush is low for that reason among others.
+ *
+ * The ledger counts slab in pages' worths of objects, SLAB_OBJECTS_PER_PAGE
+ * objects of SLAB_OBJECT_BYTES each, a page's bytes exactly (a 248-byte
+ * object with its 8-byte pointer).  The tasks allocate one object at a
+ * time (the `slab` rate, in pages a second, is 16 objects a page): the
+ * first object of a page's worth counts the page in the ledger, with the
+ * slots it has left (slab_*_unfilled), the others fill them.  What is
+ * charged for the tasks' slab is then the ledger's pages less the unfilled
+ * slots, and the stocks hold the rest (mcg_workload_memcg_objects()); the
+ * charged and uncharged counts of the audit count these pages' worths
+ * (WL_OBJECTS).  As before, the root's tasks' slab is charged to the root,
+ * which the kernel does not charge (current_obj_cgroup() is NULL or the
+ * root's, which __memcg_slab_post_alloc_hook() skips).
+ */
+#define SLAB_OBJECT_BYTES 256
+#define SLAB_OBJECTS_PER_PAGE (MCG_PAGE_SIZE / SLAB_OBJECT_BYTES)
+
+/* n objects of w's obj_cgroup freed, counted as item on nid
+ * (__memcg_slab_free_hook(): the bytes back to the stock, then the
+ * statistics). */
+static void slab_objects_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item,
+			      long n)
+{
+	struct mcg_cgroup *objcg = wl_memcg(w);
+
+	for (long i = 0; i < n; i++) {
+		mcg_objcg_uncharge(x->cpu, objcg, SLAB_OBJECT_BYTES);
+		mcg_objcg_mod_slab(x->cpu, objcg, nid, item, -(long)SLAB_OBJECT_BYTES);
+		stat_count(x, w);
+	}
+}
+
+/* n objects allocated by w's tasks on node nid, counted as item
+ * (__memcg_slab_post_alloc_hook(): each charged through the stock, then
+ * its statistics).  false if a page they need cannot be charged: the ones
+ * allocated are freed again. */
+static bool slab_objects_alloc(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_item item,
+			       long n)
+{
+	struct mcg_cgroup *objcg = wl_memcg(w);
+	long i;
+
+	for (i = 0; i < n; i++) {
+		if (!mcg_objcg_consume(x->cpu, objcg, SLAB_OBJECT_BYTES)) {
+			if (!wl_charge(x, w, (long)mcg_objcg_pages(SLAB_OBJECT_BYTES),
+				       WL_MEMSW | WL_KMEM | WL_OBJECTS))
+				break;
+			mcg_objcg_charged(x->cpu, objcg, SLAB_OBJECT_BYTES);
+		}
+		mcg_objcg_mod_slab(x->cpu, objcg, nid, item, SLAB_OBJECT_BYTES);
+		stat_count(x, w);
+	}
+	if (i < n) {
+		slab_objects_free(x, w, nid, item, i);
+		return false;
+	}
+	return true;
+}
+
+static long *slab_pages(struct wl_node *node, bool reclaimable)
+{
+	return reclaimable ? &node->slab_reclaimable : &node->slab_unreclaimable;
+}
+
+static long *slab_unfilled(struct wl_node *node, bool reclaimable)
+{
+	return reclaimable ? &node->slab_reclaimable_unfilled : &node->slab_unreclaimable_unfilled;
+}
+
+static enum mcg_item slab_item(bool reclaimable)
+{
+	return reclaimable ? MCG_SLAB_RECLAIMABLE_B : MCG_SLAB_UNRECLAIMABLE_B;
+}
+
+/* A whole page's worth of slab objects on node nid (memcgfs.charge). */
+static bool slab_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, bool reclaimable)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+
+	if (!slab_objects_alloc(x, w, nid, slab_item(reclaimable), SLAB_OBJECTS_PER_PAGE))
+		return false;
+	(*slab_pages(node, reclaimable))++;
+	wl_count_charged(x, w, 1);
+	return true;
+}
+
+/* Frees k of node nid's pages' worths of one kind of slab, and the objects
+ * in them: whole ones first, the unfilled slots last, so that what is
+ * left keeps what it held. */
+static void slab_pages_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, bool reclaimable,
+			    long k)
+{
+	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
+	long *pages = slab_pages(node, reclaimable), *unfilled = slab_unfilled(node, reclaimable);
+	long allocated = *pages * SLAB_OBJECTS_PER_PAGE - *unfilled;
+	long objects = lmin(k * SLAB_OBJECTS_PER_PAGE, allocated);
+
+	if (k <= 0)
+		return;
+	*pages -= k;
+	*unfilled = *pages * SLAB_OBJECTS_PER_PAGE - (allocated - objects);
+	slab_objects_free(x, w, nid, slab_item(reclaimable), objects);
+	wl_count_uncharged(x, w, k);
+}
+
+/* One slab object, into the page's worth being filled or a new one (half
+ * of them reclaimable over time). */
 static long slab_alloc(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
-	long reclaimable;
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+	long *unfilled = slab_unfilled(&l->node[l->slab_open_nid], l->slab_open_reclaimable);
 
-	if (!wl_charge(x, w, 1, WL_MEMSW | WL_KMEM))
+	if (*unfilled <= 0) {
+		l->slab_open_reclaimable = share_of(l, WL_CARRY_SLAB_RECLAIMABLE, 1, 50);
+		l->slab_open_nid = pick_node(x, w, p);
+		unfilled = slab_unfilled(&l->node[l->slab_open_nid], l->slab_open_reclaimable);
+	}
+	if (!slab_objects_alloc(x, w, l->slab_open_nid, slab_item(l->slab_open_reclaimable), 1))
 		return 1;
-	reclaimable = share_of(wl_ledger(w, x->cpu_id), WL_CARRY_SLAB_RECLAIMABLE, 1, 50);
-	kernel_part(x, w, pick_node(x, w, p),
-		    reclaimable ? MCG_SLAB_RECLAIMABLE_B : MCG_SLAB_UNRECLAIMABLE_B, 1);
+	if (*unfilled > 0) {
+		(*unfilled)--;
+	} else {
+		(*slab_pages(&l->node[l->slab_open_nid], l->slab_open_reclaimable))++;
+		*unfilled = SLAB_OBJECTS_PER_PAGE - 1;
+		wl_count_charged(x, w, 1);
+	}
 	return 1;
+}
+
+size_t wl_ledger_slab_unfilled_bytes(const struct mcg_workload *wl, const struct wl_ledger *l)
+{
+	size_t sum = 0;
+
+	for (unsigned nid = 0; nid < wl->nr_nodes; nid++)
+		sum += (size_t)(l->node[nid].slab_reclaimable_unfilled +
+				l->node[nid].slab_unreclaimable_unfilled) *
+		       SLAB_OBJECT_BYTES;
+	return sum;
 }
 
 /* One page of kernel stack (a quarter over time) or page table. */
@@ -1118,17 +1262,16 @@ enum kmem_kinds {
 	KMEM_ALL = 15,
 };
 
-/* The memcg a kernel page of w's is charged to now.  Slab objects (every
- * era) and, from 5.13, kernel pages are charged through an obj_cgroup,
- * which each offline hands to the parent (memcg_reparent_objcgs()): a
- * dying cgroup's kernel memory is uncharged, and its statistics moved,
- * at its nearest live ancestor (obj_cgroup_uncharge_pages(),
- * mod_objcg_state()).  5.10's stacks and page tables keep
- * page->mem_cgroup, the dying memcg (__memcg_kmem_uncharge_page()). */
-static struct mcg_cgroup *kmem_owner(const struct wl_ctx *x, const struct wl_cgroup *w,
-				     bool page_backed)
+/* The memcg a kernel page (stack, page table) of w's is charged to now.
+ * From 5.13 kernel pages are charged through an obj_cgroup, which each
+ * offline hands to the parent (memcg_reparent_objcgs()): a dying cgroup's
+ * kernel memory is uncharged, and its statistics moved, at its nearest
+ * live ancestor (obj_cgroup_uncharge_pages()).  5.10's keep
+ * page->mem_cgroup, the dying memcg (__memcg_kmem_uncharge_page()).
+ * Slab objects go through the obj_cgroup in every era (slab_objects_free()). */
+static struct mcg_cgroup *kmem_owner(const struct wl_ctx *x, const struct wl_cgroup *w)
 {
-	if (page_backed && !mcg_engine_config(x->e)->kernel.kmem_pages_objcg)
+	if (!mcg_engine_config(x->e)->kernel.kmem_pages_objcg)
 		return wl_memcg(w);
 	return mcg_memcg_objcg_owner(wl_memcg(w));
 }
@@ -1142,29 +1285,21 @@ static long free_kernel(struct wl_ctx *x, struct wl_cgroup *w, int nid, long n, 
 	long stack = kinds & KMEM_KERNEL_STACK ? lmin(node->kernel_stack, n - rec - unrec) : 0;
 	long pt = kinds & KMEM_PAGETABLES ? lmin(node->pagetables, n - rec - unrec - stack) : 0;
 	long k = rec + unrec + stack + pt;
-	struct mcg_cgroup *slab_cg, *page_cg;
+	struct mcg_cgroup *page_cg;
 
 	if (k <= 0)
 		return 0;
-	node->slab_reclaimable -= rec;
-	node->slab_unreclaimable -= unrec;
+	slab_pages_free(x, w, nid, true, rec);
+	slab_pages_free(x, w, nid, false, unrec);
 	node->kernel_stack -= stack;
 	node->pagetables -= pt;
-	slab_cg = kmem_owner(x, w, false);
-	page_cg = kmem_owner(x, w, true);
-	wl_stat_to(x, w, slab_cg, nid, MCG_SLAB_RECLAIMABLE_B, -rec * MCG_PAGE_SIZE);
-	wl_stat_to(x, w, slab_cg, nid, MCG_SLAB_UNRECLAIMABLE_B, -unrec * MCG_PAGE_SIZE);
+	if (stack + pt <= 0)
+		return k;
+	page_cg = kmem_owner(x, w);
 	wl_stat_to(x, w, page_cg, nid, MCG_KERNEL_STACK_KB, -stack * KB_PER_PAGE);
 	wl_stat_to(x, w, page_cg, nid, MCG_PAGETABLE, -pt);
-	if (slab_cg == page_cg) {
-		wl_stat_to(x, w, slab_cg, nid, MCG_MEMCG_KMEM, -k);
-		wl_uncharge_kmem(x, w, slab_cg, k);
-	} else {	/* 5.10, w dying */
-		wl_stat_to(x, w, slab_cg, nid, MCG_MEMCG_KMEM, -(rec + unrec));
-		wl_stat_to(x, w, page_cg, nid, MCG_MEMCG_KMEM, -(stack + pt));
-		wl_uncharge_kmem(x, w, slab_cg, rec + unrec);
-		wl_uncharge_kmem(x, w, page_cg, stack + pt);
-	}
+	wl_stat_to(x, w, page_cg, nid, MCG_MEMCG_KMEM, -(stack + pt));
+	wl_uncharge_kmem(x, w, page_cg, stack + pt);
 	return k;
 }
 
@@ -1253,10 +1388,11 @@ static const struct {
 	[MCG_PAGES_FILE] = { "file", WL_MEMSW, 0, 0 },
 	[MCG_PAGES_FILE_DIRTY] = { "file_dirty", WL_MEMSW, 0, 0 },
 	[MCG_PAGES_SHMEM] = { "shmem", WL_MEMSW, 0, 0 },
-	[MCG_PAGES_SLAB_RECLAIMABLE] = { "slab_reclaimable", WL_MEMSW | WL_KMEM,
-					 MCG_SLAB_RECLAIMABLE_B, KMEM_SLAB_RECLAIMABLE },
-	[MCG_PAGES_SLAB_UNRECLAIMABLE] = { "slab_unreclaimable", WL_MEMSW | WL_KMEM,
-					   MCG_SLAB_UNRECLAIMABLE_B, KMEM_SLAB_UNRECLAIMABLE },
+	/* charged by the object: slab_page_add() */
+	[MCG_PAGES_SLAB_RECLAIMABLE] = { "slab_reclaimable", 0, MCG_SLAB_RECLAIMABLE_B,
+					 KMEM_SLAB_RECLAIMABLE },
+	[MCG_PAGES_SLAB_UNRECLAIMABLE] = { "slab_unreclaimable", 0, MCG_SLAB_UNRECLAIMABLE_B,
+					   KMEM_SLAB_UNRECLAIMABLE },
 	[MCG_PAGES_KERNEL_STACK] = { "kernel_stack", WL_MEMSW | WL_KMEM, MCG_KERNEL_STACK_KB,
 				     KMEM_KERNEL_STACK },
 	[MCG_PAGES_PAGETABLES] = { "pagetables", WL_MEMSW | WL_KMEM, MCG_PAGETABLE,
@@ -1273,6 +1409,8 @@ bool wl_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg_page_k
 {
 	if (kind == MCG_PAGES_SOCK)
 		return sock_add(x, w, nid);
+	if (kind == MCG_PAGES_SLAB_RECLAIMABLE || kind == MCG_PAGES_SLAB_UNRECLAIMABLE)
+		return slab_page_add(x, w, nid, kind == MCG_PAGES_SLAB_RECLAIMABLE);
 	if (!wl_charge(x, w, 1, page_kinds[kind].charge_flags))
 		return false;
 	switch (kind) {
@@ -1728,8 +1866,11 @@ bool wl_step(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p,
 	    (double)tasks_held(x, w) >= 0.95 * footprint)
 		scale = (double)p->turnover / 100.0 * (double)p->footprint / MCG_PAGE_SIZE / total_rate;
 	for (int r = 0; r < WL_NR_RATES; r++) {
-		double want = r == WL_RECLAIM ? (double)rates[r] * share * dt + l->carry[r]
-					      : (double)rates[r] * share * task_dt * scale + l->carry[r];
+		/* slab_alloc() makes one object, a page's worth a batch */
+		double per_page = r == WL_SLAB ? SLAB_OBJECTS_PER_PAGE : 1;
+		double want = r == WL_RECLAIM
+				      ? (double)rates[r] * share * dt + l->carry[r]
+				      : (double)rates[r] * per_page * share * task_dt * scale + l->carry[r];
 
 		/* A CPU that fell behind catches up in bounded steps. */
 		if (want > 8192) {

@@ -594,10 +594,8 @@ static void charge_account(struct wl_ctx *x, struct wl_cgroup *w, long pages, un
 		mcg_counter_uncharge(wl_memcg(w), MCG_COUNTER_MEMSW, (unsigned long)pages);
 	if (is_v1(wl) && (flags & WL_KMEM))
 		mcg_counter_charge(wl_memcg(w), MCG_COUNTER_KMEM, (unsigned long)pages);
-	if (!(flags & WL_NOT_TASKS)) {
-		per_cpu_count(&wl->workers[x->cpu_id].pages_charged, (uint64_t)pages);
-		per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_charged, (uint64_t)pages);
-	}
+	if (!(flags & (WL_NOT_TASKS | WL_OBJECTS)))
+		wl_count_charged(x, w, pages);
 }
 
 bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags)
@@ -676,9 +674,13 @@ bool wl_charge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned flags
 	return charge_done(x, w, stall_start, false);
 }
 
-/* The pool's and w's count of the tasks' pages given back (the audit's
- * uncharged), as charge_account() counts those charged. */
-static void count_uncharged(struct wl_ctx *x, struct wl_cgroup *w, long pages)
+void wl_count_charged(struct wl_ctx *x, struct wl_cgroup *w, long pages)
+{
+	per_cpu_count(&x->wl->workers[x->cpu_id].pages_charged, (uint64_t)pages);
+	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_charged, (uint64_t)pages);
+}
+
+void wl_count_uncharged(struct wl_ctx *x, struct wl_cgroup *w, long pages)
 {
 	per_cpu_count(&x->wl->workers[x->cpu_id].pages_uncharged, (uint64_t)pages);
 	per_cpu_count(&wl_ledger(w, x->cpu_id)->pages_uncharged, (uint64_t)pages);
@@ -693,7 +695,7 @@ void wl_uncharge(struct wl_ctx *x, struct wl_cgroup *w, long pages, unsigned fla
 	mcg_memcg_uncharge(wl_memcg(w), (unsigned long)pages, is_v1(wl) && (flags & WL_MEMSW));
 	if (flags & WL_NOT_TASKS)
 		return;
-	count_uncharged(x, w, pages);
+	wl_count_uncharged(x, w, pages);
 }
 
 void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *cg, long pages)
@@ -707,7 +709,7 @@ void wl_uncharge_kmem(struct wl_ctx *x, struct wl_cgroup *w, struct mcg_cgroup *
 	mcg_memcg_uncharge_kmem(x->cpu, cg, (unsigned long)pages, is_v1(wl));
 	if (is_v1(wl))
 		mcg_counter_uncharge(cg, MCG_COUNTER_KMEM, (unsigned long)pages);
-	count_uncharged(x, w, pages);
+	wl_count_uncharged(x, w, pages);
 }
 
 bool wl_charge_swap(struct wl_ctx *x, struct wl_cgroup *w, long pages)
@@ -788,7 +790,7 @@ void wl_uncharge_sock(struct wl_ctx *x, struct wl_cgroup *w, long pages)
 		return;
 	}
 	mcg_memcg_refill_stock(x->cpu, wl_memcg(w), (unsigned long)pages, false);
-	count_uncharged(x, w, pages);
+	wl_count_uncharged(x, w, pages);
 }
 
 /* ---- workers ---- */

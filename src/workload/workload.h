@@ -230,13 +230,16 @@ int mcg_workload_memory_css(struct mcg_workload *wl, struct mcg_cgroup *cg, bool
 /* The objects of the memcgs below cg (charged to cg or a descendant),
  * summed: what memory.current and the slab, percpu and kernel counts of
  * cg hold besides its tasks' memory.  slab is what the statistics show
- * (the object stocks hold some back), pages what is charged for them,
- * the stocks' and obj_cgroups' spare bytes included.  Enters every CPU:
- * for tests, with the pool paused. */
+ * of them, less what the object stocks hold back of any slab (the tasks'
+ * too); pages what is charged for them and for the spare bytes of the
+ * object stocks and obj_cgroups, less the slots the tasks' slab pages'
+ * worths have left (tasks_slab_unfilled), which their ledgers count as
+ * pages.  Enters every CPU: for tests, with the pool paused. */
 struct mcg_workload_objects {
 	long slab;		/* bytes, as slab_unreclaimable counts them */
 	size_t percpu;		/* bytes */
-	unsigned long pages;	/* charged, as "kernel" counts them */
+	long pages;		/* charged, as "kernel" counts them (may be < 0) */
+	size_t tasks_slab_unfilled;	/* bytes */
 };
 void mcg_workload_memcg_objects(struct mcg_workload *wl, struct mcg_cgroup *cg,
 				struct mcg_workload_objects *sum);
@@ -385,7 +388,9 @@ struct mcg_workload_audit {
 	unsigned long usage;		/* the root's memory counter, pages */
 	unsigned long stocked;		/* held by the charge stocks, pages */
 	uint64_t charged, uncharged;	/* by the pool for tasks, pages */
-	unsigned long objects;		/* charged for memcg objects, pages */
+	/* charged for memcg objects and the object stocks' spare bytes,
+	 * less the tasks' unfilled slab slots (may be < 0), pages */
+	long objects;
 	int64_t lost;
 };
 void mcg_workload_audit(struct mcg_workload *wl, struct mcg_workload_audit *out);
