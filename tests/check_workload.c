@@ -1409,18 +1409,26 @@ static void manual_run_free(struct manual_run *r)
 /* cpus=1: the tasks fault on CPU 0 alone, so a flush of their memcg folds
  * one (cgroup, CPU) pair per level; swapin=100: once force_empty pushed
  * everything out, every fault reads a page back (a refault) until none is
- * left in swap, and only then faults a new one. */
+ * left in swap, and only then faults a new one.  Each refault is counted
+ * as the LRU does (ledger.c, refault_count()): a quarter of them were in
+ * the workingset and are restored; the classic LRU activates all, the
+ * multi-gen LRU (_i 1) those alone, as a swap-in is a fault. */
 START_TEST(test_profile_cpus_swapin)
 {
+	const bool lru_gen = _i == 1;
+	const struct mcg_kernel_config kc = { .lru_gen = lru_gen ? MCG_KCONFIG_Y : MCG_KCONFIG_N };
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
 	struct mcg_workload *wl;
 	struct mcg_cgroup *cg;
 	struct mcg_flush_counters f0, f1;
-	unsigned long swapped, refaults;
+	unsigned long swapped, refaults, activated, restored, n;
+	const char *why = NULL;
 	int err;
 
 	mcg_engine_config_init(&cfg);
+	ck_assert_int_eq(mcg_kernel_configure(&cfg.kernel, &kc, true, &why), 0);
+	ck_assert(cfg.kernel.lru_gen_enabled == lru_gen);
 	cfg.nr_cpus = 4;
 	cfg.manual_clock = true;
 	cfg.hierarchy = MCG_HIERARCHY_V1;
@@ -1446,16 +1454,23 @@ START_TEST(test_profile_cpus_swapin)
 	swapped = mcg_stat_read(e, cg, MCG_MEMCG_SWAP, MCG_HIERARCHICAL);
 	ck_assert_uint_ge(swapped, 1000);
 	refaults = mcg_stat_read(e, cg, MCG_WORKINGSET_REFAULT_ANON, MCG_HIERARCHICAL);
+	activated = mcg_stat_read(e, cg, MCG_WORKINGSET_ACTIVATE_ANON, MCG_HIERARCHICAL);
+	restored = mcg_stat_read(e, cg, MCG_WORKINGSET_RESTORE_ANON, MCG_HIERARCHICAL);
 	/* Half of what is in swap read back: all of it refaults. */
 	ck_assert_int_eq(mcg_workload_set_profile(wl, cg, "anon=1000 swapin=100 cpus=1 swap=on "
 						  "footprint=4M"), 0);
 	ck_assert_int_eq(mcg_workload_clock_advance(wl, (uint64_t)swapped / 2 * 1000000u, NULL,
 						    NULL), 0);
 	__mcg_memcg_flush_stats(e, mcg_engine_root(e), true);
-	ck_assert_uint_eq(mcg_stat_read(e, cg, MCG_WORKINGSET_REFAULT_ANON, MCG_HIERARCHICAL) -
-				  refaults,
-			  swapped - mcg_stat_read(e, cg, MCG_MEMCG_SWAP, MCG_HIERARCHICAL));
+	n = mcg_stat_read(e, cg, MCG_WORKINGSET_REFAULT_ANON, MCG_HIERARCHICAL) - refaults;
+	ck_assert_uint_eq(n, swapped - mcg_stat_read(e, cg, MCG_MEMCG_SWAP, MCG_HIERARCHICAL));
 	ck_assert_uint_gt(mcg_stat_read(e, cg, MCG_MEMCG_SWAP, MCG_HIERARCHICAL), 0);
+	restored = mcg_stat_read(e, cg, MCG_WORKINGSET_RESTORE_ANON, MCG_HIERARCHICAL) - restored;
+	ck_assert_uint_ge(restored, n / 4 - 1);
+	ck_assert_uint_le(restored, n / 4 + 1);
+	ck_assert_uint_eq(mcg_stat_read(e, cg, MCG_WORKINGSET_ACTIVATE_ANON, MCG_HIERARCHICAL) -
+				  activated,
+			  lru_gen ? restored : n);
 
 	mcg_workload_cgroup_destroy(wl, cg);
 	mcg_cgroup_put(cg);
@@ -2118,7 +2133,7 @@ static Suite *make_workload_suite(void)
 
 	tc = tcase_create("profiles");
 	tcase_add_test(tc, test_profile_parse);
-	tcase_add_test(tc, test_profile_cpus_swapin);
+	tcase_add_loop_test(tc, test_profile_cpus_swapin, 0, 2);
 	tcase_add_test(tc, test_seed004_charge_paths);
 	suite_add_tcase(s, tc);
 

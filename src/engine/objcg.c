@@ -40,13 +40,18 @@
  * kernel's objects each hold their obj_cgroup, so its parked bytes add up
  * to whole pages once they are all freed, which obj_cgroup_release() gives
  * back.  memcgfs frees an object through the obj_cgroup of the cgroup
- * whose ledger holds it, which 7.3's reparenting (the workload's
- * wl_reparent()) makes the parent's: the same memcg, another obj_cgroup.
- * So when a struct is freed (engine_objcg_put()) its parked bytes, whole
- * pages or not, go to its parent's obj_cgroup, which charges the same
- * memcg (both reach the same nearest live ancestor), and the next stock to
- * take that one over gives the whole pages back.  No byte is lost; a
- * memcg may stay charged a few pages longer than the kernel's.
+ * whose ledger holds it, which is not always the one that charged it:
+ * 7.3's reparenting (the workload's wl_reparent()) hands a dying cgroup's
+ * ledgers to the parent, and in every era a dying cgroup's pages held for
+ * a removed one, or a removed cgroup's own, may be merged into another
+ * ledger (wl_sweep_holders(), cgroup_destroy_locked()): the same memcg
+ * charged, another obj_cgroup.  So when a struct is freed
+ * (engine_objcg_put()) its parked bytes, whole pages or not, go to its
+ * parent's obj_cgroup, which charges the same memcg (both reach the same
+ * nearest live ancestor), and the next stock to take that one over gives
+ * the whole pages back.  No byte is lost; a few pages may be given back
+ * earlier or later than the kernel's, whose objects pin their obj_cgroup
+ * until the last one is freed.
  *
  * Every field of a CPU's object stock is touched only by the thread in
  * that CPU's window; an obj_cgroup's parked bytes are an atomic.

@@ -13,6 +13,10 @@
  *   LRU sum  = anon + file                         (shmem sits on the anon LRU)
  *   kernel   = slab + kernel stacks + page tables  (MEMCG_KMEM)
  *   charged  = anon + file + kernel                (memory.current)
+ *
+ * where slab is what its objects charge, the ledger's pages' worths less
+ * their unfilled slots, plus or minus what the object stocks hold ("Slab,
+ * charged by the object" below; mcg_workload_memcg_objects()).
  */
 #include "workload/internal.h"
 
@@ -423,10 +427,41 @@ static bool fault_is(struct wl_ledger *l, enum wl_carry c, double pct, bool poss
 
 /* A swap-in: a fault on an anonymous page that reclaim pushed out.  Returns
  * the pages brought in (0 or 1). */
+/*
+ * The workingset counts of a refault, a folio read back whose shadow entry
+ * was found (workingset_refault(), mm/workingset.c), and whether the
+ * folio goes onto the LRU active.  The model's refaults are all recent,
+ * and a quarter of them were in the workingset when evicted
+ * (PG_workingset).  The classic LRU counts the refault, activates it
+ * (WORKINGSET_ACTIVATE) and counts a workingset folio's restore
+ * (WORKINGSET_RESTORE).  The multi-gen LRU (CONFIG_LRU_GEN_ENABLED:
+ * lru_gen_refault()) counts the refault and only a workingset folio's
+ * restore, and its activation only in a fault (lru_gen_in_fault(): a
+ * swap-in, a mapped read, not read(2)); folio_add_lru() (7.3 mm/folio.c)
+ * then sets only such a folio active, and memcgfs puts a workingset
+ * folio read by read(2) on the active list too.
+ */
+static bool refault_count(struct wl_ctx *x, struct wl_cgroup *w, int nid, bool file, bool in_fault)
+{
+	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
+	bool lru_gen = mcg_engine_config(x->e)->kernel.lru_gen_enabled;
+	bool workingset = share_of(l, file ? WL_CARRY_RESTORE_FILE : WL_CARRY_RESTORE_ANON, 1, 25);
+
+	wl_stat(x, w, nid, file ? MCG_WORKINGSET_REFAULT_FILE : MCG_WORKINGSET_REFAULT_ANON, 1);
+	if (!lru_gen || (workingset && in_fault))
+		wl_stat(x, w, nid,
+			file ? MCG_WORKINGSET_ACTIVATE_FILE : MCG_WORKINGSET_ACTIVATE_ANON, 1);
+	if (workingset)
+		wl_stat(x, w, nid, file ? MCG_WORKINGSET_RESTORE_FILE : MCG_WORKINGSET_RESTORE_ANON,
+			1);
+	return !lru_gen || workingset;
+}
+
 static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
 	long refault;
+	bool active;
 
 	if (!wl_charge(x, w, 1, 0))
 		return 0;
@@ -448,13 +483,12 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 		/* a workingset page's read is a memory stall (PSI) */
 		wl_memstall(x, w, WL_PSI_REFAULT_NS);
 	}
-	node->anon_active += refault;
-	node->anon_inactive += 1 - refault;
+	active = refault && refault_count(x, w, nid, false, true);
+	node->anon_active += active;
+	node->anon_inactive += !active;
 	wl_stat(x, w, nid, MCG_MEMCG_SWAP, -1);
 	wl_stat(x, w, nid, MCG_ANON_MAPPED, 1);
-	lru_add(x, w, nid, refault ? WL_LRU_ACTIVE_ANON : WL_LRU_INACTIVE_ANON, 1);
-	wl_stat(x, w, nid, MCG_WORKINGSET_REFAULT_ANON, refault);
-	wl_stat(x, w, nid, MCG_WORKINGSET_ACTIVATE_ANON, refault);
+	lru_add(x, w, nid, active ? WL_LRU_ACTIVE_ANON : WL_LRU_INACTIVE_ANON, 1);
 	wl_stat(x, w, nid, MCG_PSWPIN, 1);
 	wl_stat(x, w, nid, MCG_PGFAULT, 1);
 	wl_stat(x, w, nid, MCG_PGMAJFAULT, 1);
@@ -597,28 +631,27 @@ static void io_account(struct wl_ctx *x, struct mcg_cgroup *cg, enum mcg_io_op o
 		mcg_io_account(x->cpu, cg, 0, op, (uint64_t)lmin(IO_CHUNK, pages - done) * MCG_PAGE_SIZE);
 }
 
-/* A page read into the page cache on a node, a refault (activated at once)
+/* A page read into the page cache on a node, a refault (refault_count())
  * or not, mapped or not, after the charge. */
 static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long refault,
 			  long mapped)
 {
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
 	struct wl_node *node = &l->node[nid];
+	bool active;
 
 	node->shadow_file -= refault;
 	if (refault) {
 		mcg_memcg_flush_for_refault(x->e, wl_memcg(w));
 		wl_memstall(x, w, WL_PSI_REFAULT_NS);
 	}
-	node->file_inactive += 1 - refault;
-	node->file_active += refault;
+	/* a mapped read is a fault */
+	active = refault && refault_count(x, w, nid, true, mapped);
+	node->file_inactive += !active;
+	node->file_active += active;
 	node->mapped += mapped;
 	wl_stat(x, w, nid, MCG_FILE_PAGES, 1);
-	lru_add(x, w, nid, refault ? WL_LRU_ACTIVE_FILE : WL_LRU_INACTIVE_FILE, 1);
-	wl_stat(x, w, nid, MCG_WORKINGSET_REFAULT_FILE, refault);
-	wl_stat(x, w, nid, MCG_WORKINGSET_ACTIVATE_FILE, refault);
-	wl_stat(x, w, nid, MCG_WORKINGSET_RESTORE_FILE,
-		share_of(l, WL_CARRY_RESTORE_FILE, refault, 25));
+	lru_add(x, w, nid, active ? WL_LRU_ACTIVE_FILE : WL_LRU_INACTIVE_FILE, 1);
 	wl_stat(x, w, nid, MCG_FILE_MAPPED, mapped);
 	/* Mapped pages are read through a fault that waits for the disk. */
 	wl_stat(x, w, nid, MCG_PGFAULT, mapped);
@@ -631,8 +664,8 @@ static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long r
 }
 
 /* One page read into the page cache (filemap_add_folio() from readahead):
- * half of them find a shadow entry while there are any, refault and are
- * activated at once.  The reads go to the disk a request of IO_CHUNK pages
+ * half of them find a shadow entry while there are any and refault
+ * (refault_count()).  The reads go to the disk a request of IO_CHUNK pages
  * at a time. */
 static long file_read(struct wl_ctx *x, struct wl_cgroup *w, const struct mcg_profile *p)
 {
@@ -742,11 +775,15 @@ static void kernel_part(struct wl_ctx *x, struct wl_cgroup *w, int nid, enum mcg
  * held back in the stock until a page's worth has gathered, or the stock
  * turns to another obj_cgroup or node (mod_objcg_state(); 7.3's
  * __account_obj_stock()).  A free gives the bytes back to the stock, which
- * gives whole pages back over a page (refill_obj_stock()).
- * (__memcg_slab_post_alloc_hook() and __memcg_slab_free_hook(), 7.3
- * mm/memcontrol.c; memcg_slab_post_alloc_hook() in 5.10 mm/slab.h, whose
- * statistics go straight through: the engine's objcg.c has each era's
- * stock.)  The slab page itself is only counted node-wide
+ * gives whole pages back over a page (refill_obj_stock()).  7.3 charges and
+ * accounts each object in turn (__memcg_slab_post_alloc_hook(),
+ * __memcg_slab_free_hook(), mm/memcontrol.c); 6.12 charges an allocation's
+ * objects at once in the same hook, 5.10 and 6.1 before the allocation
+ * (memcg_slab_pre_alloc_hook(), mm/slab.h), then the statistics of each
+ * (memcg_slab_post_alloc_hook(); 5.10's go straight through): the same for
+ * the tasks' single objects, and memcgfs.charge's pages' worths are
+ * charged object by object in every era.  The engine's objcg.c has each
+ * era's stock.  The slab page itself is only counted node-wide
  * (account_slab()).
  *
  * So slab activity changes one memcg-wide item at a time, MEMCG_KMEM or a
@@ -839,15 +876,17 @@ static bool slab_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, bool r
 }
 
 /* Frees k of node nid's pages' worths of one kind of slab, and the objects
- * in them: whole ones first, the unfilled slots last, so that what is
- * left keeps what it held. */
+ * in them: empty ones first (a merge of ledgers may leave some: their
+ * slots add up past a page's), then whole ones, the unfilled slots last,
+ * so that what is left keeps what it held. */
 static void slab_pages_free(struct wl_ctx *x, struct wl_cgroup *w, int nid, bool reclaimable,
 			    long k)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
 	long *pages = slab_pages(node, reclaimable), *unfilled = slab_unfilled(node, reclaimable);
 	long allocated = *pages * SLAB_OBJECTS_PER_PAGE - *unfilled;
-	long objects = lmin(k * SLAB_OBJECTS_PER_PAGE, allocated);
+	long empty = lmin(k, *unfilled / SLAB_OBJECTS_PER_PAGE);
+	long objects = lmin((k - empty) * SLAB_OBJECTS_PER_PAGE, allocated);
 
 	if (k <= 0)
 		return;

@@ -1336,7 +1336,7 @@ void mcg_workload_free(struct mcg_workload *wl)
 	g_ptr_array_free(wl->retired, TRUE);
 	/* Every memcg's objects go back first, while their parents' structs
 	 * are all still held: a dying parent is released by the puts below,
-	 * and its obj_cgroup must hold nothing by then (engine_objcg_put()). */
+	 * its obj_cgroup's parked bytes handed on (engine_objcg_put()). */
 	for (unsigned i = 0; i < wl->csses->len; i++) {
 		struct wl_css *c = wl->csses->pdata[i];
 
