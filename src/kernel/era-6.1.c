@@ -63,6 +63,7 @@ const struct mcg_kernel mcg_era_6_1 = {
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = false,
+	.lru_gen_refault_workingset_only = false,
 	.preemption = true,
 	.reclaim_slab_global_only = false,
 	.nr_memcg_stock = 1,

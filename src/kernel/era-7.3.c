@@ -48,6 +48,7 @@ const struct mcg_kernel mcg_era_7_3 = {
 	.numa_stat = MCG_NUMA_STAT_COUNTERS,
 	.css_ref = MCG_CSS_REF_PERCPU,
 	.lru_gen_enabled = false,
+	.lru_gen_refault_workingset_only = true,
 	.preemption = true,
 	.reclaim_slab_global_only = true,
 	.nr_memcg_stock = 7,

@@ -273,6 +273,15 @@ struct mcg_kernel {
 	 * mem_cgroup_flush_stats() and _delayed() in 6.1
 	 * (mcg_memcg_flush_for_reclaim(), _for_refault()). */
 	bool lru_gen_enabled;
+	/* With it, a refault's counts (lru_gen_refault(), mm/workingset.c)
+	 * and the list of a folio added in a fault (folio_add_lru()): 6.12
+	 * counts every recent refault activated, restores one in a fault
+	 * (or read often through a file), and makes every folio added in a
+	 * fault active; 7.3, since MGLRU's workingset protection was
+	 * reworked, activates and restores only a folio that was in the
+	 * workingset, counts its activation only in a fault, and makes only
+	 * such a folio active (the workload's refault_count()). */
+	bool lru_gen_refault_workingset_only;
 	/* CONFIG_PREEMPTION (Debian: 6.1 on, PREEMPT_DYNAMIC; 5.10
 	 * PREEMPT_VOLUNTARY without it): spin_needbreak() (include/linux/
 	 * sched.h) reports a contended lock only with it, so only then does a

@@ -425,38 +425,60 @@ static bool fault_is(struct wl_ledger *l, enum wl_carry c, double pct, bool poss
 	return true;
 }
 
-/* A swap-in: a fault on an anonymous page that reclaim pushed out.  Returns
- * the pages brought in (0 or 1). */
 /*
  * The workingset counts of a refault, a folio read back whose shadow entry
- * was found (workingset_refault(), mm/workingset.c), and whether the
- * folio goes onto the LRU active.  The model's refaults are all recent,
- * and a quarter of them were in the workingset when evicted
- * (PG_workingset).  The classic LRU counts the refault, activates it
- * (WORKINGSET_ACTIVATE) and counts a workingset folio's restore
- * (WORKINGSET_RESTORE).  The multi-gen LRU (CONFIG_LRU_GEN_ENABLED:
- * lru_gen_refault()) counts the refault and only a workingset folio's
- * restore, and its activation only in a fault (lru_gen_in_fault(): a
- * swap-in, a mapped read, not read(2)); folio_add_lru() (7.3 mm/folio.c)
- * then sets only such a folio active, and memcgfs puts a workingset
- * folio read by read(2) on the active list too.
+ * was found (workingset_refault(), mm/workingset.c), its memory stall, and
+ * whether it goes onto the LRU active.  The model's refaults are all
+ * recent, and a quarter of them were in the workingset when evicted
+ * (PG_workingset).
+ *
+ * - The classic LRU counts the refault, activates it (WORKINGSET_ACTIVATE)
+ *   and restores a workingset folio (PG_workingset, WORKINGSET_RESTORE).
+ * - The multi-gen LRU (CONFIG_LRU_GEN_ENABLED: lru_gen_refault()) counts
+ *   the refault and, in a fault (lru_gen_in_fault(): a swap-in, a mapped
+ *   read; not read(2)), makes the folio active (folio_add_lru()).  6.12
+ *   counts every recent refault activated and restores one in a fault or
+ *   read often through a file (refs saturated: here the workingset
+ *   quarter); 7.3 restores only a workingset folio, counts its activation
+ *   only in a fault, and only such a folio is made active
+ *   (mcg_kernel.lru_gen_refault_workingset_only).
+ *
+ * Reading a folio back is a memory stall (PSI) only for a workingset
+ * folio (swap_read_folio(), filemap_read_folio()), which the refault
+ * check marks before the read.
  */
 static bool refault_count(struct wl_ctx *x, struct wl_cgroup *w, int nid, bool file, bool in_fault)
 {
+	const struct mcg_kernel *k = &mcg_engine_config(x->e)->kernel;
 	struct wl_ledger *l = wl_ledger(w, x->cpu_id);
-	bool lru_gen = mcg_engine_config(x->e)->kernel.lru_gen_enabled;
 	bool workingset = share_of(l, file ? WL_CARRY_RESTORE_FILE : WL_CARRY_RESTORE_ANON, 1, 25);
+	bool activated, restored, active;
 
+	if (!k->lru_gen_enabled) {
+		activated = active = true;
+		restored = workingset;
+	} else if (k->lru_gen_refault_workingset_only) {
+		activated = active = workingset && in_fault;
+		restored = workingset;
+	} else {
+		activated = true;
+		restored = in_fault || workingset;
+		active = in_fault;
+	}
 	wl_stat(x, w, nid, file ? MCG_WORKINGSET_REFAULT_FILE : MCG_WORKINGSET_REFAULT_ANON, 1);
-	if (!lru_gen || (workingset && in_fault))
+	if (activated)
 		wl_stat(x, w, nid,
 			file ? MCG_WORKINGSET_ACTIVATE_FILE : MCG_WORKINGSET_ACTIVATE_ANON, 1);
-	if (workingset)
+	if (restored) {
 		wl_stat(x, w, nid, file ? MCG_WORKINGSET_RESTORE_FILE : MCG_WORKINGSET_RESTORE_ANON,
 			1);
-	return !lru_gen || workingset;
+		wl_memstall(x, w, WL_PSI_REFAULT_NS);
+	}
+	return active;
 }
 
+/* A swap-in: a fault on an anonymous page that reclaim pushed out.  Returns
+ * the pages brought in (0 or 1). */
 static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 {
 	struct wl_node *node = &wl_ledger(w, x->cpu_id)->node[nid];
@@ -478,11 +500,8 @@ static long anon_swapin(struct wl_ctx *x, struct wl_cgroup *w, int nid)
 	 * (workingset_test_recent() in 6.12 and 7.3, ratelimited, on the
 	 * eviction memcg; the delayed flush in 6.1's workingset_refault();
 	 * none in 5.10: mcg_memcg_flush_for_refault() knows the era). */
-	if (refault) {
+	if (refault)
 		mcg_memcg_flush_for_refault(x->e, wl_memcg(w));
-		/* a workingset page's read is a memory stall (PSI) */
-		wl_memstall(x, w, WL_PSI_REFAULT_NS);
-	}
 	active = refault && refault_count(x, w, nid, false, true);
 	node->anon_active += active;
 	node->anon_inactive += !active;
@@ -641,10 +660,8 @@ static void file_page_add(struct wl_ctx *x, struct wl_cgroup *w, int nid, long r
 	bool active;
 
 	node->shadow_file -= refault;
-	if (refault) {
+	if (refault)
 		mcg_memcg_flush_for_refault(x->e, wl_memcg(w));
-		wl_memstall(x, w, WL_PSI_REFAULT_NS);
-	}
 	/* a mapped read is a fault */
 	active = refault && refault_count(x, w, nid, true, mapped);
 	node->file_inactive += !active;
