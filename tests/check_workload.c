@@ -403,6 +403,9 @@ static struct mcg_workload *era_pool_on(const char *era, enum mcg_hierarchy h, u
 	return wl;
 }
 
+/* The four eras, for the loop tests that run each (_i 0 to 3). */
+static const char *const four_eras[] = { "5.10", "6.1", "6.12", "7.3" };
+
 /* era_pool_on() on the default hierarchy, v2. */
 static struct mcg_workload *era_pool(const char *era, unsigned cpus, unsigned nodes,
 				     const char *profile, struct mcg_engine_config *cfg,
@@ -421,7 +424,6 @@ static struct mcg_workload *era_pool(const char *era, unsigned cpus, unsigned no
  * bytes return to the stock, which keeps at most a page. */
 START_TEST(test_memcg_objects_charged_in_bytes)
 {
-	static const char *const eras[] = { "5.10", "6.1", "6.12", "7.3" };
 	enum { NR = 100, CPUS = 4, NODES = 2 };
 	struct mcg_engine_config cfg;
 	struct mcg_memcg_objects o;
@@ -432,7 +434,7 @@ START_TEST(test_memcg_objects_charged_in_bytes)
 	unsigned long charged;
 	long slab;
 
-	wl = era_pool(eras[_i], CPUS, NODES, "preset=idle", &cfg, &e);
+	wl = era_pool(four_eras[_i], CPUS, NODES, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
 	mcg_memcg_objects(&mcg_engine_config(e)->kernel, CPUS, NODES, &o);
 	for (unsigned i = 0; i < o.nr; i++)
@@ -496,13 +498,12 @@ END_TEST
  * parked when its struct is freed (engine_objcg_put() asserts it). */
 START_TEST(test_free_with_dying_parents_objects)
 {
-	static const char *const eras[] = { "5.10", "6.1", "6.12", "7.3" };
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
 	struct mcg_workload *wl;
 	struct mcg_cgroup *root, *p, *c, *q, *d;
 
-	wl = era_pool(eras[_i], 0, 0, "preset=idle", &cfg, &e);
+	wl = era_pool(four_eras[_i], 0, 0, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "p", true, &p), 0);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, p, "c", true, &c), 0);
@@ -618,7 +619,6 @@ END_TEST
  * are gone.  7.3 gives the root no refill_stock() at all. */
 START_TEST(test_dying_kmem_uncharge_goes_to_live_ancestor)
 {
-	static const char *const eras[] = { "5.10", "6.1", "6.12", "7.3" };
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
 	struct mcg_workload *wl;
@@ -627,7 +627,7 @@ START_TEST(test_dying_kmem_uncharge_goes_to_live_ancestor)
 	size_t obj_stocked;
 	long slab_held;
 
-	wl = era_pool(eras[_i], 2, 0, "preset=idle", &cfg, &e);
+	wl = era_pool(four_eras[_i], 2, 0, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, root, "a", true, &a), 0);
 	ck_assert_int_eq(mcg_workload_cgroup_create(wl, a, "b", true, &b), 0);
@@ -669,14 +669,13 @@ END_TEST
  * through another obj_cgroup, leave nothing charged and lose no charge. */
 START_TEST(test_slab_by_object)
 {
-	static const char *const eras[] = { "5.10", "6.1", "6.12", "7.3" };
 	struct mcg_engine_config cfg;
 	struct mcg_engine *e;
 	struct mcg_workload *wl;
 	struct mcg_cgroup *root, *a, *b;
 	bool flushed_stats;
 
-	wl = era_pool(eras[_i], 2, 0, "preset=idle", &cfg, &e);
+	wl = era_pool(four_eras[_i], 2, 0, "preset=idle", &cfg, &e);
 	root = mcg_engine_root(e);
 	/* (5.10's statistics wait in per-CPU batches: no flush to read.) */
 	flushed_stats = mcg_engine_layout(e)->version >= MCG_KVER(6, 1);
@@ -2154,10 +2153,10 @@ static Suite *make_workload_suite(void)
 	tcase_add_test(tc, test_per_page_events);
 	tcase_add_test(tc, test_cgroup_stat);
 	tcase_add_loop_test(tc, test_flush_visits_touched_pairs, 0, 3);
-	tcase_add_loop_test(tc, test_dying_kmem_uncharge_goes_to_live_ancestor, 0, 4);
-	tcase_add_loop_test(tc, test_slab_by_object, 0, 4);
-	tcase_add_loop_test(tc, test_memcg_objects_charged_in_bytes, 0, 4);
-	tcase_add_loop_test(tc, test_free_with_dying_parents_objects, 0, 4);
+	tcase_add_loop_test(tc, test_dying_kmem_uncharge_goes_to_live_ancestor, 0, G_N_ELEMENTS(four_eras));
+	tcase_add_loop_test(tc, test_slab_by_object, 0, G_N_ELEMENTS(four_eras));
+	tcase_add_loop_test(tc, test_memcg_objects_charged_in_bytes, 0, G_N_ELEMENTS(four_eras));
+	tcase_add_loop_test(tc, test_free_with_dying_parents_objects, 0, G_N_ELEMENTS(four_eras));
 	tcase_add_loop_test(tc, test_memcg_objects_at_two_cpus, 0, 6);
 	tcase_add_test(tc, test_v1_limits);
 	tcase_add_test(tc, test_profile_files);
